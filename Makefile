@@ -1,0 +1,38 @@
+# Two commands for a newcomer: `make run` and `make test`. Both create .venv when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8501
+
+.PHONY: run test lint bench e2e clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "attnviz needs Python 3.10 or newer"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-installed: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.run-installed
+
+run: $(VENV)/.run-installed
+	$(BIN)/python -m streamlit run app.py --server.port $(PORT) --server.address localhost
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/python -m ruff check .
+
+test: lint
+	$(BIN)/python -m pytest
+
+e2e: $(VENV)/.dev-installed
+	$(BIN)/python -m pytest tests/e2e
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache .hypothesis
