@@ -93,7 +93,9 @@ def _allow_matrix(mask, causal: bool, n_q: int, n_k: int) -> np.ndarray:
     return allowed
 
 
-def attention(Q, K, V, *, causal: bool = False, scale: bool = True, temperature: float = 1.0, mask=None) -> AttentionResult:
+def attention(
+    Q, K, V, *, causal: bool = False, scale: bool = True, temperature: float = 1.0, mask=None
+) -> AttentionResult:
     """softmax(Q Kᵀ / sqrt(d_k) / temperature + M) V, keeping every intermediate."""
     Q, K, V = as_matrix("Q", Q), as_matrix("K", K), as_matrix("V", V)
     (n_q, d_k), (n_k, d_k_keys) = Q.shape, K.shape
@@ -168,7 +170,9 @@ class MultiHeadResult:
         return self.weights.mean(axis=0)
 
 
-def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads: int, *, causal: bool = False, scale: bool = True) -> MultiHeadResult:
+def multi_head_attention(
+    X, W_q, W_k, W_v, W_o, n_heads: int, *, causal: bool = False, scale: bool = True
+) -> MultiHeadResult:
     """Multi-head self-attention with PyTorch's nn.MultiheadAttention layout (weights transposed, no biases)."""
     X = as_matrix("X", X)
     d_model = X.shape[1]
@@ -179,7 +183,9 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads: int, *, causal: bool = 
     weights = {name: as_matrix(name, W) for name, W in (("W_Q", W_q), ("W_K", W_k), ("W_V", W_v), ("W_O", W_o))}
     for name, W in weights.items():
         if W.shape != (d_model, d_model):
-            raise AttnvizInputError(f"{name} must be {d_model}×{d_model} (d_model × d_model), but it is {W.shape[0]}×{W.shape[1]}.")
+            raise AttnvizInputError(
+                f"{name} must be {d_model}×{d_model} (d_model × d_model), but it is {W.shape[0]}×{W.shape[1]}."
+            )
     Q, K, V = project(X, weights["W_Q"], weights["W_K"], weights["W_V"])  # each (n, d_model)
     d_head = d_model // n_heads
     heads = tuple(

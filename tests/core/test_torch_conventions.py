@@ -1,0 +1,107 @@
+"""attnviz against outputs stored from real PyTorch 2.13 (tests/tools/make_torch_fixtures.py regenerates them),
+and against a numpy re-statement of nn.MultiheadAttention's packed-weight layout."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz import attention, multi_head_attention
+from attnviz.errors import AttnvizInputError
+
+torch_ref = np.load(Path(__file__).resolve().parents[1] / "fixtures" / "torch_reference.npz")
+
+
+def test_fixture_came_from_torch():
+    assert str(torch_ref["torch_version"]).startswith("2.")
+
+
+@pytest.mark.parametrize(
+    ("expected", "kwargs"),
+    [
+        ("sdpa_default", {}),
+        ("sdpa_causal", {"causal": True}),
+        ("sdpa_unscaled", {"scale": False}),
+        ("sdpa_masked", {"mask": torch_ref["sdpa_allow"]}),
+    ],
+)
+def test_matches_scaled_dot_product_attention(expected, kwargs):
+    result = attention(torch_ref["sdpa_q"], torch_ref["sdpa_k"], torch_ref["sdpa_v"], **kwargs)
+    np.testing.assert_allclose(result.output, torch_ref[expected], atol=1e-12)
+
+
+def _split_packed(in_proj_weight):
+    """nn.MultiheadAttention packs W_q, W_k, W_v as (3E, E) rows in (out, in) layout; attnviz takes (in, out)."""
+    W_q, W_k, W_v = np.split(in_proj_weight, 3)
+    return W_q.T, W_k.T, W_v.T
+
+
+def test_matches_multihead_attention():
+    W_q, W_k, W_v = _split_packed(torch_ref["mha_in_proj_weight"])
+    W_o = torch_ref["mha_out_proj_weight"].T
+    result = multi_head_attention(torch_ref["mha_x"], W_q, W_k, W_v, W_o, n_heads=2)
+    np.testing.assert_allclose(result.output, torch_ref["mha_output"], atol=1e-12)
+    np.testing.assert_allclose(result.weights, torch_ref["mha_head_weights"], atol=1e-12)
+    np.testing.assert_allclose(result.mean_weights, torch_ref["mha_mean_weights"], atol=1e-12)
+
+
+def test_matches_causal_multihead_attention():
+    W_q, W_k, W_v = _split_packed(torch_ref["mha_in_proj_weight"])
+    W_o = torch_ref["mha_out_proj_weight"].T
+    result = multi_head_attention(torch_ref["mha_x"], W_q, W_k, W_v, W_o, n_heads=2, causal=True)
+    np.testing.assert_allclose(result.output, torch_ref["mha_causal_output"], atol=1e-12)
+    np.testing.assert_allclose(result.weights, torch_ref["mha_causal_head_weights"], atol=1e-12)
+
+
+def numpy_torch_layout_mha(x, in_proj_weight, out_proj_weight, n_heads):
+    """nn.MultiheadAttention's forward restated: x @ Wᵀ, view as (n, heads, d_head), attend per head, merge."""
+    n, E = x.shape
+    d_head = E // n_heads
+    q, k, v = (x @ w.T for w in np.split(in_proj_weight, 3))  # (n, E) each
+    q, k, v = (t.reshape(n, n_heads, d_head).transpose(1, 0, 2) for t in (q, k, v))  # (h, n, d_head)
+    logits = q @ k.transpose(0, 2, 1) / np.sqrt(d_head)  # (h, n, n)
+    w = np.exp(logits - logits.max(-1, keepdims=True))
+    w /= w.sum(-1, keepdims=True)
+    merged = (w @ v).transpose(1, 0, 2).reshape(n, E)  # (n, E)
+    return merged @ out_proj_weight.T, w
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 3, 6])
+def test_matches_restated_layout_for_any_head_count(n_heads):
+    rng = np.random.default_rng(n_heads)
+    E, n = 6, 5
+    x, in_proj, out_proj = rng.standard_normal((n, E)), rng.standard_normal((3 * E, E)), rng.standard_normal((E, E))
+    expected_out, expected_w = numpy_torch_layout_mha(x, in_proj, out_proj, n_heads)
+    result = multi_head_attention(x, *_split_packed(in_proj), out_proj.T, n_heads)
+    np.testing.assert_allclose(result.output, expected_out, atol=1e-10)
+    np.testing.assert_allclose(result.weights, expected_w, atol=1e-12)
+    assert result.concat.shape == (n, E) and result.head_outputs.shape == (n_heads, n, E // n_heads)
+
+
+def test_one_head_equals_single_head_attention():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 4))
+    W_q, W_k, W_v = (rng.standard_normal((4, 4)) for _ in range(3))
+    result = multi_head_attention(x, W_q, W_k, W_v, np.eye(4), n_heads=1, causal=True)
+    single = attention(x @ W_q, x @ W_k, x @ W_v, causal=True)
+    np.testing.assert_allclose(result.output, single.output, atol=1e-12)
+    np.testing.assert_allclose(result.weights[0], single.weights, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("n_heads", "message"),
+    [
+        (3, "The number of heads (3) must divide d_model (4)"),
+        (0, "The number of heads (0) must divide"),
+        (2.0, "must divide"),
+    ],
+)
+def test_heads_must_divide_d_model(n_heads, message):
+    eye = np.eye(4)
+    with pytest.raises(AttnvizInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        multi_head_attention(eye, eye, eye, eye, eye, n_heads=n_heads)
+
+
+def test_projection_shapes_must_match():
+    with pytest.raises(AttnvizInputError, match="W_O must be 4×4"):
+        multi_head_attention(np.eye(4), np.eye(4), np.eye(4), np.eye(4), np.eye(3), n_heads=2)
