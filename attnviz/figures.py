@@ -1,0 +1,127 @@
+"""Plotly figures for matrices and rows. Pure: they take numbers and labels, and return go.Figure objects."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+TEXT_LIMIT = 24  # above this many rows or columns, cell text is dropped (hover stays): it is slow and unreadable
+WEIGHTS_SCALE = "Viridis"  # sequential and colour-blind safe
+DIVERGING_SCALE = "RdBu_r"  # blue negative, red positive; safe for the common colour-vision deficiencies
+MASKED_GREY = "rgba(128,128,128,0.35)"
+
+_KINDS = {
+    # kind: (colour scale, value name in the hover, fixed range or None for a range centred on 0)
+    "weights": (WEIGHTS_SCALE, "weight", (0.0, 1.0)),
+    "scores": (DIVERGING_SCALE, "score", None),
+    "values": (DIVERGING_SCALE, "value", None),
+}
+
+
+def _symmetric_range(values: np.ndarray) -> tuple[float, float]:
+    finite = values[np.isfinite(values)]
+    reach = float(np.abs(finite).max()) if finite.size else 1.0
+    reach = reach or 1.0  # an all-zero matrix still needs a non-empty colour range
+    return -reach, reach
+
+
+def matrix_heatmap(
+    matrix,
+    row_labels: list[str],
+    col_labels: list[str],
+    *,
+    kind: str,
+    title: str,
+    blocked=None,
+    x_title: str = "key",
+    y_title: str = "query",
+    show_text: bool | None = None,
+    height: int | None = None,
+    font_size: int = 13,
+) -> go.Figure:
+    """A heatmap of ``matrix`` (rows × cols) read like a matrix: row 0 at the top.
+
+    ``blocked`` (bool, same shape) marks masked cells: they are drawn grey with "−∞" instead of a colour,
+    because a colour would claim a value they do not have.
+    """
+    z = np.array(matrix, dtype=float)  # (rows, cols)
+    rows, cols = z.shape
+    scale, value_name, fixed = _KINDS[kind]
+    if blocked is not None:
+        blocked = np.asarray(blocked, dtype=bool)
+        z = np.where(blocked, np.nan, z)  # JSON has no -inf; masked cells are drawn by their own trace
+    zmin, zmax = fixed or _symmetric_range(z)
+    if show_text is None:
+        show_text = max(rows, cols) <= TEXT_LIMIT
+    figure = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=col_labels,
+            y=row_labels,
+            zmin=zmin,
+            zmax=zmax,
+            colorscale=scale,
+            colorbar={"thickness": 12, "len": 0.9},
+            texttemplate="%{z:.2f}" if show_text else None,
+            textfont={"size": font_size},
+            hovertemplate=f"%{{y}} → %{{x}}: {value_name} %{{z:.4g}}<extra></extra>",
+            hoverongaps=False,
+            xgap=1 if show_text else 0,
+            ygap=1 if show_text else 0,
+            name=title,
+        )
+    )
+    if blocked is not None and blocked.any():
+        figure.add_trace(
+            go.Heatmap(
+                z=np.where(blocked, 1.0, np.nan),
+                x=col_labels,
+                y=row_labels,
+                colorscale=[[0, MASKED_GREY], [1, MASKED_GREY]],
+                showscale=False,
+                texttemplate="−∞" if show_text else None,
+                textfont={"size": font_size, "color": "gray"},
+                hovertemplate="%{y} → %{x}: masked (−∞), weight 0<extra></extra>",
+                hoverongaps=False,
+                xgap=1 if show_text else 0,
+                ygap=1 if show_text else 0,
+                name="masked",
+            )
+        )
+    per_row = 34 if show_text else 9
+    figure.update_layout(
+        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": font_size + 3}},
+        height=height or int(np.clip(120 + per_row * rows, 260, 720)),
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        font={"size": font_size},
+    )
+    tick_font = {"size": font_size if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 4)}
+    figure.update_xaxes(title=x_title, type="category", tickfont=tick_font, side="bottom", tickangle=-45)
+    figure.update_yaxes(title=y_title, type="category", tickfont=tick_font, autorange="reversed")
+    return figure
+
+
+def weights_bar(weights_row, key_labels: list[str], *, title: str, blocked_row=None, font_size: int = 13) -> go.Figure:
+    """One query's weights over every key, as bars (0 to 1)."""
+    weights_row = np.asarray(weights_row, dtype=float)  # (n_k,)
+    blocked_row = np.zeros(len(weights_row), bool) if blocked_row is None else np.asarray(blocked_row, bool)
+    text = ["masked" if b else f"{w:.2f}" for w, b in zip(weights_row, blocked_row, strict=True)]
+    figure = go.Figure(
+        go.Bar(
+            x=key_labels,
+            y=weights_row,
+            text=text if len(weights_row) <= TEXT_LIMIT else None,
+            textposition="outside",
+            marker={"color": weights_row, "colorscale": WEIGHTS_SCALE, "cmin": 0, "cmax": 1},
+            hovertemplate="→ %{x}: weight %{y:.4f}<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": font_size + 3}},
+        height=320,
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        font={"size": font_size},
+    )
+    figure.update_yaxes(range=[0, 1.12], title="weight")
+    figure.update_xaxes(type="category", title="key", tickangle=-45)
+    return figure
