@@ -53,6 +53,7 @@ def matrix_heatmap(
     zmin, zmax = fixed or _symmetric_range(z)
     if show_text is None:
         show_text = max(rows, cols) <= TEXT_LIMIT
+    cell_font = font_size if cols <= 8 else max(8, font_size - (2 if cols <= 12 else 4))  # numbers must fit their cells
     figure = go.Figure(
         go.Heatmap(
             z=z,
@@ -63,7 +64,7 @@ def matrix_heatmap(
             colorscale=scale,
             colorbar={"thickness": 12, "len": 0.9},
             texttemplate="%{z:.2f}" if show_text else None,
-            textfont={"size": font_size},
+            textfont={"size": cell_font},
             hovertemplate=f"%{{y}} → %{{x}}: {value_name} %{{z:.4g}}<extra></extra>",
             hoverongaps=False,
             xgap=1 if show_text else 0,
@@ -80,7 +81,7 @@ def matrix_heatmap(
                 colorscale=[[0, MASKED_GREY], [1, MASKED_GREY]],
                 showscale=False,
                 texttemplate="−∞" if show_text else None,
-                textfont={"size": font_size, "color": "gray"},
+                textfont={"size": cell_font, "color": "gray"},
                 hovertemplate="%{y} → %{x}: masked (−∞), weight 0<extra></extra>",
                 hoverongaps=False,
                 xgap=1 if show_text else 0,

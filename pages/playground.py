@@ -1,3 +1,28 @@
+"""Playground: type a sentence, set Q, K and V, and watch every matrix of self-attention update."""
+
 import streamlit as st
 
-st.write("Coming soon.")
+from attnviz.ui import playground as ui
+
+ui.page_style()
+st.title("Self-attention playground")
+st.caption("Every number below is computed live from the vectors you set. Hover a cell to read it in words.")
+
+ui.bind_widgets()
+ui.show_messages()
+ui.sentence_and_example()
+state = ui.absorb_table_edits()
+ui.token_chips(state)
+
+st.subheader("Query, key and value vectors")
+ui.sizes_and_seed()
+ui.vector_tables(state)
+
+st.subheader("Attention")
+ui.attention_settings()
+ui.formula(state)
+ui.masked_rows_warning(state)
+ui.heatmaps(state)
+
+st.subheader("One token up close")
+ui.focus_token(state)

@@ -1,0 +1,416 @@
+"""Streamlit controls and views of the Playground. Widgets write through callbacks into one PlaygroundState."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from attnviz import PRESETS
+from attnviz.errors import AttnvizInputError
+from attnviz.explain import formula_latex, mask_explanation, number, row_arithmetic, vector_text, weighted_sum_terms
+from attnviz.figures import TEXT_LIMIT, matrix_heatmap, weights_bar
+from attnviz.playground import (
+    MATRICES,
+    MAX_DIM,
+    MAX_TOKENS,
+    RANDOM,
+    VALUE_LIMIT,
+    PlaygroundState,
+    apply_edits,
+    fully_masked_message,
+    load_example,
+    randomise,
+    set_dims,
+    set_sentence,
+)
+from attnviz.tokenize import tokenize
+from attnviz.ui.state import get_state, set_state
+
+_MESSAGES = "pg_messages"  # plain-words messages from the last move, shown once
+_EDITOR_VERSION = "pg_editor_version"  # bumped whenever table data is replaced, so stale edits never land
+
+
+# ----------------------------------------------------------------------------- state plumbing
+
+
+def _widget_values(state: PlaygroundState) -> dict:
+    return {
+        "pg_sentence": state.sentence,
+        "pg_example": state.example,
+        "pg_seed": state.seed,
+        "pg_d_k": state.d_k,
+        "pg_d_v": state.d_v,
+        "pg_causal": state.causal,
+        "pg_scale": state.scale,
+        "pg_temperature": state.temperature,
+        "pg_blocked": list(state.blocked_keys),
+        "pg_focus": state.focus,
+    }
+
+
+def bind_widgets() -> PlaygroundState:
+    """Gives every widget its value from the state, unless the widget already holds one this session."""
+    state = get_state()
+    for key, value in _widget_values(state).items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+    st.session_state.setdefault(_EDITOR_VERSION, 0)
+    return state
+
+
+def _replace_state(state: PlaygroundState, *messages: str) -> None:
+    """A move that replaces data (example, seed, sentence, sizes): every widget and table follows it."""
+    set_state(state)
+    for key, value in _widget_values(state).items():
+        st.session_state[key] = value
+    st.session_state[_EDITOR_VERSION] = st.session_state.get(_EDITOR_VERSION, 0) + 1
+    _say(*messages)
+
+
+def _say(*messages: str | None) -> None:
+    st.session_state[_MESSAGES] = [m for m in messages if m]
+
+
+def show_messages() -> None:
+    for message in st.session_state.pop(_MESSAGES, []):
+        st.warning(message, icon=":material/warning:")
+
+
+def _on_sentence() -> None:
+    new, message = set_sentence(get_state(), st.session_state["pg_sentence"])
+    _replace_state(new, message)
+
+
+def _on_example() -> None:
+    _replace_state(load_example(get_state(), st.session_state["pg_example"]))
+
+
+def _on_randomise() -> None:
+    _replace_state(randomise(get_state(), st.session_state["pg_seed"]))
+
+
+def _on_dims() -> None:
+    try:
+        new = set_dims(get_state(), st.session_state["pg_d_k"], st.session_state["pg_d_v"])
+    except AttnvizInputError as error:
+        new = get_state()
+        _replace_state(new, str(error))
+        return
+    _replace_state(new)
+
+
+def _on_setting(field: str, key: str, convert=lambda v: v) -> None:
+    set_state(replace(get_state(), **{field: convert(st.session_state[key])}))
+
+
+# ----------------------------------------------------------------------------- controls
+
+
+def sentence_and_example() -> None:
+    state = get_state()
+    left, right = st.columns([3, 2])
+    left.text_input(
+        "Sentence",
+        key="pg_sentence",
+        on_change=_on_sentence,
+        max_chars=None,
+        help=f"Words and punctuation become tokens. Up to {MAX_TOKENS} tokens are used.",
+    )
+    options = [RANDOM, *PRESETS]
+    right.selectbox(
+        "Example",
+        options,
+        key="pg_example",
+        on_change=_on_example,
+        format_func=lambda key: "Random vectors (from the seed)" if key == RANDOM else PRESETS[key].title,
+    )
+    if state.example in PRESETS:
+        right.caption(PRESETS[state.example].description)
+    total = len(tokenize(state.sentence))
+    if total > MAX_TOKENS:
+        st.info(
+            f"The sentence has {total} tokens; only the first {MAX_TOKENS} are used.", icon=":material/content_cut:"
+        )
+
+
+def token_chips(state: PlaygroundState) -> None:
+    """Tokens as chips with their positions. Text is escaped: HTML typed in the sentence shows as text."""
+    chips = "".join(
+        f'<span class="attnviz-chip"><small>{i}</small>&nbsp;{html.escape(token)}</span>'
+        for i, token in enumerate(state.tokens)
+    )
+    st.markdown(f'<div class="attnviz-chips" dir="auto">{chips}</div>', unsafe_allow_html=True)
+
+
+def sizes_and_seed() -> None:
+    d_k, d_v, seed, button = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
+    d_k.slider("d_k (query and key length)", 1, MAX_DIM, key="pg_d_k", on_change=_on_dims)
+    d_v.slider("d_v (value length)", 1, MAX_DIM, key="pg_d_v", on_change=_on_dims)
+    seed.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="pg_seed")
+    button.button(
+        "Randomise",
+        icon=":material/casino:",
+        on_click=_on_randomise,
+        width="stretch",
+        help="New random Q, K and V from the seed",
+    )
+
+
+def _editor_key(matrix: str) -> str:
+    return f"pg_editor_{matrix}_{st.session_state.get(_EDITOR_VERSION, 0)}"
+
+
+def absorb_table_edits() -> PlaygroundState:
+    """Merges the tables' pending edits into the state before anything is drawn. Bad cells keep their old value."""
+    state = get_state()
+    problems = []
+    for matrix in MATRICES:
+        pending = st.session_state.get(_editor_key(matrix))
+        if pending and pending.get("edited_rows"):
+            state, found = apply_edits(state, matrix, pending["edited_rows"])
+            problems += found
+    set_state(state)
+    if problems:
+        st.session_state[_EDITOR_VERSION] += 1  # redraw the tables from the state, without the rejected cells
+        for problem in problems:
+            st.warning(problem, icon=":material/warning:")
+    return state
+
+
+def vector_tables(state: PlaygroundState) -> None:
+    Q, K, V = state.matrices()
+    columns = st.columns(3)
+    for column, name, values, meaning in zip(
+        columns,
+        MATRICES,
+        (Q, K, V),
+        ("what each token looks for", "what each token offers", "what it passes on"),
+        strict=True,
+    ):
+        width = values.shape[1]
+        frame = pd.DataFrame(values, index=state.labels, columns=[f"{name.lower()}{j + 1}" for j in range(width)])
+        column.markdown(f"**{name}** — {meaning}")
+        column.data_editor(
+            frame,
+            key=_editor_key(name),
+            num_rows="fixed",
+            height=min(38 + 35 * state.n, 420),
+            column_config={
+                col: st.column_config.NumberColumn(
+                    col, min_value=-VALUE_LIMIT, max_value=VALUE_LIMIT, step=0.01, format="%.2f"
+                )
+                for col in frame.columns
+            },
+        )
+
+
+def attention_settings() -> None:
+    state = get_state()
+    causal, scale, temperature, blocked = st.columns([1, 1, 1.3, 2.2], vertical_alignment="center")
+    causal.checkbox(
+        "Causal mask",
+        key="pg_causal",
+        on_change=_on_setting,
+        args=("causal", "pg_causal"),
+        help="Each token may attend only to itself and earlier tokens (a decoder).",
+    )
+    scale.checkbox(
+        "Scale by 1/√d_k",
+        key="pg_scale",
+        on_change=_on_setting,
+        args=("scale", "pg_scale"),
+        help="Divide the scores by √d_k so their spread does not grow with the vector length.",
+    )
+    temperature.slider(
+        "Temperature τ",
+        0.1,
+        5.0,
+        step=0.05,
+        key="pg_temperature",
+        on_change=_on_setting,
+        args=("temperature", "pg_temperature", float),
+        help="Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
+    )
+    blocked.multiselect(
+        "Block keys (padding mask)",
+        list(range(state.n)),
+        key="pg_blocked",
+        on_change=_on_setting,
+        args=("blocked_keys", "pg_blocked", lambda keys: tuple(sorted(keys))),
+        format_func=lambda j: state.labels[j],
+        placeholder="No key blocked",
+        help="No query may attend to a blocked key, as with padding tokens.",
+    )
+
+
+# ----------------------------------------------------------------------------- views
+
+
+def formula(state: PlaygroundState) -> None:
+    st.latex(
+        formula_latex(
+            causal=state.causal,
+            scale=state.scale,
+            temperature=state.temperature,
+            has_blocked_keys=bool(state.blocked_keys),
+        )
+    )
+    note = mask_explanation(causal=state.causal, has_blocked_keys=bool(state.blocked_keys))
+    if note:
+        st.caption(f"M: {note}")
+
+
+def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
+    result = state.result()
+    labels = state.labels
+    divisor = " ÷ ".join(
+        part
+        for part in ("√d_k" if state.scale else "", f"τ={number(state.temperature)}" if state.temperature != 1 else "")
+        if part
+    )
+    scaled_title = (
+        f"2. Scaled{' and masked' if result.blocked.any() else ''} scores: QKᵀ{' ÷ ' + divisor if divisor else ''}"
+    )
+    top, bottom = st.columns(2), st.columns(2)
+    top[0].plotly_chart(
+        matrix_heatmap(result.scores, labels, labels, kind="scores", title="1. Raw scores QKᵀ", font_size=font_size),
+        width="stretch",
+        key="pg_fig_scores",
+    )
+    top[1].plotly_chart(
+        matrix_heatmap(
+            result.masked,
+            labels,
+            labels,
+            kind="scores",
+            title=scaled_title,
+            blocked=result.blocked,
+            font_size=font_size,
+        ),
+        width="stretch",
+        key="pg_fig_scaled",
+    )
+    bottom[0].plotly_chart(
+        matrix_heatmap(
+            result.weights,
+            labels,
+            labels,
+            kind="weights",
+            title="3. Attention weights: softmax of each row",
+            font_size=font_size,
+        ),
+        width="stretch",
+        key="pg_fig_weights",
+    )
+    value_labels = [f"d{j + 1}" for j in range(state.d_v)]
+    bottom[1].plotly_chart(
+        matrix_heatmap(
+            result.output,
+            labels,
+            value_labels,
+            kind="values",
+            title="4. Output: weights · V",
+            x_title="dimension",
+            font_size=font_size,
+        ),
+        width="stretch",
+        key="pg_fig_output",
+    )
+    if state.n > TEXT_LIMIT:
+        st.caption(
+            f"With more than {TEXT_LIMIT} tokens the numbers are left out of the cells; hover over a cell to read it."
+        )
+
+
+def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
+    picker, chart = st.columns([1, 3])
+    picker.selectbox(
+        "Focus token (query)",
+        list(range(state.n)),
+        key="pg_focus",
+        format_func=lambda i: state.labels[i],
+        on_change=_on_setting,
+        args=("focus", "pg_focus", int),
+    )
+    state = get_state()
+    i = min(state.focus, state.n - 1)
+    token = html.escape(state.tokens[i])
+    result = state.result()
+    Q, K, V = state.matrices()
+    picker.caption(f"Query vector q = {vector_text(Q[i])}")
+    chart.plotly_chart(
+        weights_bar(
+            result.weights[i],
+            state.labels,
+            title=f"Where “{state.tokens[i]}” looks: its row of weights",
+            blocked_row=result.blocked[i],
+            font_size=font_size,
+        ),
+        width="stretch",
+        key="pg_fig_focus",
+    )
+    arithmetic = row_arithmetic(Q, K, result, state.labels, i)
+    st.markdown(f"**From scores to weights for “{token}”**")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "key": [s.key for s in arithmetic.steps],
+                "q·k": [s.product + (" = " if s.product else "") + number(s.score) for s in arithmetic.steps],
+                f"s = q·k ÷ {number(arithmetic.divisor)}": [
+                    "−∞ (masked)" if s.blocked else number(s.scaled) for s in arithmetic.steps
+                ],
+                "e^(s − max s)": [number(s.shifted_exp) for s in arithmetic.steps],
+                "weight": [number(s.weight) for s in arithmetic.steps],
+            }
+        ),
+        hide_index=True,
+        height=min(38 + 35 * state.n, 400),
+        width="stretch",
+    )
+    if result.fully_masked[i]:
+        st.caption("Every key is blocked for this query, so all its weights are 0 and its output is zero.")
+        return
+    st.caption(
+        f"The largest s in this row is {number(arithmetic.row_max)}. Subtracting it before taking e^s avoids overflow "
+        f"and leaves every weight unchanged. The e^(s − max s) column sums to {number(arithmetic.exp_sum)}, "
+        f"and each weight is its entry divided by that sum."
+    )
+    st.markdown(f"**The output of “{token}” is the values blended by these weights: Σⱼ wⱼ · vⱼ**")
+    terms = weighted_sum_terms(result.weights[i], V, state.labels)
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "key": [t.key for t in terms],
+                "weight wⱼ": [number(t.weight) for t in terms],
+                "value vⱼ": [vector_text(t.value) for t in terms],
+                "wⱼ · vⱼ": [vector_text(t.contribution) for t in terms],
+            }
+        ),
+        hide_index=True,
+        height=min(38 + 35 * len(terms), 300),
+        width="stretch",
+    )
+    st.markdown(f"Sum of the last column: **output = {vector_text(result.output[i])}**")
+
+
+def masked_rows_warning(state: PlaygroundState) -> None:
+    message = fully_masked_message(state)
+    if message:
+        st.warning(message, icon=":material/block:")
+
+
+STYLE = """
+<style>
+.attnviz-chips { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.2rem 0 0.6rem; }
+.attnviz-chip { border: 1px solid rgba(128,128,128,0.45); border-radius: 1rem; padding: 0.05rem 0.55rem;
+  font-size: 0.95rem; unicode-bidi: isolate; }
+.attnviz-chip small { opacity: 0.6; }
+</style>
+"""
+
+
+def page_style() -> None:
+    st.markdown(STYLE, unsafe_allow_html=True)
