@@ -1,3 +1,149 @@
+"""Geometry of dot products: what a score measures, drawn as arrows in 2-D."""
+
+import pandas as pd
 import streamlit as st
 
-st.write("Coming soon.")
+from attnviz import geometry as geo
+from attnviz import lesson_figures as figs
+from attnviz.ui.lessons import chart, explained_errors, reset_vectors, vector_input
+
+st.title("📐 The geometry of dot products")
+st.markdown(
+    "A score in attention is a dot product between a query and a key. In two dimensions we can draw both as arrows "
+    "and *see* what the score rewards. The default vectors are the pronoun example: which earlier word does "
+    "**“it”** stand for: *animal*, *street* or *because*?"
+)
+
+# ----------------------------------------------------------------------------- 1. refresher
+st.header("1. Dot product refresher")
+st.markdown(
+    r"Two ways to compute the same number: multiply matching coordinates and add, "
+    r"$a\cdot b = a_1 b_1 + a_2 b_2$, or multiply the lengths by the cosine of the angle between the arrows, "
+    r"$a\cdot b = |a|\,|b|\cos\theta$. Same direction gives the largest value for those lengths, a right angle "
+    r"gives 0, opposite directions give the most negative."
+)
+rows = geo.refresher_rows()
+st.dataframe(
+    pd.DataFrame(
+        {
+            "case": [r.name for r in rows],
+            "a": [f"[{r.a[0]:g}, {r.a[1]:g}]" for r in rows],
+            "b": [f"[{r.b[0]:g}, {r.b[1]:g}]" for r in rows],
+            "a₁b₁ + a₂b₂": [f"{r.a[0]:g}·{r.b[0]:g} + {r.a[1]:g}·{r.b[1]:g} = {r.comparison.dot:g}" for r in rows],
+            "θ": [f"{r.comparison.angle_deg:.1f}°" for r in rows],
+            "cos θ": [f"{r.comparison.cos:.3f}" for r in rows],
+            "|a| |b| cos θ": [
+                f"{r.comparison.query_length:.3f} × {r.comparison.key_length:.3f} × {r.comparison.cos:.3f} "
+                f"= {r.comparison.query_length * r.comparison.key_length * r.comparison.cos:.3f}"
+                for r in rows
+            ],
+        }
+    ),
+    hide_index=True,
+    width="stretch",
+)
+worked = rows[-1]
+st.caption(
+    f"Worked example: [2, 3]·[5, −1] = 2·5 + 3·(−1) = 10 − 3 = {worked.comparison.dot:g}. "
+    "Mind the sign: dropping the minus would give 13."
+)
+
+# ----------------------------------------------------------------------------- 2. query and keys
+st.header("2. The query and the keys")
+key_names = geo.PRONOUN_KEY_LABELS
+defaults = (
+    {"geometry_query": geo.PRONOUN_QUERY}
+    | {f"geometry_key{j}": key for j, key in enumerate(geo.PRONOUN_KEYS)}
+    | {f"geometry_value{j}": value for j, value in enumerate(geo.PRONOUN_VALUES)}
+)
+st.button("Reset to the pronoun example", on_click=reset_vectors, args=(defaults,), key="geometry_reset")
+input_cols = st.columns(4)
+with input_cols[0]:
+    query = vector_input(
+        f"query “{geo.PRONOUN_QUERY_LABEL}”", "geometry_query", defaults["geometry_query"], limit=geo.VECTOR_LIMIT
+    )
+keys = []
+for j, name in enumerate(key_names):
+    with input_cols[j + 1]:
+        keys.append(
+            vector_input(f"key “{name}”", f"geometry_key{j}", defaults[f"geometry_key{j}"], limit=geo.VECTOR_LIMIT)
+        )
+# The value inputs sit in section 5, below the charts that already need them: read their current state here.
+values = [
+    (st.session_state.get(f"geometry_value{j}_x", v[0]), st.session_state.get(f"geometry_value{j}_y", v[1]))
+    for j, v in enumerate(geo.PRONOUN_VALUES)
+]
+
+with explained_errors():
+    result = geo.attend_2d(query, keys, values)
+chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")
+if result.comparisons[0].query_length == 0:
+    st.warning("The query is the zero vector: every score is 0 and no angle is defined, so attention is spread evenly.")
+st.dataframe(
+    pd.DataFrame(
+        {
+            "key": key_names,
+            "q·k": result.scores,
+            "|k|": [c.key_length for c in result.comparisons],
+            "θ": [
+                f"{c.angle_deg:.1f}°" if c.angle_deg is not None else "undefined (zero length)"
+                for c in result.comparisons
+            ],
+            "cos θ": [f"{c.cos:.3f}" if c.cos is not None else "undefined" for c in result.comparisons],
+        }
+    ),
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "q·k": st.column_config.NumberColumn(format="%.2f"),
+        "|k|": st.column_config.NumberColumn(format="%.3f"),
+    },
+)
+
+# ----------------------------------------------------------------------------- 3. magnitude
+st.header("3. The magnitude problem")
+wins = geo.magnitude_wins(result.query, result.keys)
+if wins:
+    for win in wins:
+        far, near = result.comparisons[win.longer], result.comparisons[win.aligned]
+        st.markdown(
+            f"- **“{key_names[win.longer]}”** points {far.angle_deg:.1f}° away from the query, yet scores "
+            f"**{far.dot:.1f}**, more than **“{key_names[win.aligned]}”** ({near.dot:.1f}), which points "
+            f"{near.angle_deg:.1f}° away. It wins only because it is longer: |k| = {far.key_length:.2f} "
+            f"against {near.key_length:.2f}."
+        )
+else:
+    st.markdown("With the current vectors no longer, worse-aligned key outscores a better-aligned one.")
+st.markdown(
+    "A dot product mixes two things: direction (cos θ) and length. A key can win by being long rather than by "
+    "pointing the right way. Scaling by √d_k does **not** change this: it divides every score by the same number, "
+    "so the order of the keys stays the same. What it changes is how *sharp* the softmax is, as the next section "
+    "shows. In a trained model the lengths are learned too, so a long key is one the model chose to make loud."
+)
+
+# ----------------------------------------------------------------------------- 4. scale and softmax
+st.header("4. Scaling and softmax")
+st.markdown(
+    "Here d_k = 2, so every score is divided by √2 ≈ 1.414 before the softmax turns the scores into weights that "
+    "add up to 1. Dividing shrinks the gaps between the scores, so the weights are a little less extreme."
+)
+chart(figs.score_bars(result, key_names), key="geometry_bars")
+st.markdown(
+    " · ".join(f"“{name}”: **{w:.4f}**" for name, w in zip(key_names, result.weights, strict=True))
+    + f" (sum {result.weights.sum():.4f})"
+)
+
+# ----------------------------------------------------------------------------- 5. values
+st.header("5. The weighted sum in V-space")
+st.markdown(
+    "Each key has a value vector: what the word passes on when it is attended to. Here the two dimensions mean "
+    "“a living thing” and “a place”. The output for “it” (its context vector) is the weighted blend Σ wⱼ vⱼ: "
+    "the dotted arrows are the values, the thick ones the weighted pieces laid end to end."
+)
+value_cols = st.columns(3)
+for j, name in enumerate(key_names):
+    with value_cols[j]:
+        vector_input(f"value “{name}”", f"geometry_value{j}", defaults[f"geometry_value{j}"], limit=geo.VECTOR_LIMIT)
+chart(figs.value_blend(result, key_names), key="geometry_values")
+terms = " + ".join(f"{w:.4f}·[{v[0]:g}, {v[1]:g}]" for w, v in zip(result.weights, result.values, strict=True))
+st.markdown(f"context = {terms} = **[{result.context[0]:.4f}, {result.context[1]:.4f}]**")

@@ -1,0 +1,44 @@
+"""Streamlit pieces the guided pages share: charts, bad-input messages and vector inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from attnviz.errors import AttnvizInputError
+
+_CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
+
+
+def chart(figure: go.Figure, key: str) -> None:
+    st.plotly_chart(figure, width="stretch", key=key, config=_CHART_CONFIG)
+
+
+@contextmanager
+def explained_errors() -> Iterator[None]:
+    """Shows bad input as a plain message and stops the page there, instead of a traceback."""
+    try:
+        yield
+    except AttnvizInputError as error:
+        st.error(str(error), icon="✋")
+        st.stop()
+
+
+def vector_input(label: str, key: str, default, *, limit: float) -> tuple[float, float]:
+    """Two number inputs (x, y) side by side, kept in [−limit, limit]."""
+    st.markdown(f"**{label}**")
+    x_col, y_col = st.columns(2)
+    for axis, col, value in (("x", x_col, default[0]), ("y", y_col, default[1])):
+        if f"{key}_{axis}" not in st.session_state:
+            st.session_state[f"{key}_{axis}"] = float(value)
+        col.number_input(axis, min_value=-limit, max_value=limit, step=0.5, key=f"{key}_{axis}", format="%.2f")
+    return st.session_state[f"{key}_x"], st.session_state[f"{key}_y"]
+
+
+def reset_vectors(defaults: dict[str, tuple[float, float]]) -> None:
+    """A button callback: puts every vector input named in ``defaults`` back to its default."""
+    for key, (x, y) in defaults.items():
+        st.session_state[f"{key}_x"], st.session_state[f"{key}_y"] = float(x), float(y)
