@@ -180,15 +180,14 @@ def parse_cell(raw) -> float:
 
 
 def apply_edits(state: PlaygroundState, matrix: str, edited_rows: dict) -> tuple[PlaygroundState, list[str]]:
-    """Merges ``{row: {column_index: value}}`` into the state. Bad cells are skipped, each with a message."""
+    """Merges ``{row_index: {column_index: value}}`` into the state. Bad cells are skipped, each with a message."""
     width = state.d_v if matrix == "V" else state.d_k
     edits = dict(state.edits)
     problems = []
     for row, cells in edited_rows.items():
         for col, raw in cells.items():
-            row, col = int(row), int(col)
-            if not (0 <= row < state.n and 0 <= col < width):
-                continue
+            if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < state.n and 0 <= col < width):
+                continue  # a stale edit from a table of another shape: it has no cell to land on
             try:
                 edits[(matrix, row, col)] = parse_cell(raw)
             except AttnvizInputError as error:

@@ -163,6 +163,20 @@ def _editor_key(matrix: str) -> str:
     return f"pg_editor_{matrix}_{st.session_state.get(_EDITOR_VERSION, 0)}"
 
 
+def _column_names(matrix: str, width: int) -> list[str]:
+    return [f"{matrix.lower()}{j + 1}" for j in range(width)]
+
+
+def _by_position(matrix: str, edited_rows: dict) -> dict:
+    """The editor reports {row: {column name: value}}; the state wants {row: {column index: value}}."""
+    column_of = {name: j for j, name in enumerate(_column_names(matrix, MAX_DIM))}
+    return {
+        int(row): {column_of[name]: value for name, value in cells.items() if name in column_of}
+        for row, cells in edited_rows.items()
+        if str(row).isdigit()
+    }
+
+
 def absorb_table_edits() -> PlaygroundState:
     """Merges the tables' pending edits into the state before anything is drawn. Bad cells keep their old value."""
     state = get_state()
@@ -170,7 +184,7 @@ def absorb_table_edits() -> PlaygroundState:
     for matrix in MATRICES:
         pending = st.session_state.get(_editor_key(matrix))
         if pending and pending.get("edited_rows"):
-            state, found = apply_edits(state, matrix, pending["edited_rows"])
+            state, found = apply_edits(state, matrix, _by_position(matrix, pending["edited_rows"]))
             problems += found
     set_state(state)
     if problems:
@@ -191,7 +205,7 @@ def vector_tables(state: PlaygroundState) -> None:
         strict=True,
     ):
         width = values.shape[1]
-        frame = pd.DataFrame(values, index=state.labels, columns=[f"{name.lower()}{j + 1}" for j in range(width)])
+        frame = pd.DataFrame(values, index=state.labels, columns=_column_names(name, width))
         column.markdown(f"**{name}** — {meaning}")
         column.data_editor(
             frame,
