@@ -9,8 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.errors import AttnvizInputError
+from attnviz.playground import parse_cell
 
 MAX_D_MODEL = 32
+EDITABLE_CELLS = 96  # an X up to this many numbers is shown as an editable table (12 tokens × 8 dimensions)
 _STREAMS = {"X": 0, "W_Q": 1, "W_K": 2, "W_V": 3, "W_O": 4}  # each matrix has its own random stream
 
 
@@ -49,3 +51,19 @@ def random_projections(
     W_q = random_weight("W_Q", d_model, d_k, seed)
     W_k = W_q if tie_qk else random_weight("W_K", d_model, d_k, seed)
     return W_q, W_k, random_weight("W_V", d_model, d_v, seed), random_weight("W_O", d_v, d_model, seed)
+
+
+def with_edits(base: np.ndarray, edited_rows: dict) -> tuple[np.ndarray, list[str]]:
+    """``base`` with ``{row: {column index: raw value}}`` laid on top. A bad cell keeps its old value and
+    gives a message saying which cell and why."""
+    matrix = base.copy()
+    problems = []
+    for row, cells in edited_rows.items():
+        for col, raw in cells.items():
+            if not (0 <= row < matrix.shape[0] and 0 <= col < matrix.shape[1]):
+                continue
+            try:
+                matrix[row, col] = parse_cell(raw)
+            except AttnvizInputError as error:
+                problems.append(f"X[{row}, dimension {col + 1}]: {error}; the previous value is kept.")
+    return matrix, problems

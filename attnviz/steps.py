@@ -49,15 +49,15 @@ class Stage:
     columns_are: str  # "key" or "dimension": what the chosen cell's column indexes
 
 
-def _num(x: float) -> str:
-    """A number for a formula: 4 significant digits, a true minus sign, negatives in brackets."""
+def _num(x: float, *, bracket: bool = True) -> str:
+    """A number for a formula: 4 significant digits; negatives in brackets where they follow an operator."""
     if math.isinf(x):
         return r"-\infty" if x < 0 else r"\infty"
     text = f"{x:.4g}"
     if "e" in text:
         mantissa, exponent = text.split("e")
         text = rf"{mantissa}\times 10^{{{int(exponent)}}}"
-    return f"({text})" if x < 0 else text
+    return f"({text})" if x < 0 and bracket else text
 
 
 def _sum(terms: list[str]) -> str:
@@ -143,27 +143,28 @@ class Walkthrough:
         raise KeyError(key)
 
     def formula(self, key: str, i: int, col: int) -> str:
-        """LaTeX for cell (i, col) of the stage's main matrix, with the live numbers."""
+        """LaTeX for cell (i, col) of the stage's main matrix, with the live numbers. Token subscripts are
+        positions (from 0, as in the labels); dimension subscripts count from 1, as in "dim 1"."""
         r = self.result
         if key == "project":
             return (
-                rf"Q_{{{i},{col}}} = \sum_m X_{{{i},m}}\,W^Q_{{m,{col}}} = "
-                rf"{_products(self.X[i], self.W_q[:, col])} = {_num(self.Q[i, col])}"
+                rf"Q_{{{i},{col + 1}}} = \sum_m X_{{{i},m}}\,W^Q_{{m,{col + 1}}} = "
+                rf"{_products(self.X[i], self.W_q[:, col])} = {_num(self.Q[i, col], bracket=False)}"
             )
         if key == "scores":
-            return rf"S_{{{i},{col}}} = q_{{{i}}}\cdot k_{{{col}}} = {_products(self.Q[i], self.K[col])} = {_num(r.scores[i, col])}"
+            return rf"S_{{{i},{col}}} = q_{{{i}}}\cdot k_{{{col}}} = {_products(self.Q[i], self.K[col])} = {_num(r.scores[i, col], bracket=False)}"
         if key == "scale":
             divisor = rf"\sqrt{{{self.d_k}}}" if self.scale else "1"
             if self.temperature != 1.0:
                 divisor += rf"\times {_num(self.temperature)}"
             return (
                 rf"\frac{{S_{{{i},{col}}}}}{{{divisor}}} = \frac{{{_num(r.scores[i, col])}}}{{{_num(r.scale_factor)}}}"
-                rf" = {_num(r.scaled[i, col])}"
+                rf" = {_num(r.scaled[i, col], bracket=False)}"
             )
         if key == "mask":
             if r.blocked[i, col]:
                 return rf"M_{{{i},{col}}} = -\infty \quad \text{{({self._why_blocked(i, col)})}}"
-            return rf"M_{{{i},{col}}} = {_num(r.scaled[i, col])} \quad \text{{(allowed: unchanged)}}"
+            return rf"M_{{{i},{col}}} = {_num(r.scaled[i, col], bracket=False)} \quad \text{{(allowed: unchanged)}}"
         if key == "softmax":
             if r.fully_masked[i]:
                 return rf"w_{{{i},{col}}} = 0 \quad \text{{(every key is masked for this query)}}"
@@ -179,8 +180,8 @@ class Walkthrough:
             )
         if key == "output":
             return (
-                rf"\text{{out}}_{{{i},{col}}} = \sum_j w_{{{i},j}}\,V_{{j,{col}}} = "
-                rf"{_products(r.weights[i], self.V[:, col])} = {_num(r.output[i, col])}"
+                rf"\text{{out}}_{{{i},{col + 1}}} = \sum_j w_{{{i},j}}\,V_{{j,{col + 1}}} = "
+                rf"{_products(r.weights[i], self.V[:, col])} = {_num(r.output[i, col], bracket=False)}"
             )
         raise KeyError(key)
 
