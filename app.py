@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from attnviz.ui.presenter import presenter_switch
+
 st.set_page_config(page_title="attnviz: self-attention, every number", page_icon=":material/visibility:", layout="wide")
 
 pages = [
@@ -11,4 +13,8 @@ pages = [
     st.Page("pages/why_scale.py", title="Why we scale", icon=":material/balance:"),
     st.Page("pages/multi_head.py", title="Multi-head and projections", icon=":material/hub:"),
 ]
-st.navigation(pages, position="top").run()
+navigation = st.navigation(pages, position="top")
+_, switch = st.columns([5, 1])
+with switch:
+    presenter_switch()
+navigation.run()

@@ -38,14 +38,14 @@ def formula_latex(*, causal: bool, scale: bool, temperature: float, has_blocked_
 
 
 def mask_explanation(*, causal: bool, has_blocked_keys: bool) -> str | None:
-    parts = []
+    places = []
     if causal:
-        parts.append("M is −∞ where the key comes after the query (the causal mask)")
+        places.append("where the key comes after the query (the causal mask)")
     if has_blocked_keys:
-        parts.append("−∞ in the columns of blocked keys")
-    if not parts:
+        places.append("in the columns of blocked keys")
+    if not places:
         return None
-    return "where " + " and ".join(parts) + ", and 0 elsewhere; e^−∞ = 0, so those keys get weight 0."
+    return f"M is −∞ {' and '.join(places)}, and 0 elsewhere. Since e^−∞ = 0, those keys get weight 0."
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ def matrix_heatmap(
                 name="masked",
             )
         )
-    per_row = 34 if show_text else 9
+    per_row = (34 if show_text else 9) * font_size / 13  # bigger text needs bigger cells
     figure.update_layout(
         title={"text": title, "x": 0, "xanchor": "left", "font": {"size": font_size + 3}},
         height=height or int(np.clip(120 + per_row * rows, 260, 720)),

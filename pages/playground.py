@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attnviz.ui import playground as ui
+from attnviz.ui.presenter import chart_font_size, presenting
 
 ui.page_style()
 st.title("Self-attention playground")
@@ -14,15 +15,10 @@ ui.sentence_and_example()
 state = ui.absorb_table_edits()
 ui.token_chips(state)
 
-st.subheader("Query, key and value vectors")
-ui.sizes_and_seed()
-ui.vector_tables(state)
+if not presenting():
+    st.subheader("Query, key and value vectors")
+    ui.sizes_and_seed()
+    ui.vector_tables(state)
 
 st.subheader("Attention")
-ui.attention_settings()
-ui.formula(state)
-ui.masked_rows_warning(state)
-ui.heatmaps(state)
-
-st.subheader("One token up close")
-ui.focus_token(state)
+ui.attention_section(font_size=chart_font_size())

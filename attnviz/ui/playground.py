@@ -274,7 +274,7 @@ def formula(state: PlaygroundState) -> None:
     )
     note = mask_explanation(causal=state.causal, has_blocked_keys=bool(state.blocked_keys))
     if note:
-        st.caption(f"M: {note}")
+        st.caption(note)
 
 
 def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
@@ -408,6 +408,18 @@ def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
         width="stretch",
     )
     st.markdown(f"Sum of the last column: **output = {vector_text(result.output[i])}**")
+
+
+@st.fragment
+def attention_section(*, font_size: int = 13) -> None:
+    """Settings, formula, heatmaps and the focus token. A fragment: its controls rerun only this part of the page."""
+    attention_settings()
+    state = get_state()
+    formula(state)
+    masked_rows_warning(state)
+    heatmaps(state, font_size=font_size)
+    st.subheader("One token up close")
+    focus_token(state, font_size=font_size)
 
 
 def masked_rows_warning(state: PlaygroundState) -> None:
