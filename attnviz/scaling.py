@@ -41,7 +41,8 @@ def score_variance(dims, *, n_pairs: int = N_PAIRS, seed: int = 0) -> VarianceCu
     for d_k in dims:
         _check_dk(int(d_k))
     rng = np.random.default_rng(seed)
-    q, k = rng.standard_normal((2, n_pairs, dims.max()))  # each (n_pairs, d_max)
+    # Drawn dimension by dimension, so the first d dimensions are the same whatever the widest d_k is.
+    q, k = rng.standard_normal((dims.max(), 2, n_pairs)).transpose(1, 2, 0)  # each (n_pairs, d_max)
     scores_by_width = np.cumsum(q * k, axis=1)[:, dims - 1]  # (n_pairs, m): column i is q·k at width dims[i]
     raw = scores_by_width.var(axis=0)
     return VarianceCurve(dims=dims, raw=raw, scaled=raw / dims)  # Var(x / √d) = Var(x) / d
