@@ -2,19 +2,25 @@
 
 import streamlit as st
 
+from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.presenter import presenter_switch
 
 st.set_page_config(page_title="attnviz: self-attention, every number", page_icon=":material/visibility:", layout="wide")
 
-pages = [
-    st.Page("pages/playground.py", title="Playground", icon=":material/tune:", default=True),
-    st.Page("pages/step_by_step.py", title="Step by step", icon=":material/stairs:"),
-    st.Page("pages/geometry.py", title="Geometry of dot products", icon=":material/architecture:"),
-    st.Page("pages/why_scale.py", title="Why we scale", icon=":material/balance:"),
-    st.Page("pages/multi_head.py", title="Multi-head and projections", icon=":material/hub:"),
-]
-navigation = st.navigation(pages, position="top")
-_, switch = st.columns([5, 1])
+PAGES = {  # page name (as used in share links): (title, icon)
+    "playground": ("Playground", ":material/tune:"),
+    "step_by_step": ("Step by step", ":material/stairs:"),
+    "geometry": ("Geometry of dot products", ":material/architecture:"),
+    "why_scale": ("Why we scale", ":material/balance:"),
+    "multi_head": ("Multi-head and projections", ":material/hub:"),
+}
+pages = {
+    name: st.Page(f"pages/{name}.py", title=title, icon=icon, default=name == "playground")
+    for name, (title, icon) in PAGES.items()
+}
+current = st.navigation(list(pages.values()), position="top")
+restore_from_link(next(name for name, page in pages.items() if page.url_path == current.url_path))
+_, switch = st.columns([3, 1])
 with switch:
     presenter_switch()
-navigation.run()
+current.run()

@@ -62,8 +62,8 @@ def share_link_box(state: PlaygroundState, page: str) -> None:
 
 def export_buttons(state: PlaygroundState) -> None:
     """Download buttons for the matrices as CSV tables, JSON and NumPy; each file is built only when clicked."""
-    for export_format in FORMATS:
-        st.download_button(
+    for column, export_format in zip(st.columns(len(FORMATS)), FORMATS, strict=True):
+        column.download_button(
             f"Download {export_format.label}",
             data=partial(export_format.build, state),
             file_name=export_format.file_name(state),

@@ -27,6 +27,8 @@ from attnviz.playground import (
     set_sentence,
 )
 from attnviz.tokenize import tokenize
+from attnviz.ui.classroom import export_buttons, share_link_box
+from attnviz.ui.presenter import NORMAL_FONT
 from attnviz.ui.state import get_state, set_state
 
 _MESSAGES = "pg_messages"  # plain-words messages from the last move, shown once
@@ -288,7 +290,8 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
     scaled_title = (
         f"2. Scaled{' and masked' if result.blocked.any() else ''} scores: QKᵀ{' ÷ ' + divisor if divisor else ''}"
     )
-    top, bottom = st.columns(2), st.columns(2)
+    # Side by side on a laptop; one under another in presenter mode, where bigger numbers need the whole width.
+    top, bottom = (st.columns(2), st.columns(2)) if font_size == NORMAL_FONT else ([st, st], [st, st])
     top[0].plotly_chart(
         matrix_heatmap(result.scores, labels, labels, kind="scores", title="1. Raw scores QKᵀ", font_size=font_size),
         width="stretch",
@@ -415,6 +418,11 @@ def attention_section(*, font_size: int = 13) -> None:
     """Settings, formula, heatmaps and the focus token. A fragment: its controls rerun only this part of the page."""
     attention_settings()
     state = get_state()
+    share, export = st.columns([1, 3])
+    with share:
+        share_link_box(state, "playground")  # inside the fragment, so a toggle updates the link too
+    with export:
+        export_buttons(state)
     formula(state)
     masked_rows_warning(state)
     heatmaps(state, font_size=font_size)

@@ -105,7 +105,6 @@ def test_every_shareable_page_is_a_page_file():
     assert sorted(PAGES) == sorted(path.stem for path in (ROOT / "pages").glob("*.py"))
 
 
-@pytest.mark.xfail(strict=False, reason="waiting for page wiring: pages/playground.py must call restore_from_link")
 def test_opening_the_app_with_a_link_restores_the_playground():
     state = shared_state()
     at = AppTest.from_file(APP, default_timeout=60)
