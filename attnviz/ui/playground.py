@@ -27,6 +27,7 @@ from attnviz.playground import (
     set_sentence,
 )
 from attnviz.tokenize import tokenize
+from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import export_buttons, share_link_box
 from attnviz.ui.presenter import NORMAL_FONT
 from attnviz.ui.state import get_state, set_state
@@ -292,12 +293,12 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
     )
     # Side by side on a laptop; one under another in presenter mode, where bigger numbers need the whole width.
     top, bottom = (st.columns(2), st.columns(2)) if font_size == NORMAL_FONT else ([st, st], [st, st])
-    top[0].plotly_chart(
+    show_chart(
         matrix_heatmap(result.scores, labels, labels, kind="scores", title="1. Raw scores QKᵀ", font_size=font_size),
-        width="stretch",
-        key="pg_fig_scores",
+        name="scores",
+        container=top[0],
     )
-    top[1].plotly_chart(
+    show_chart(
         matrix_heatmap(
             result.masked,
             labels,
@@ -307,10 +308,10 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             blocked=result.blocked,
             font_size=font_size,
         ),
-        width="stretch",
-        key="pg_fig_scaled",
+        name="scaled",
+        container=top[1],
     )
-    bottom[0].plotly_chart(
+    show_chart(
         matrix_heatmap(
             result.weights,
             labels,
@@ -319,11 +320,11 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             title="3. Attention weights: softmax of each row",
             font_size=font_size,
         ),
-        width="stretch",
-        key="pg_fig_weights",
+        name="weights",
+        container=bottom[0],
     )
     value_labels = [f"d{j + 1}" for j in range(state.d_v)]
-    bottom[1].plotly_chart(
+    show_chart(
         matrix_heatmap(
             result.output,
             labels,
@@ -333,8 +334,8 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             x_title="dimension",
             font_size=font_size,
         ),
-        width="stretch",
-        key="pg_fig_output",
+        name="output",
+        container=bottom[1],
     )
     if state.n > TEXT_LIMIT:
         st.caption(
@@ -358,7 +359,7 @@ def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
     result = state.result()
     Q, K, V = state.matrices()
     picker.caption(f"Query vector q = {vector_text(Q[i])}")
-    chart.plotly_chart(
+    show_chart(
         weights_bar(
             result.weights[i],
             state.labels,
@@ -366,8 +367,8 @@ def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
             blocked_row=result.blocked[i],
             font_size=font_size,
         ),
-        width="stretch",
-        key="pg_fig_focus",
+        name="focus",
+        container=chart,
     )
     arithmetic = row_arithmetic(Q, K, result, state.labels, i)
     st.markdown(f"**From scores to weights for “{token}”**")

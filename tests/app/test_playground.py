@@ -1,5 +1,6 @@
 """The Playground, driven through every control, checked against the numbers the charts were given."""
 
+import json
 import numpy as np
 import pytest
 
@@ -31,6 +32,15 @@ def test_default_view_shows_exactly_what_the_core_computes(app):
     assert scores["zmin"] == -scores["zmax"]  # diverging scale centred on 0
     assert weights["texttemplate"] == "%{z:.2f}"
     assert "→" in weights["hovertemplate"] and "weight" in weights["hovertemplate"]
+    configs = [json.loads(chart.proto.config) for chart in app.get("plotly_chart")]
+    assert [c["toImageButtonOptions"]["filename"] for c in configs] == [
+        "attnviz-scores",
+        "attnviz-scaled",
+        "attnviz-weights",
+        "attnviz-output",
+        "attnviz-focus",
+    ]
+    assert {c["toImageButtonOptions"]["format"] for c in configs} == {"png"}
     assert [t.value for t in app.text_input] == ["The movie was not good, but the soundtrack was amazing."]
 
 
