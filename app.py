@@ -5,7 +5,7 @@ import streamlit as st
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.presenter import presenter_switch
 
-st.set_page_config(page_title="attnviz: self-attention, every number", page_icon=":material/visibility:", layout="wide")
+st.set_page_config(page_title="attnviz: self-attention, every number", page_icon="🔍", layout="wide")
 
 PAGES = {  # page name (as used in share links): (title, icon)
     "playground": ("Playground", ":material/tune:"),
