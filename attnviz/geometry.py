@@ -70,12 +70,23 @@ def angle_text(comparison: Comparison) -> str:
     return f"θ = {comparison.angle_deg:.1f}°, cos θ = {comparison.cos:.3f}"
 
 
+def number_text(x: float) -> str:
+    """A number for running text: a true minus sign, and brackets when it follows a "·"."""
+    return f"(−{-x:g})" if x < 0 else f"{x:g}"
+
+
 @dataclass(frozen=True)
 class RefresherRow:
     name: str
     a: tuple[float, float]
     b: tuple[float, float]
     comparison: Comparison
+
+    @property
+    def coordinate_sum(self) -> str:
+        """e.g. "2·5 + 3·(−1) = 7"."""
+        products = " + ".join(f"{number_text(x)}·{number_text(y)}" for x, y in zip(self.a, self.b, strict=True))
+        return f"{products} = {self.comparison.dot:g}".replace("= -", "= −")
 
 
 def refresher_rows() -> list[RefresherRow]:

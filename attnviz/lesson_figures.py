@@ -57,41 +57,85 @@ def _arrow(figure: go.Figure, start, end, colour: str, label: str, *, width: flo
             ayref="y",
             showarrow=True,
             arrowhead=3,
-            arrowsize=1.2,
+            arrowsize=3.6 / width,  # heads of about the same size whatever the line width
             arrowwidth=width,
             arrowcolor=colour,
             text="",
         )
 
 
-def _square_axes(figure: go.Figure, points: np.ndarray) -> None:
-    """Equal scales on x and y (angles look like angles), with the origin and every point in view."""
+def _square_axes(figure: go.Figure, points: np.ndarray) -> float:
+    """Equal scales on x and y (angles look like angles), with the origin and every point in view.
+    Returns the half-width of the range."""
     reach = float(np.abs(points).max()) if points.size else 1.0
     reach = max(reach, 1.0) * 1.25
     figure.update_xaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#888")
     figure.update_yaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#888")
+    return reach
 
 
-def query_key_arrows(result: GeometryResult, query_label: str, key_labels, *, height: int = 460) -> go.Figure:
-    """The query and each key from the origin; each key's end says its dot product, angle and cos θ."""
+def _marker(figure: go.Figure, x: float, y_span, label: str, colour: str, *, dash=None, row=None, col=None) -> None:
+    """A vertical line at ``x`` drawn as a trace, in data coordinates. (On log axes plotly places shapes and
+    annotations in different coordinates, so add_vline's line and its label would land in different places.)"""
+    figure.add_trace(
+        go.Scatter(
+            x=[x, x],
+            y=list(y_span),
+            mode="lines+text",
+            text=["", label],
+            textposition="bottom right",
+            line={"color": colour, "width": 1.5, "dash": dash},
+            showlegend=False,
+            hoverinfo="skip",
+            name=label,
+        ),
+        row=row,
+        col=col,
+    )
+
+
+def _label_shifts(points: np.ndarray, px_per_unit: float, box=(180, 52)) -> list[int]:
+    """Pixel shifts down that stop labels at nearby arrow tips (e.g. two keys in one direction) covering each other."""
+    placed: list[tuple[float, float]] = []  # (x, y) of each label's box in pixels
+    shifts = []
+    for x, y in points * px_per_unit:
+        shift = 0
+        while any(abs(x - px) < box[0] and abs(y - shift - py) < box[1] for px, py in placed):
+            shift += box[1]
+        placed.append((x, y - shift))
+        shifts.append(-shift)
+    return shifts
+
+
+def query_key_arrows(result: GeometryResult, query_label: str, key_labels, *, height: int = 480) -> go.Figure:
+    """The query and each key from the origin; each key's end says its dot product, angle and cos θ.
+
+    The query is drawn first and wider, so a key that points the same way still leaves a blue edge showing.
+    """
     figure = go.Figure()
-    _arrow(figure, (0, 0), result.query, BLUE, f"query “{query_label}”", width=4)
+    _arrow(figure, (0, 0), result.query, BLUE, f"query “{query_label}”", width=7)
+    labels = [(result.query, f"<b>query “{query_label}”</b>", BLUE)]
     for j, (key, label, comparison) in enumerate(zip(result.keys, key_labels, result.comparisons, strict=True)):
         colour = KEY_COLOURS[j % len(KEY_COLOURS)]
         _arrow(figure, (0, 0), key, colour, f"key “{label}”")
+        labels.append((key, f"<b>{label}</b><br>q·k = {comparison.dot:.2f}<br>{angle_text(comparison)}", colour))
+    points = np.vstack([result.query, result.keys])  # (1 + n, 2)
+    reach = _square_axes(figure, points)
+    shifts = _label_shifts(points, px_per_unit=(height - 110) / (2 * reach))
+    for (tip, text, colour), shift in zip(labels, shifts, strict=True):
         figure.add_annotation(
-            x=key[0],
-            y=key[1],
-            text=f"<b>{label}</b><br>q·k = {comparison.dot:.2f}<br>{angle_text(comparison)}",
+            x=tip[0],
+            y=tip[1],
+            text=text,
             showarrow=False,
-            xanchor="left" if key[0] >= 0 else "right",
+            xanchor="left" if tip[0] >= 0 else "right",
             yanchor="bottom",
-            xshift=6,
+            xshift=6 if tip[0] >= 0 else -6,
+            yshift=shift,
             font={"color": colour, "size": 12},
             align="left",
-            bgcolor="rgba(255,255,255,0.75)",
+            bgcolor="rgba(255,255,255,0.8)",
         )
-    _square_axes(figure, np.vstack([result.query, result.keys]))
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
     figure.update_layout(
         title=_title("Query and keys in Q–K space"),
@@ -183,7 +227,8 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
             x=dims, y=curve.scaled, mode="lines+markers", name="measured Var(q·k / √d_k)", line={"color": SCALED}
         )
     )
-    figure.add_vline(x=chosen_dk, line={"color": "#444", "width": 1}, annotation_text=f"d_k = {chosen_dk}")
+    low, high = min(curve.scaled.min(), 1.0) * 0.7, max(curve.raw.max(), dims.max()) * 1.4
+    _marker(figure, chosen_dk, (low, high), f"d_k = {chosen_dk}", "#444")
     figure.update_xaxes(type="log", title="d_k")
     figure.update_yaxes(type="log", title="variance of the scores")
     figure.update_layout(
@@ -227,8 +272,8 @@ def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) ->
         annotation_position="bottom right",
     )
     figure.add_hline(y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="one-hot")
-    for col in (1, 2):
-        figure.add_vline(x=chosen_dk, line={"color": "#444", "width": 1}, row=1, col=col)
+    for col, top in ((1, curves.uniform_entropy * 1.05), (2, 1.02)):
+        _marker(figure, chosen_dk, (0, top), f"d_k = {chosen_dk}", "#444", row=1, col=col)
     figure.update_xaxes(type="log", title="d_k")
     figure.update_yaxes(range=[0, curves.uniform_entropy * 1.1], row=1, col=1)
     figure.update_yaxes(range=[0, 1.05], row=1, col=2)
@@ -285,13 +330,9 @@ def cost_plot(lengths, linear, quadratic, current_n: int, crossover: float, *, h
     figure.add_trace(
         go.Scatter(x=lengths, y=linear + quadratic, mode="lines", name="total", line={"color": "#333", "dash": "dash"})
     )
-    figure.add_vline(x=current_n, line={"color": BLUE}, annotation_text=f"now: n = {current_n}")
-    figure.add_vline(
-        x=crossover,
-        line={"color": "#999", "dash": "dot"},
-        annotation_text=f"n = 2d = {crossover:g}",
-        annotation_position="bottom right",
-    )
+    span = (min(linear.min(), quadratic.min()), (linear + quadratic).max() * 3)
+    _marker(figure, current_n, span, f"now: n = {current_n}", BLUE)
+    _marker(figure, crossover, span, f"n = 2d = {crossover:g}", "#999", dash="dot")
     figure.update_xaxes(type="log", title="sequence length n")
     figure.update_yaxes(type="log", title="FLOPs")
     figure.update_layout(

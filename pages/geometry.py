@@ -7,7 +7,7 @@ from attnviz import geometry as geo
 from attnviz import lesson_figures as figs
 from attnviz.ui.lessons import chart, explained_errors, reset_vectors, vector_input
 
-st.title("📐 The geometry of dot products")
+st.title("The geometry of dot products")
 st.markdown(
     "A score in attention is a dot product between a query and a key. In two dimensions we can draw both as arrows "
     "and *see* what the score rewards. The default vectors are the pronoun example: which earlier word does "
@@ -29,7 +29,7 @@ st.dataframe(
             "case": [r.name for r in rows],
             "a": [f"[{r.a[0]:g}, {r.a[1]:g}]" for r in rows],
             "b": [f"[{r.b[0]:g}, {r.b[1]:g}]" for r in rows],
-            "a₁b₁ + a₂b₂": [f"{r.a[0]:g}·{r.b[0]:g} + {r.a[1]:g}·{r.b[1]:g} = {r.comparison.dot:g}" for r in rows],
+            "a₁b₁ + a₂b₂": [r.coordinate_sum for r in rows],
             "θ": [f"{r.comparison.angle_deg:.1f}°" for r in rows],
             "cos θ": [f"{r.comparison.cos:.3f}" for r in rows],
             "|a| |b| cos θ": [
@@ -76,10 +76,14 @@ values = [
 
 with explained_errors():
     result = geo.attend_2d(query, keys, values)
-chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")
+arrows, numbers = st.columns([3, 2])
+with arrows:
+    chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")
 if result.comparisons[0].query_length == 0:
-    st.warning("The query is the zero vector: every score is 0 and no angle is defined, so attention is spread evenly.")
-st.dataframe(
+    numbers.warning(
+        "The query is the zero vector: every score is 0 and no angle is defined, so attention is spread evenly."
+    )
+numbers.dataframe(
     pd.DataFrame(
         {
             "key": key_names,
@@ -144,6 +148,8 @@ value_cols = st.columns(3)
 for j, name in enumerate(key_names):
     with value_cols[j]:
         vector_input(f"value “{name}”", f"geometry_value{j}", defaults[f"geometry_value{j}"], limit=geo.VECTOR_LIMIT)
-chart(figs.value_blend(result, key_names), key="geometry_values")
+blend, numbers = st.columns([3, 2])
+with blend:
+    chart(figs.value_blend(result, key_names), key="geometry_values")
 terms = " + ".join(f"{w:.4f}·[{v[0]:g}, {v[1]:g}]" for w, v in zip(result.weights, result.values, strict=True))
-st.markdown(f"context = {terms} = **[{result.context[0]:.4f}, {result.context[1]:.4f}]**")
+numbers.markdown(f"context = {terms} = **[{result.context[0]:.4f}, {result.context[1]:.4f}]**")

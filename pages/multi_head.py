@@ -17,7 +17,7 @@ state = get_state()
 labels = state.labels
 n = len(labels)
 
-st.title("🧠 Multi-head attention and projections")
+st.title("Multi-head attention and projections")
 st.markdown(
     f"A real layer does not get Q, K and V handed to it. Each token starts as an **embedding** x (one row of X), "
     f"and three learned matrices turn it into a query, a key and a value: Q = X W_Q, K = X W_K, V = X W_V. "
@@ -44,6 +44,8 @@ tie_qk = toggles[1].checkbox(
     "Exercise: tie W_K = W_Q", key="mh_tie", help="Use the same matrix for queries and keys, then look at the scores."
 )
 d_head = d_model // n_heads
+# Three matrices share a row, so their cells are narrow: print numbers in them only while they are few.
+third_width_text = d_model <= 4
 
 # ----------------------------------------------------------------------------- X and projections
 st.header("1. Embeddings and projections")
@@ -78,13 +80,24 @@ with weight_tab:
     for col, (name, W) in zip(st.columns(3), (("W_Q", W_q), ("W_K", W_k), ("W_V", W_v)), strict=True):
         with col:
             chart(
-                matrix_heatmap(W, dims, dims, kind="values", title=name, x_title="out", y_title="in"), key=f"mh_{name}"
+                matrix_heatmap(
+                    W, dims, dims, kind="values", title=name, x_title="out", y_title="in", show_text=third_width_text
+                ),
+                key=f"mh_{name}",
             )
 with qkv_tab:
     for col, (name, M) in zip(st.columns(3), (("Q", result.Q), ("K", result.K), ("V", result.V)), strict=True):
         with col:
             chart(
-                matrix_heatmap(M, labels, dims, kind="values", title=f"{name} = X W_{name}", x_title="dimension"),
+                matrix_heatmap(
+                    M,
+                    labels,
+                    dims,
+                    kind="values",
+                    title=f"{name} = X W_{name}",
+                    x_title="dimension",
+                    show_text=third_width_text,
+                ),
                 key=f"mh_{name}",
             )
 
@@ -97,14 +110,22 @@ st.markdown(
 drawn = result.heads[:MAX_HEADS_DRAWN]
 if n_heads > MAX_HEADS_DRAWN:
     st.caption(f"Showing the first {MAX_HEADS_DRAWN} of {n_heads} heads; every head is in the concatenation below.")
-for start in range(0, len(drawn), 4):
-    for offset, col in enumerate(st.columns(4)):
+per_row = min(len(drawn), 4)
+head_text = per_row <= 2 and n <= 12  # two heatmaps a row still leave room for numbers in 12 × 12 cells
+for start in range(0, len(drawn), per_row):
+    for offset, col in enumerate(st.columns(per_row)):
         h = start + offset
         if h < len(drawn):
             with col:
                 title = f"head {h + 1} (dims {h * d_head + 1}–{(h + 1) * d_head})"
                 figure = matrix_heatmap(
-                    drawn[h].weights, labels, labels, kind="weights", title=title, blocked=drawn[h].blocked
+                    drawn[h].weights,
+                    labels,
+                    labels,
+                    kind="weights",
+                    title=title,
+                    blocked=drawn[h].blocked,
+                    show_text=head_text,
                 )
                 chart(figure, key=f"mh_head_{h}")
 
@@ -114,17 +135,32 @@ st.markdown(
     "Each head returns an n × d_head block. Putting the blocks side by side gives an n × d_model matrix again; "
     "W_O then mixes the heads' findings into every output dimension."
 )
-concat_figure = matrix_heatmap(result.concat, labels, dims, kind="values", title="concat(heads)", x_title="dimension")
+concat_figure = matrix_heatmap(
+    result.concat, labels, dims, kind="values", title="concat(heads)", x_title="dimension", show_text=third_width_text
+)
 for h in range(1, n_heads):
     concat_figure.add_vline(x=h * d_head - 0.5, line={"color": "black", "width": 2})  # head boundaries
 parts = st.columns(3)
 with parts[0]:
     chart(concat_figure, key="mh_concat")
 with parts[1]:
-    chart(matrix_heatmap(W_o, dims, dims, kind="values", title="W_O", x_title="out", y_title="in"), key="mh_W_O")
+    chart(
+        matrix_heatmap(
+            W_o, dims, dims, kind="values", title="W_O", x_title="out", y_title="in", show_text=third_width_text
+        ),
+        key="mh_W_O",
+    )
 with parts[2]:
     chart(
-        matrix_heatmap(result.output, labels, dims, kind="values", title="output = concat W_O", x_title="dimension"),
+        matrix_heatmap(
+            result.output,
+            labels,
+            dims,
+            kind="values",
+            title="output = concat W_O",
+            x_title="dimension",
+            show_text=third_width_text,
+        ),
         key="mh_output",
     )
 

@@ -9,7 +9,7 @@ from attnviz.ui.state import get_state
 
 state = get_state()
 
-st.title("🪜 Step by step")
+st.title("Step by step")
 st.markdown(
     f"This page takes the **Playground's** current sentence, vectors and settings apart, one stage at a time: "
     f"*{state.sentence}* ({state.n} tokens, d_k = {state.d_k}, "

@@ -6,7 +6,7 @@ from attnviz import lesson_figures as figs
 from attnviz import scaling
 from attnviz.ui.lessons import chart, explained_errors
 
-st.title("⚖️ Why we divide by √d_k")
+st.title("Why we divide by √d_k")
 st.markdown(
     "Take a query and a key whose entries are random numbers with mean 0 and variance 1. Their dot product adds "
     "up d_k such products, each with variance 1, so the score has variance d_k: the wider the vectors, the further "

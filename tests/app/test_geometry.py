@@ -17,11 +17,11 @@ def test_defaults_are_the_pronoun_example(page):
     np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 7, 5])
     np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), [0.8703, 0.1043, 0.0254], atol=5e-5)
     labels = [a["text"] for a in chart(page, "geometry_arrows")["layout"]["annotations"] if a.get("text")]
-    assert "q·k = 10.00" in labels[0] and "θ = 0.0°" in labels[0]
-    assert "q·k = 7.00" in labels[1] and "θ = 57.5°" in labels[1]
+    assert "query “it”" in labels[0] and "q·k = 10.00" in labels[1] and "θ = 0.0°" in labels[1]
+    assert "q·k = 7.00" in labels[2] and "θ = 57.5°" in labels[2]
     refresher = page.dataframe[0].value
     assert list(refresher["θ"]) == ["0.0°", "90.0°", "180.0°", "67.6°"]
-    assert refresher["a₁b₁ + a₂b₂"].iloc[3] == "2·5 + 3·-1 = 7"
+    assert list(refresher["a₁b₁ + a₂b₂"])[2:] == ["2·(−4) + 1·(−2) = −10", "2·5 + 3·(−1) = 7"]
     markdown = texts(page.markdown)
     assert "“street”** points 57.5° away" in markdown and "scores **7.0**" in markdown and "(5.0)" in markdown
     assert "context = 0.8703·[1, 0] + 0.1043·[0, 1] + 0.0254·[0.3, 0.3] = **[0.8779, 0.1119]**" in markdown

@@ -23,7 +23,7 @@ def test_query_and_key_arrows_are_labelled_with_dot_angle_and_cos():
     ends = [(array(t.x)[-1], array(t.y)[-1]) for t in figure.data]
     assert ends == [(3, 1), (3, 1), (1, 4), (1.5, 0.5)]
     labels = [a.text for a in figure.layout.annotations if a.text]
-    assert "q·k = 7.00" in labels[1] and "θ = 57.5°" in labels[1] and "cos θ = 0.537" in labels[1]
+    assert "q·k = 7.00" in labels[2] and "θ = 57.5°" in labels[2] and "cos θ = 0.537" in labels[2]
     assert figure.layout.yaxis.scaleanchor == "x"
 
 
@@ -77,3 +77,19 @@ def test_cost_plot_splits_linear_and_quadratic_work():
     figure = figs.cost_plot(lengths, linear, quadratic, current_n=10, crossover=16)
     np.testing.assert_array_equal(array(figure.data[1].y), [2 * 2 * 1 * 8, 4 * 100 * 8, 4 * 10_000 * 8])
     np.testing.assert_array_equal(array(figure.data[2].y), linear + quadratic)
+
+
+def test_labels_at_shared_tips_are_stacked_not_piled():
+    figure = figs.query_key_arrows(PRONOUN, "it", geometry.PRONOUN_KEY_LABELS)
+    labelled = [a for a in figure.layout.annotations if a.text]
+    shifts = {(a.x, a.y, a.yshift) for a in labelled}
+    assert len(shifts) == 4  # query and "animal" share the tip (3, 1) but not the spot
+    assert [a.yshift for a in labelled if (a.x, a.y) == (3, 1)] == [0, -52]
+
+
+def test_chosen_width_and_length_are_marked_in_data_coordinates():
+    marker = figs.variance_plot(scaling.score_variance([1, 64]), 64).data[-1]
+    assert list(marker.x) == [64, 64] and marker.text[-1] == "d_k = 64"
+    lengths, linear, quadratic = costs.cost_curve([1, 10, 100], 8, 2)
+    now, crossover = figs.cost_plot(lengths, linear, quadratic, current_n=12, crossover=16).data[-2:]
+    assert list(now.x) == [12, 12] and list(crossover.x) == [16, 16]
