@@ -229,8 +229,8 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
     )
     low, high = min(curve.scaled.min(), 1.0) * 0.7, max(curve.raw.max(), dims.max()) * 1.4
     _marker(figure, chosen_dk, (low, high), f"d_k = {chosen_dk}", "#444")
-    figure.update_xaxes(type="log", title="d_k")
-    figure.update_yaxes(type="log", title="variance of the scores")
+    figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
+    figure.update_yaxes(type="log", title="variance of the scores", dtick=1)  # ticks at powers of ten only
     figure.update_layout(
         title=_title("Raw scores spread out like d_k; scaled scores stay near 1"),
         height=height,
@@ -274,7 +274,7 @@ def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) ->
     figure.add_hline(y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="one-hot")
     for col, top in ((1, curves.uniform_entropy * 1.05), (2, 1.02)):
         _marker(figure, chosen_dk, (0, top), f"d_k = {chosen_dk}", "#444", row=1, col=col)
-    figure.update_xaxes(type="log", title="d_k")
+    figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
     figure.update_yaxes(range=[0, curves.uniform_entropy * 1.1], row=1, col=1)
     figure.update_yaxes(range=[0, 1.05], row=1, col=2)
     figure.update_layout(height=height, margin=_MARGIN, legend={"orientation": "h", "y": -0.25})
@@ -333,8 +333,8 @@ def cost_plot(lengths, linear, quadratic, current_n: int, crossover: float, *, h
     span = (min(linear.min(), quadratic.min()), (linear + quadratic).max() * 3)
     _marker(figure, current_n, span, f"now: n = {current_n}", BLUE)
     _marker(figure, crossover, span, f"n = 2d = {crossover:g}", "#999", dash="dot")
-    figure.update_xaxes(type="log", title="sequence length n")
-    figure.update_yaxes(type="log", title="FLOPs")
+    figure.update_xaxes(type="log", title="sequence length n", dtick=1)
+    figure.update_yaxes(type="log", title="FLOPs", dtick=1, exponentformat="power")
     figure.update_layout(
         title=_title("Cost against n: the n² part takes over past n = 2d"),
         height=height,

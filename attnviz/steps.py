@@ -66,6 +66,11 @@ def _sum(terms: list[str]) -> str:
     return " + ".join(shown) + (rf" + \cdots\ (\text{{{more} more}})" if more else "")
 
 
+def _lines(lhs: str, *steps: str) -> str:
+    """``lhs = step = step …``, one step a line, so a long sum stays on screen."""
+    return rf"\begin{{aligned}} {lhs} &= " + r" \\ &= ".join(steps) + r" \end{aligned}"
+
+
 def _products(a, b) -> str:
     return _sum([rf"{_num(x)} \cdot {_num(y)}" for x, y in zip(a, b, strict=True)])
 
@@ -147,12 +152,17 @@ class Walkthrough:
         positions (from 0, as in the labels); dimension subscripts count from 1, as in "dim 1"."""
         r = self.result
         if key == "project":
-            return (
-                rf"Q_{{{i},{col + 1}}} = \sum_m X_{{{i},m}}\,W^Q_{{m,{col + 1}}} = "
-                rf"{_products(self.X[i], self.W_q[:, col])} = {_num(self.Q[i, col], bracket=False)}"
+            return _lines(
+                rf"Q_{{{i},{col + 1}}}",
+                rf"\sum_m X_{{{i},m}}\,W^Q_{{m,{col + 1}}}",
+                rf"{_products(self.X[i], self.W_q[:, col])} = {_num(self.Q[i, col], bracket=False)}",
             )
         if key == "scores":
-            return rf"S_{{{i},{col}}} = q_{{{i}}}\cdot k_{{{col}}} = {_products(self.Q[i], self.K[col])} = {_num(r.scores[i, col], bracket=False)}"
+            return _lines(
+                rf"S_{{{i},{col}}}",
+                rf"q_{{{i}}}\cdot k_{{{col}}}",
+                rf"{_products(self.Q[i], self.K[col])} = {_num(r.scores[i, col], bracket=False)}",
+            )
         if key == "scale":
             divisor = rf"\sqrt{{{self.d_k}}}" if self.scale else "1"
             if self.temperature != 1.0:
@@ -168,20 +178,23 @@ class Walkthrough:
         if key == "softmax":
             if r.fully_masked[i]:
                 return rf"w_{{{i},{col}}} = 0 \quad \text{{(every key is masked for this query)}}"
+            if r.blocked[i, col]:
+                return rf"w_{{{i},{col}}} = \frac{{e^{{-\infty}}}}{{\cdots}} = 0"
             row = r.masked[i]
             peak = float(row[np.isfinite(row)].max())
             exps = np.exp(row - peak)  # masked entries give exp(−∞) = 0
-            if r.blocked[i, col]:
-                return rf"w_{{{i},{col}}} = \frac{{e^{{-\infty}}}}{{\cdots}} = 0"
-            return (
-                rf"w_{{{i},{col}}} = \frac{{e^{{M_{{{i},{col}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
-                rf" = \frac{{e^{{{_num(row[col])} - {_num(peak)}}}}}{{{_sum([_num(e) for e in exps])}}}"
-                rf" = \frac{{{_num(exps[col])}}}{{{_num(exps.sum())}}} = {_num(r.weights[i, col])}"
+            return _lines(
+                rf"w_{{{i},{col}}}",
+                rf"\frac{{e^{{M_{{{i},{col}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
+                rf" \quad (m = \max_j M_{{{i},j}} = {_num(peak, bracket=False)})",
+                rf"\frac{{e^{{{_num(row[col])} - {_num(peak)}}}}}{{{_sum([_num(e) for e in exps])}}}",
+                rf"\frac{{{_num(exps[col])}}}{{{_num(exps.sum())}}} = {_num(r.weights[i, col])}",
             )
         if key == "output":
-            return (
-                rf"\text{{out}}_{{{i},{col + 1}}} = \sum_j w_{{{i},j}}\,V_{{j,{col + 1}}} = "
-                rf"{_products(r.weights[i], self.V[:, col])} = {_num(r.output[i, col], bracket=False)}"
+            return _lines(
+                rf"\text{{out}}_{{{i},{col + 1}}}",
+                rf"\sum_j w_{{{i},j}}\,V_{{j,{col + 1}}}",
+                rf"{_products(r.weights[i], self.V[:, col])} = {_num(r.output[i, col], bracket=False)}",
             )
         raise KeyError(key)
 

@@ -46,6 +46,7 @@ tie_qk = toggles[1].checkbox(
 d_head = d_model // n_heads
 # Three matrices share a row, so their cells are narrow: print numbers in them only while they are few.
 third_width_text = d_model <= 4
+token_rows_height = int(np.clip(140 + 26 * n, 300, 720))  # tall enough that every token's label is shown
 
 # ----------------------------------------------------------------------------- X and projections
 st.header("1. Embeddings and projections")
@@ -97,6 +98,7 @@ with qkv_tab:
                     title=f"{name} = X W_{name}",
                     x_title="dimension",
                     show_text=third_width_text,
+                    height=token_rows_height,
                 ),
                 key=f"mh_{name}",
             )
@@ -136,7 +138,14 @@ st.markdown(
     "W_O then mixes the heads' findings into every output dimension."
 )
 concat_figure = matrix_heatmap(
-    result.concat, labels, dims, kind="values", title="concat(heads)", x_title="dimension", show_text=third_width_text
+    result.concat,
+    labels,
+    dims,
+    kind="values",
+    title="concat(heads)",
+    x_title="dimension",
+    show_text=third_width_text,
+    height=token_rows_height,
 )
 for h in range(1, n_heads):
     concat_figure.add_vline(x=h * d_head - 0.5, line={"color": "black", "width": 2})  # head boundaries
@@ -160,6 +169,7 @@ with parts[2]:
             title="output = concat W_O",
             x_title="dimension",
             show_text=third_width_text,
+            height=token_rows_height,
         ),
         key="mh_output",
     )

@@ -44,7 +44,8 @@ forward.button(
     "Next →", on_click=move, args=(1,), disabled=position == len(stage_keys) - 1, key="steps_next", width="stretch"
 )
 progress.markdown(
-    " → ".join(f"**{i + 1}. {key}**" if i == position else f"{i + 1}. {key}" for i, key in enumerate(stage_keys))
+    "Stages: "  # a leading "1." would make a numbered list
+    + " → ".join(f"**{i + 1}. {key}**" if i == position else f"{i + 1}. {key}" for i, key in enumerate(stage_keys))
 )
 
 stage = walk.stage(stage_keys[position])

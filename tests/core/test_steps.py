@@ -20,14 +20,18 @@ def test_pronoun_walkthrough_matrices_and_formulas():
     np.testing.assert_array_equal(walk.stage("scores").panels[0].matrix[3, :3], [10, 7, 5])
     np.testing.assert_allclose(walk.stage("scale").panels[0].matrix[3, :3], np.array([10, 7, 5]) / math.sqrt(2))
     np.testing.assert_allclose(walk.stage("softmax").panels[0].matrix[3], [0.8703, 0.1043, 0.0254, 0], atol=5e-5)
-    assert walk.formula("scores", 3, 1) == r"S_{3,1} = q_{3}\cdot k_{1} = 3 \cdot 1 + 1 \cdot 4 = 7"
+    assert (
+        walk.formula("scores", 3, 1)
+        == r"\begin{aligned} S_{3,1} &= q_{3}\cdot k_{1} \\ &= 3 \cdot 1 + 1 \cdot 4 = 7 \end{aligned}"
+    )
     assert walk.formula("scale", 3, 1) == r"\frac{S_{3,1}}{\sqrt{2}} = \frac{7}{1.414} = 4.95"
     assert walk.formula("mask", 3, 3).startswith(r"M_{3,3} = -\infty")  # "it" may not pick itself here
     assert "key is blocked for every query" in walk.formula("mask", 3, 3)
     softmax = walk.formula("softmax", 3, 1)
-    assert r"e^{4.95 - 7.071}" in softmax and r"\frac{0.1199}{1.149} = 0.1043" in softmax
+    assert r"(m = \max_j M_{3,j} = 7.071)" in softmax and r"e^{4.95 - 7.071}" in softmax
+    assert r"\frac{0.1199}{1.149} = 0.1043" in softmax
     assert walk.formula("softmax", 3, 3).endswith("= 0")
-    assert walk.formula("output", 3, 1).endswith("= 0.1043")  # V "place" column: only street has it
+    assert walk.formula("output", 3, 1).endswith("= 0.1043 \\end{aligned}")  # "place": only street has it
 
 
 def test_mask_stage_outlines_what_it_blocked_and_shows_the_other_architecture():
@@ -49,8 +53,8 @@ def test_projection_stage_uses_seeded_embeddings():
     np.testing.assert_allclose(walk.Q, project(walk.X, walk.W_q, walk.W_k, walk.W_v)[0])
     assert walk.Q.shape == (3, 4) and walk.X.shape == (3, 3)
     formula = walk.formula("project", 2, 0)
-    assert formula.startswith(r"Q_{2,1} = \sum_m X_{2,m}")
-    assert formula.endswith(f"= {walk.Q[2, 0]:.4g}")  # the result is not bracketed, even when negative
+    assert formula.startswith(r"\begin{aligned} Q_{2,1} &= \sum_m X_{2,m}")
+    assert formula.endswith(f"= {walk.Q[2, 0]:.4g} \\end{{aligned}}")  # no brackets, even when negative
 
 
 def test_no_scaling_and_temperature_are_explained():
