@@ -346,7 +346,7 @@ def cost_plot(lengths, linear, quadratic, current_n: int, crossover: float, *, h
 
 def panel_figure(panel: Panel, chosen_cell: tuple[int, int] | None = None, *, height: int | None = None) -> go.Figure:
     """A step's matrix as a heatmap: the cells the step changed boxed in yellow (when only some changed),
-    and the cell whose formula is shown boxed in black."""
+    and the cell whose formula is shown boxed in black and white."""
     figure = matrix_heatmap(
         panel.matrix,
         panel.row_labels,
@@ -359,6 +359,7 @@ def panel_figure(panel: Panel, chosen_cell: tuple[int, int] | None = None, *, he
     )
     if panel.changed is not None and 0 < panel.changed.sum() < panel.changed.size:
         outline_cells(figure, np.argwhere(panel.changed), colour=YELLOW, width=3)
-    if chosen_cell is not None:
-        outline_cells(figure, [chosen_cell], colour="black", width=3)
+    if chosen_cell is not None:  # black with a white core: visible on dark and light cells alike
+        outline_cells(figure, [chosen_cell], colour="black", width=5)
+        outline_cells(figure, [chosen_cell], colour="white", width=2)
     return figure

@@ -131,15 +131,19 @@ for i, (col, panel) in enumerate(zip(panel_columns, stage.panels, strict=True)):
         chart(figs.panel_figure(panel, (query, column) if i == 0 else None), key=f"steps_panel_{stage.key}_{i}")
 main = stage.panels[0]
 if main.changed is not None and main.changed.any() and not main.changed.all():
-    st.caption(f"Outlined in yellow: the {int(main.changed.sum())} cells this stage changed. Black: the chosen cell.")
+    st.caption(
+        f"Outlined in yellow: the {int(main.changed.sum())} cells this stage changed. Boxed in black and white: the chosen cell."
+    )
 elif stage.key == "scale" and r.scale_factor != 1.0:
-    st.caption(f"Every cell changed: each was divided by {r.scale_factor:.4g}. Black: the chosen cell.")
+    st.caption(
+        f"Every cell changed: each was divided by {r.scale_factor:.4g}. Boxed in black and white: the chosen cell."
+    )
 elif stage.key == "mask":
-    st.caption("No cell changed: nothing is masked. Black: the chosen cell.")
+    st.caption("No cell changed: nothing is masked. Boxed in black and white: the chosen cell.")
 elif stage.key == "softmax":
-    st.caption("Every cell changed: each row became weights that sum to 1. Black: the chosen cell.")
+    st.caption("Every cell changed: each row became weights that sum to 1. Boxed in black and white: the chosen cell.")
 else:
-    st.caption("Every cell is new at this stage. Black: the chosen cell.")
+    st.caption("Every cell is new at this stage. Boxed in black and white: the chosen cell.")
 
 st.subheader("The chosen cell, in numbers")
 st.latex(walk.formula(stage.key, query, column))

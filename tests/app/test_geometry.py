@@ -68,3 +68,11 @@ def test_values_move_the_context_vector_and_reset_restores(page):
     assert page.number_input(key="geometry_value0_x").value == 1.0
     assert page.number_input(key="geometry_key0_x").value == 3.0
     np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 7, 5])
+
+
+def test_presenter_mode_enlarges_chart_text(page):
+    page.session_state["presenter"] = True  # the switch itself lives in app.py
+    page.run()
+    assert not page.exception
+    bars = chart(page, "geometry_bars")
+    assert bars["layout"]["font"]["size"] == 18 and bars["data"][0]["textfont"]["size"] == 18

@@ -5,6 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from attnviz import lesson_figures as figs
 from attnviz.playground import PlaygroundState, load_example
 from tests.app.lessons import chart, keys, open_page, texts, trace
 
@@ -67,7 +68,7 @@ def test_pronoun_formulas_with_live_numbers(pronoun):
     pronoun.button(key="steps_next").click().run()  # mask: the Playground blocks key 3 ("it") for every query
     assert keys(pronoun) == ["steps_panel_mask_0", "steps_panel_mask_1"]
     shapes = chart(pronoun, "steps_panel_mask_0")["layout"]["shapes"]
-    assert sum(s["line"]["color"] != "black" for s in shapes) == 4  # the four blocked cells, outlined
+    assert sum(s["line"]["color"] == figs.YELLOW for s in shapes) == 4  # the four blocked cells, outlined
     assert "the 4 cells this stage changed" in texts(pronoun.caption)
     assert "Encoder" in texts(pronoun.markdown) and "Decoder" in texts(pronoun.markdown)
     assert chart(pronoun, "steps_panel_mask_1")["layout"]["title"]["text"] == "If it were a decoder (causal)"
