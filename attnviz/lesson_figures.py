@@ -74,7 +74,9 @@ def _square_axes(figure: go.Figure, points: np.ndarray) -> float:
     return reach
 
 
-def _marker(figure: go.Figure, x: float, y_span, label: str, colour: str, *, dash=None, row=None, col=None) -> None:
+def _marker(
+    figure: go.Figure, x: float, y_span, label: str, colour: str, *, dash=None, label_low=False, row=None, col=None
+) -> None:
     """A vertical line at ``x`` drawn as a trace, in data coordinates. (On log axes plotly places shapes and
     annotations in different coordinates, so add_vline's line and its label would land in different places.)"""
     figure.add_trace(
@@ -82,8 +84,8 @@ def _marker(figure: go.Figure, x: float, y_span, label: str, colour: str, *, das
             x=[x, x],
             y=list(y_span),
             mode="lines+text",
-            text=["", label],
-            textposition="bottom right",
+            text=[label, ""] if label_low else ["", label],  # low: at the foot, clear of a label at the top
+            textposition="top right" if label_low else "bottom right",
             line={"color": colour, "width": 1.5, "dash": dash},
             showlegend=False,
             hoverinfo="skip",
@@ -332,7 +334,7 @@ def cost_plot(lengths, linear, quadratic, current_n: int, crossover: float, *, h
     )
     span = (min(linear.min(), quadratic.min()), (linear + quadratic).max() * 3)
     _marker(figure, current_n, span, f"now: n = {current_n}", BLUE)
-    _marker(figure, crossover, span, f"n = 2d = {crossover:g}", "#999", dash="dot")
+    _marker(figure, crossover, span, f"n = 2d = {crossover:g}", "#999", dash="dot", label_low=True)
     figure.update_xaxes(type="log", title="sequence length n", dtick=1)
     figure.update_yaxes(type="log", title="FLOPs", dtick=1, exponentformat="power")
     figure.update_layout(

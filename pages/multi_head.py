@@ -66,6 +66,7 @@ if base_X.size <= heads.EDITABLE_CELLS:
         pd.DataFrame(base_X, index=labels, columns=columns),
         key=editor_key,
         num_rows="fixed",
+        height=min(38 + 35 * n, 460),  # every row in view up to 12 tokens
         column_config={c: st.column_config.NumberColumn(c, step=0.01, format="%.2f") for c in columns},
     )
 else:
