@@ -80,7 +80,8 @@ def matrix_heatmap(
                 y=row_labels,
                 colorscale=[[0, MASKED_GREY], [1, MASKED_GREY]],
                 showscale=False,
-                texttemplate="−∞" if show_text else None,
+                text=np.where(blocked, "−∞", ""),  # per cell: a constant template would print on every cell
+                texttemplate="%{text}" if show_text else None,
                 textfont={"size": cell_font, "color": "gray"},
                 hovertemplate="%{y} → %{x}: masked (−∞), weight 0<extra></extra>",
                 hoverongaps=False,

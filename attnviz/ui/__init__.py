@@ -1,0 +1,12 @@
+"""Streamlit glue shared by the pages. Only app.py and pages/ import this package; the core never does."""
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+# Streamlit runs a project with a folder named pages/ as a legacy multipage app until app.py first calls
+# st.navigation. So on a fresh server whose first visitor opens a sub-page link (/geometry), that page would run
+# on its own, without the router: no share-link restore, a different menu. Every page imports this package, so
+# the first such run switches the legacy mode off and starts again through app.py.
+if PagesManager.uses_pages_directory:
+    PagesManager.uses_pages_directory = False
+    st.rerun()
