@@ -5,7 +5,10 @@ import streamlit as st
 
 from attnviz import geometry as geo
 from attnviz import lesson_figures as figs
-from attnviz.ui.lessons import chart, explained_errors, reset_vectors, vector_input
+from attnviz.ui.charts import show_chart
+from attnviz.ui.classroom import share_link_box
+from attnviz.ui.lessons import explained_errors, reset_vectors, vector_input
+from attnviz.ui.state import get_state
 
 st.title("The geometry of dot products")
 st.markdown(
@@ -78,7 +81,7 @@ with explained_errors():
     result = geo.attend_2d(query, keys, values)
 arrows, numbers = st.columns([3, 2])
 with arrows:
-    chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")
+    show_chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")
 if result.comparisons[0].query_length == 0:
     numbers.warning(
         "The query is the zero vector: every score is 0 and no angle is defined, so attention is spread evenly."
@@ -131,7 +134,7 @@ st.markdown(
     "Here d_k = 2, so every score is divided by √2 ≈ 1.414 before the softmax turns the scores into weights that "
     "add up to 1. Dividing shrinks the gaps between the scores, so the weights are a little less extreme."
 )
-chart(figs.score_bars(result, key_names), key="geometry_bars")
+show_chart(figs.score_bars(result, key_names), key="geometry_bars")
 st.markdown(
     " · ".join(f"“{name}”: **{w:.4f}**" for name, w in zip(key_names, result.weights, strict=True))
     + f" (sum {result.weights.sum():.4f})"
@@ -150,6 +153,8 @@ for j, name in enumerate(key_names):
         vector_input(f"value “{name}”", f"geometry_value{j}", defaults[f"geometry_value{j}"], limit=geo.VECTOR_LIMIT)
 blend, numbers = st.columns([3, 2])
 with blend:
-    chart(figs.value_blend(result, key_names), key="geometry_values")
+    show_chart(figs.value_blend(result, key_names), key="geometry_values")
 terms = " + ".join(f"{w:.4f}·[{v[0]:g}, {v[1]:g}]" for w, v in zip(result.weights, result.values, strict=True))
 numbers.markdown(f"context = {terms} = **[{result.context[0]:.4f}, {result.context[1]:.4f}]**")
+
+share_link_box(get_state(), "geometry")

@@ -8,7 +8,9 @@ import attnviz
 from attnviz import costs, heads
 from attnviz import lesson_figures as figs
 from attnviz.figures import matrix_heatmap
-from attnviz.ui.lessons import chart, explained_errors
+from attnviz.ui.charts import show_chart
+from attnviz.ui.classroom import share_link_box
+from attnviz.ui.lessons import explained_errors
 from attnviz.ui.state import get_state
 
 MAX_HEADS_DRAWN = 8  # beyond this the heatmaps get too small to read; the concatenation still shows every head
@@ -72,7 +74,7 @@ if base_X.size <= heads.EDITABLE_CELLS:
 else:
     X = base_X
     st.caption(f"X has {n}×{d_model} = {X.size} numbers: too many to edit by hand, so it is drawn instead.")
-    chart(matrix_heatmap(X, labels, columns, kind="values", title="X", x_title="dimension"), key="mh_x")
+    show_chart(matrix_heatmap(X, labels, columns, kind="values", title="X", x_title="dimension"), key="mh_x")
 
 with explained_errors():
     result = attnviz.multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads, causal=causal)
@@ -81,7 +83,7 @@ weight_tab, qkv_tab = st.tabs(["W_Q, W_K, W_V", "Q, K, V"])
 with weight_tab:
     for col, (name, W) in zip(st.columns(3), (("W_Q", W_q), ("W_K", W_k), ("W_V", W_v)), strict=True):
         with col:
-            chart(
+            show_chart(
                 matrix_heatmap(
                     W, dims, dims, kind="values", title=name, x_title="out", y_title="in", show_text=third_width_text
                 ),
@@ -90,7 +92,7 @@ with weight_tab:
 with qkv_tab:
     for col, (name, M) in zip(st.columns(3), (("Q", result.Q), ("K", result.K), ("V", result.V)), strict=True):
         with col:
-            chart(
+            show_chart(
                 matrix_heatmap(
                     M,
                     labels,
@@ -130,7 +132,7 @@ for start in range(0, len(drawn), per_row):
                     blocked=drawn[h].blocked,
                     show_text=head_text,
                 )
-                chart(figure, key=f"mh_head_{h}")
+                show_chart(figure, key=f"mh_head_{h}")
 
 # ----------------------------------------------------------------------------- concat and W_O
 st.header("3. Concatenate, then mix with W_O")
@@ -152,16 +154,16 @@ for h in range(1, n_heads):
     concat_figure.add_vline(x=h * d_head - 0.5, line={"color": "black", "width": 2})  # head boundaries
 parts = st.columns(3)
 with parts[0]:
-    chart(concat_figure, key="mh_concat")
+    show_chart(concat_figure, key="mh_concat")
 with parts[1]:
-    chart(
+    show_chart(
         matrix_heatmap(
             W_o, dims, dims, kind="values", title="W_O", x_title="out", y_title="in", show_text=third_width_text
         ),
         key="mh_W_O",
     )
 with parts[2]:
-    chart(
+    show_chart(
         matrix_heatmap(
             result.output,
             labels,
@@ -189,7 +191,7 @@ else:
         f"Scores are not symmetric now: token i's interest in j differs from j's in i (largest |S − Sᵀ| over the "
         f"heads: {max(asymmetry):.3f}). Tick **tie W_K = W_Q** above and predict what happens before you look."
     )
-chart(
+show_chart(
     matrix_heatmap(result.heads[0].scores, labels, labels, kind="scores", title="head 1: raw scores Q Kᵀ"),
     key="mh_scores",
 )
@@ -221,7 +223,7 @@ st.caption(
     f"The attention matrices hold n²·n_heads = {work.weights_stored:,} numbers."
 )
 lengths = np.unique(np.geomspace(1, 16_384, 60).astype(int))
-chart(
+show_chart(
     figs.cost_plot(
         *costs.cost_curve((*lengths, n), d_model, n_heads), current_n=n, crossover=costs.crossover_length(d_model)
     ),
@@ -231,3 +233,5 @@ st.markdown(
     "Doubling n doubles the projection work but quadruples the score and weighted-sum work. Past n = 2·d_model "
     "the n² part is the larger, which is why long contexts are expensive."
 )
+
+share_link_box(get_state(), "multi_head")

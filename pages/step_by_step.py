@@ -4,7 +4,9 @@ import streamlit as st
 
 from attnviz import lesson_figures as figs
 from attnviz import steps
-from attnviz.ui.lessons import chart, explained_errors
+from attnviz.ui.charts import show_chart
+from attnviz.ui.classroom import share_link_box
+from attnviz.ui.lessons import explained_errors
 from attnviz.ui.state import get_state
 
 state = get_state()
@@ -39,9 +41,17 @@ def move(by: int) -> None:
 
 position = stage_keys.index(st.session_state["steps_stage"])
 back, progress, forward = st.columns([1, 6, 1], vertical_alignment="center")
-back.button("← Back", on_click=move, args=(-1,), disabled=position == 0, key="steps_back", width="stretch")
+back.button(
+    "← Back", on_click=move, args=(-1,), disabled=position == 0, key="steps_back", width="stretch", shortcut="Left"
+)
 forward.button(
-    "Next →", on_click=move, args=(1,), disabled=position == len(stage_keys) - 1, key="steps_next", width="stretch"
+    "Next →",
+    on_click=move,
+    args=(1,),
+    disabled=position == len(stage_keys) - 1,
+    key="steps_next",
+    width="stretch",
+    shortcut="Right",  # the arrow keys drive the lesson from the keyboard (or a presenter's clicker)
 )
 progress.markdown(
     "Stages: "  # a leading "1." would make a numbered list
@@ -128,7 +138,7 @@ else:
 panel_columns = st.columns(len(stage.panels))
 for i, (col, panel) in enumerate(zip(panel_columns, stage.panels, strict=True)):
     with col:
-        chart(figs.panel_figure(panel, (query, column) if i == 0 else None), key=f"steps_panel_{stage.key}_{i}")
+        show_chart(figs.panel_figure(panel, (query, column) if i == 0 else None), key=f"steps_panel_{stage.key}_{i}")
 main = stage.panels[0]
 if main.changed is not None and main.changed.any() and not main.changed.all():
     st.caption(
@@ -147,3 +157,5 @@ else:
 
 st.subheader("The chosen cell, in numbers")
 st.latex(walk.formula(stage.key, query, column))
+
+share_link_box(get_state(), "step_by_step")

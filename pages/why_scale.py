@@ -4,7 +4,10 @@ import streamlit as st
 
 from attnviz import lesson_figures as figs
 from attnviz import scaling
-from attnviz.ui.lessons import chart, explained_errors
+from attnviz.ui.charts import show_chart
+from attnviz.ui.classroom import share_link_box
+from attnviz.ui.lessons import explained_errors
+from attnviz.ui.state import get_state
 
 st.title("Why we divide by √d_k")
 st.markdown(
@@ -31,7 +34,7 @@ left.metric(
     help=f"Measured over {scaling.N_PAIRS:,} random (q, k) pairs.",
 )
 right.metric(f"Var(q·k / √d_k) at d_k = {d_k}", f"{curve.scaled[at_dk]:.3f}")
-chart(figs.variance_plot(curve, d_k), key="why_variance")
+show_chart(figs.variance_plot(curve, d_k), key="why_variance")
 st.caption("Both axes are logarithmic, so 'grows like d_k' is the dashed diagonal.")
 
 # ----------------------------------------------------------------------------- saturation
@@ -46,7 +49,7 @@ st.markdown(
 with explained_errors():
     curves = scaling.saturation((*scaling.DK_GRID, d_k), n_tokens=n_tokens, seed=int(seed))
     row = scaling.one_row(d_k, n_tokens=n_tokens, seed=int(seed))
-chart(figs.saturation_plot(curves, d_k), key="why_saturation")
+show_chart(figs.saturation_plot(curves, d_k), key="why_saturation")
 at_dk = list(curves.dims).index(d_k)
 cols = st.columns(4)
 cols[0].metric("entropy, unscaled", f"{curves.entropy_raw[at_dk]:.2f} bits")
@@ -56,8 +59,10 @@ cols[3].metric("largest weight, scaled", f"{curves.max_scaled[at_dk]:.3f}")
 st.caption(f"Averaged over all {n_tokens} query rows of one random Q and K at each d_k.")
 
 st.subheader("One row, side by side")
-chart(figs.row_weights_bars(row, d_k), key="why_row")
+show_chart(figs.row_weights_bars(row, d_k), key="why_row")
 st.markdown(
     f"Unscaled, query 0's largest weight is **{row.raw_weights.max():.3f}**; scaled, it is "
     f"**{row.scaled_weights.max():.3f}**. Slide d_k up and watch the unscaled row collapse onto one key."
 )
+
+share_link_box(get_state(), "why_scale")

@@ -1,24 +1,13 @@
-"""Streamlit pieces the guided pages share: charts, bad-input messages and vector inputs."""
+"""Streamlit pieces the guided pages share: bad-input messages and vector inputs."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from attnviz.errors import AttnvizInputError
-from attnviz.ui.presenter import chart_font_size, presenting
-
-_CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
-
-
-def chart(figure: go.Figure, key: str) -> None:
-    if presenting():  # larger text everywhere in the figure, cell and bar labels included, for a projector
-        figure.update_layout(font={"size": chart_font_size()})
-        figure.update_traces(textfont={"size": chart_font_size()})
-    st.plotly_chart(figure, width="stretch", key=key, config=_CHART_CONFIG)
 
 
 @contextmanager

@@ -295,7 +295,7 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
     top, bottom = (st.columns(2), st.columns(2)) if font_size == NORMAL_FONT else ([st, st], [st, st])
     show_chart(
         matrix_heatmap(result.scores, labels, labels, kind="scores", title="1. Raw scores QKᵀ", font_size=font_size),
-        name="scores",
+        key="scores",
         container=top[0],
     )
     show_chart(
@@ -308,7 +308,7 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             blocked=result.blocked,
             font_size=font_size,
         ),
-        name="scaled",
+        key="scaled",
         container=top[1],
     )
     show_chart(
@@ -320,7 +320,7 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             title="3. Attention weights: softmax of each row",
             font_size=font_size,
         ),
-        name="weights",
+        key="weights",
         container=bottom[0],
     )
     value_labels = [f"d{j + 1}" for j in range(state.d_v)]
@@ -334,7 +334,7 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             x_title="dimension",
             font_size=font_size,
         ),
-        name="output",
+        key="output",
         container=bottom[1],
     )
     if state.n > TEXT_LIMIT:
@@ -367,7 +367,7 @@ def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
             blocked_row=result.blocked[i],
             font_size=font_size,
         ),
-        name="focus",
+        key="focus",
         container=chart,
     )
     arithmetic = row_arithmetic(Q, K, result, state.labels, i)

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attnviz.playground import PlaygroundState, apply_edits, load_example
-from attnviz.share import PAGES, encode
+from attnviz.share import PAGES, decode, encode
 from tests.app.conftest import APP
 
 ROOT = Path(APP).parent
@@ -113,3 +113,24 @@ def test_opening_the_app_with_a_link_restores_the_playground():
     assert not at.exception
     assert at.session_state["playground"] == state
     assert at.session_state["pg_temperature"] == 0.65  # the widgets show the restored values, not the defaults
+
+
+@pytest.mark.parametrize("page", ["step_by_step", "geometry", "why_scale", "multi_head"])
+def test_every_guided_page_keeps_a_link_to_itself_with_the_playground_state(page):
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.checkbox(key="pg_causal").check().run()
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception
+    shared = decode(at.query_params["s"])
+    assert shared.page == page and shared.state.causal is True
+    assert [code.value for code in at.code] == [f"?s={encode(shared.state, page)}"]
+
+
+def test_opening_a_link_to_a_guided_page_goes_there():
+    state = shared_state()
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["s"] = encode(state, "step_by_step")
+    at.run()
+    assert not at.exception
+    assert at.session_state["playground"] == state
+    assert any(title.value == "Step by step" for title in at.title)

@@ -118,3 +118,8 @@ def test_fully_masked_rows_get_a_message(pronoun):
     assert not pronoun.exception
     assert "every key blocked" in texts(pronoun.warning)
     assert "every key is masked for this query" in texts(pronoun.latex)
+
+
+def test_arrow_keys_drive_the_lesson(page):
+    assert page.button(key="steps_next").proto.shortcut == "right"
+    assert page.button(key="steps_back").proto.shortcut == "left"
