@@ -39,19 +39,29 @@ _EDITOR_VERSION = "pg_editor_version"  # bumped whenever table data is replaced,
 # ----------------------------------------------------------------------------- state plumbing
 
 
+_WIDGET_FIELDS = (
+    "sentence",
+    "example",
+    "seed",
+    "d_k",
+    "d_v",
+    "causal",
+    "scale",
+    "temperature",
+    "blocked_keys",
+    "focus",
+)
+
+
+def _widget_key(field: str) -> str:
+    return f"pg_{field}"
+
+
 def _widget_values(state: PlaygroundState) -> dict:
-    return {
-        "pg_sentence": state.sentence,
-        "pg_example": state.example,
-        "pg_seed": state.seed,
-        "pg_d_k": state.d_k,
-        "pg_d_v": state.d_v,
-        "pg_causal": state.causal,
-        "pg_scale": state.scale,
-        "pg_temperature": state.temperature,
-        "pg_blocked": list(state.blocked_keys),
-        "pg_focus": state.focus,
-    }
+    """Each widget's value for ``state``: the widget for field ``f`` has the key ``pg_f``."""
+    values = {_widget_key(field): getattr(state, field) for field in _WIDGET_FIELDS}
+    values[_widget_key("blocked_keys")] = list(state.blocked_keys)  # a multiselect holds a list
+    return values
 
 
 def bind_widgets() -> PlaygroundState:
@@ -105,8 +115,8 @@ def _on_dims() -> None:
     _replace_state(new)
 
 
-def _on_setting(field: str, key: str, convert=lambda v: v) -> None:
-    set_state(replace(get_state(), **{field: convert(st.session_state[key])}))
+def _on_setting(field: str, convert=lambda v: v) -> None:
+    set_state(replace(get_state(), **{field: convert(st.session_state[_widget_key(field)])}))
 
 
 # ----------------------------------------------------------------------------- controls
@@ -231,14 +241,14 @@ def attention_settings() -> None:
         "Causal mask",
         key="pg_causal",
         on_change=_on_setting,
-        args=("causal", "pg_causal"),
+        args=("causal",),
         help="Each token may attend only to itself and earlier tokens (a decoder).",
     )
     scale.checkbox(
         "Scale by 1/√d_k",
         key="pg_scale",
         on_change=_on_setting,
-        args=("scale", "pg_scale"),
+        args=("scale",),
         help="Divide the scores by √d_k so their spread does not grow with the vector length.",
     )
     temperature.slider(
@@ -248,15 +258,15 @@ def attention_settings() -> None:
         step=0.05,
         key="pg_temperature",
         on_change=_on_setting,
-        args=("temperature", "pg_temperature", float),
+        args=("temperature", float),
         help="Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
     )
     blocked.multiselect(
         "Block keys (padding mask)",
         list(range(state.n)),
-        key="pg_blocked",
+        key="pg_blocked_keys",
         on_change=_on_setting,
-        args=("blocked_keys", "pg_blocked", lambda keys: tuple(sorted(keys))),
+        args=("blocked_keys", lambda keys: tuple(sorted(keys))),
         format_func=lambda j: state.labels[j],
         placeholder="No key blocked",
         help="No query may attend to a blocked key, as with padding tokens.",
@@ -351,7 +361,7 @@ def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
         key="pg_focus",
         format_func=lambda i: state.labels[i],
         on_change=_on_setting,
-        args=("focus", "pg_focus", int),
+        args=("focus", int),
     )
     state = get_state()
     i = min(state.focus, state.n - 1)

@@ -187,7 +187,7 @@ def test_focus_token_shows_its_row_arithmetic_and_output(app):
 
 
 def test_blocking_keys_zeroes_their_columns_and_names_dead_rows(app):
-    app.multiselect(key="pg_blocked").set_value([0, 2]).run()
+    app.multiselect(key="pg_blocked_keys").set_value([0, 2]).run()
     weights = heatmap_z(app, WEIGHTS)
     assert np.all(weights[:, [0, 2]] == 0.0)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-12)
