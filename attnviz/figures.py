@@ -63,7 +63,9 @@ def matrix_heatmap(
             zmax=zmax,
             colorscale=scale,
             colorbar={"thickness": 12, "len": 0.9},
-            texttemplate=("%{z:.2f}" if kind == "weights" else "%{z:.2~f}") if show_text else None,
+            texttemplate=("%{z:.2f}" if kind == "weights" else "%{z:.3~g}")
+            if show_text
+            else None,  # short enough for a cell
             textfont={"size": cell_font},
             hovertemplate=f"%{{y}} → %{{x}}: {value_name} %{{z:.4g}}<extra></extra>",
             hoverongaps=False,
