@@ -1,0 +1,71 @@
+"""Every page, in a real Chromium: loads without a traceback, every chart draws, the title is right, a screenshot."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from bench.live import REPO, charts_state, open_app_page, read_plots
+from tests.e2e.conftest import SCREENSHOTS
+
+# url path -> (page file, title in the navigation, the page's own heading), as app.py routes them;
+# test_routes_match_app_py keeps this list honest.
+PAGES = {
+    "": ("pages/playground.py", "Playground", "Self-attention playground"),
+    "step_by_step": ("pages/step_by_step.py", "Step by step", "Step by step"),
+    "geometry": ("pages/geometry.py", "Geometry of dot products", "The geometry of dot products"),
+    "why_scale": ("pages/why_scale.py", "Why we scale", "Why we divide by √d_k"),
+    "multi_head": ("pages/multi_head.py", "Multi-head and projections", "Multi-head attention and projections"),
+}
+APP_TITLE_START = "attnviz"
+
+
+def _app_py_pages() -> dict[str, str]:
+    """{page file: title} from the PAGES table in app.py, read from its source."""
+    tree = ast.parse((REPO / "app.py").read_text())
+    table = next(
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PAGES"
+    )
+    return {f"pages/{name}.py": title for name, (title, _icon) in ast.literal_eval(table).items()}
+
+
+def test_routes_match_app_py():
+    assert _app_py_pages() == {path: title for path, title, _ in PAGES.values()}
+
+
+@pytest.mark.parametrize("url_path", list(PAGES), ids=[p or "playground" for p in PAGES])
+def test_page_loads_draws_and_is_titled(page, url_path):
+    _, title, heading = PAGES[url_path]
+    count = open_app_page(page, f"{page.base_url}/{url_path}")
+
+    # No traceback on screen.
+    assert page.locator('[data-testid="stException"]').count() == 0, page.locator(
+        '[data-testid="stException"]'
+    ).first.inner_text()
+
+    # Every chart draws: each has a Plotly plot with data and drawn content (heatmap image or SVG traces).
+    state = charts_state(page)
+    assert state == {"count": count, "drawn": count}
+    for plot in read_plots(page):
+        assert plot["traces"], f"a chart on {title!r} has no traces"
+        for trace in plot["traces"]:
+            values = trace["z"] if trace["type"] == "heatmap" else trace["y"]
+            assert values, f"trace {trace['name']!r} of chart {plot['title']!r} on {title!r} is empty"
+
+    # The title: the browser tab carries the app's title, and the page's h1 names the page.
+    assert page.title().startswith(APP_TITLE_START)
+    # The navigation (sidebar or top bar) marks this page as the current one.
+    current = page.locator('[data-testid$="NavLink"][aria-current="page"] span[label]')
+    assert current.count() == 1
+    assert current.get_attribute("label") == title
+    h1 = page.locator('[data-testid="stMain"] h1').first
+    assert h1.count() == 1, f"{title!r} has no h1 heading"
+    assert h1.inner_text() == heading
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"{url_path or 'playground'}.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
