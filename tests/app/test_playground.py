@@ -258,3 +258,17 @@ def test_state_survives_a_visit_to_another_page(app):
     assert not app.exception
     assert app.checkbox(key="pg_causal").value is True
     assert np.all(np.triu(heatmap_z(app, WEIGHTS), k=1) == 0.0)
+
+
+def test_presenter_mode_hides_the_tables_and_enlarges_the_charts(app):
+    editors_before = len(app.dataframe)
+    assert editors_before == 3 + 2  # Q, K, V editors, then the two focus tables
+    assert figure(app, WEIGHTS)["layout"]["font"]["size"] == 13
+    app.toggle(key="presenter").set_value(True).run()
+    assert not app.exception
+    assert len(app.dataframe) == 2  # only the focus-token arithmetic remains
+    assert figure(app, WEIGHTS)["layout"]["font"]["size"] == 18
+    assert figure(app, WEIGHTS)["data"][0]["textfont"]["size"] == 18
+    assert any("+ M" not in latex.value and "softmax" in latex.value for latex in app.latex)  # the formula stays
+    app.toggle(key="presenter").set_value(False).run()
+    assert len(app.dataframe) == editors_before
