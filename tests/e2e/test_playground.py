@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,14 @@ def test_a_fresh_servers_first_visit_to_a_sub_page_goes_through_the_router(brows
             assert page.get_by_text("Presenter mode").count() == 1  # app.py ran: its switch is there
         finally:
             context.close()
+
+
+def test_a_chart_downloads_as_a_png_named_after_it(playground):
+    page = playground
+    chart = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="3. Attention weights")
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    with page.expect_download() as download:
+        chart.locator('.modebar-btn[data-title="Download plot as a PNG"]').click()
+    assert download.value.suggested_filename == "attnviz-weights.png"
+    assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
