@@ -1,0 +1,66 @@
+"""Server benchmark: AppTest rerun time per interaction on the Playground (a causal-mask toggle), per sentence length.
+
+AppTest runs the whole script on every ``run()`` (it does not rerun a fragment on its own), so this is the cost of a
+full Playground script run without a browser or a socket: the upper bound of what the server spends per click.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from bench.live import REPO
+
+SIZES = (12, 64, 128, 256)
+TOGGLES = 20
+TARGET_12_MS = 60.0
+
+
+def sentence(n: int) -> str:
+    """``n`` one-word tokens."""
+    return " ".join(f"w{i}" for i in range(n))
+
+
+def _toggle_times(at, toggles: int) -> list[float]:
+    times = []
+    for _ in range(toggles):
+        box = at.checkbox(key="pg_causal")
+        action = box.uncheck() if box.value else box.check()
+        started = time.perf_counter()
+        action.run()
+        times.append((time.perf_counter() - started) * 1000)
+        if at.exception:
+            raise RuntimeError(f"the Playground raised during a causal toggle: {at.exception}")
+    return times
+
+
+def run(sizes=SIZES, toggles: int = TOGGLES) -> list[dict]:
+    from streamlit.testing.v1 import AppTest
+
+    from attnviz.playground import MAX_TOKENS
+
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    at.run()  # imports plotly, pandas and the app: not counted
+    if at.exception:
+        raise RuntimeError(f"the Playground raised on its first run: {at.exception}")
+    rows = []
+    for n in sizes:
+        at.text_input(key="pg_sentence").input(sentence(n)).run()
+        _toggle_times(at, 2)  # warm-up, not counted
+        times = _toggle_times(at, toggles)
+        value = statistics.median(times)
+        detail = f"full script run per toggle of pg_causal; min {min(times):.1f}, max {max(times):.1f} ms"
+        if n > MAX_TOKENS:
+            detail += f"; the page caps the sentence at {MAX_TOKENS} tokens, so this draws {MAX_TOKENS}"
+        rows.append(
+            {
+                "measure": f"server AppTest rerun, n={n}",
+                "value": value,
+                "unit": "ms",
+                "target": f"≤ {TARGET_12_MS:.0f}" if n == 12 else None,
+                "met": value <= TARGET_12_MS if n == 12 else None,
+                "n": len(times),
+                "detail": detail,
+            }
+        )
+    return rows
