@@ -37,14 +37,14 @@ def formula_latex(*, causal: bool, scale: bool, temperature: float, has_blocked_
     return rf"\mathrm{{Attention}}(Q, K, V) = \mathrm{{softmax}}\left({inside}\right) V"
 
 
-def mask_explanation(*, causal: bool, has_blocked_keys: bool) -> str | None:
+def mask_explanation(*, causal: bool, has_blocked_keys: bool) -> str:
     places = []
     if causal:
         places.append("where the key comes after the query (the causal mask)")
     if has_blocked_keys:
         places.append("in the columns of blocked keys")
     if not places:
-        return None
+        return "No mask: every query may attend to every key (as in an encoder)."
     return f"M is −∞ {' and '.join(places)}, and 0 elsewhere. Since e^−∞ = 0, those keys get weight 0."
 
 

@@ -285,9 +285,7 @@ def formula(state: PlaygroundState) -> None:
             has_blocked_keys=bool(state.blocked_keys),
         )
     )
-    note = mask_explanation(causal=state.causal, has_blocked_keys=bool(state.blocked_keys))
-    if note:
-        st.caption(note)
+    st.caption(mask_explanation(causal=state.causal, has_blocked_keys=bool(state.blocked_keys)))
 
 
 def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
@@ -302,11 +300,21 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
         f"2. Scaled{' and masked' if result.blocked.any() else ''} scores: QKᵀ{' ÷ ' + divisor if divisor else ''}"
     )
     # Side by side on a laptop; one under another in presenter mode, where bigger numbers need the whole width.
-    top, bottom = (st.columns(2), st.columns(2)) if font_size == NORMAL_FONT else ([st, st], [st, st])
+    scores_slot, scaled_slot, weights_slot, output_slot = (
+        [*st.columns(2), *st.columns(2)] if font_size == NORMAL_FONT else [st.container() for _ in range(4)]
+    )
+    # The slots fix where each chart sits; filling the weights first lets the browser redraw them first.
     show_chart(
-        matrix_heatmap(result.scores, labels, labels, kind="scores", title="1. Raw scores QKᵀ", font_size=font_size),
-        key="scores",
-        container=top[0],
+        matrix_heatmap(
+            result.weights,
+            labels,
+            labels,
+            kind="weights",
+            title="3. Attention weights: softmax of each row",
+            font_size=font_size,
+        ),
+        key="weights",
+        container=weights_slot,
     )
     show_chart(
         matrix_heatmap(
@@ -319,38 +327,31 @@ def heatmaps(state: PlaygroundState, *, font_size: int = 13) -> None:
             font_size=font_size,
         ),
         key="scaled",
-        container=top[1],
+        container=scaled_slot,
     )
-    show_chart(
-        matrix_heatmap(
-            result.weights,
-            labels,
-            labels,
-            kind="weights",
-            title="3. Attention weights: softmax of each row",
-            font_size=font_size,
-        ),
-        key="weights",
-        container=bottom[0],
-    )
-    value_labels = [f"d{j + 1}" for j in range(state.d_v)]
     show_chart(
         matrix_heatmap(
             result.output,
             labels,
-            value_labels,
+            [f"d{j + 1}" for j in range(state.d_v)],
             kind="values",
             title="4. Output: weights · V",
             x_title="dimension",
             font_size=font_size,
         ),
         key="output",
-        container=bottom[1],
+        container=output_slot,
     )
-    if state.n > TEXT_LIMIT:
-        st.caption(
-            f"With more than {TEXT_LIMIT} tokens the numbers are left out of the cells; hover over a cell to read it."
-        )
+    show_chart(
+        matrix_heatmap(result.scores, labels, labels, kind="scores", title="1. Raw scores QKᵀ", font_size=font_size),
+        key="scores",
+        container=scores_slot,
+    )
+    st.caption(
+        f"With more than {TEXT_LIMIT} tokens the numbers are left out of the cells; hover over a cell to read it."
+        if state.n > TEXT_LIMIT
+        else "Hover over a cell to read it in words."
+    )  # always drawn, so the elements after it keep their places (and their charts) when n crosses the limit
 
 
 def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
@@ -443,8 +444,9 @@ def attention_section(*, font_size: int = 13) -> None:
 
 def masked_rows_warning(state: PlaygroundState) -> None:
     message = fully_masked_message(state)
+    slot = st.container()  # drawn even when empty, so the charts after it keep their places
     if message:
-        st.warning(message, icon=":material/block:")
+        slot.warning(message, icon=":material/block:")
 
 
 STYLE = """
