@@ -29,7 +29,7 @@ from attnviz.playground import (
 from attnviz.tokenize import tokenize
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import export_buttons, share_link_box
-from attnviz.ui.presenter import NORMAL_FONT
+from attnviz.ui.presenter import NORMAL_FONT, presenting
 from attnviz.ui.state import get_state, set_state
 
 _MESSAGES = "pg_messages"  # plain-words messages from the last move, shown once
@@ -434,7 +434,8 @@ def attention_section(*, font_size: int = 13) -> None:
     with share:
         share_link_box(state, "playground")  # inside the fragment, so a toggle updates the link too
     with export:
-        export_buttons(state)
+        if not presenting():  # a projector needs the matrices, not the download buttons
+            export_buttons(state)
     formula(state)
     masked_rows_warning(state)
     heatmaps(state, font_size=font_size)

@@ -11,6 +11,7 @@ _PRESENTER_CSS = """
 <style>
 html { font-size: 20px; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; max-width: 100%; }
+h1 { font-size: 2rem !important; padding-top: 0 !important; }
 </style>
 """
 

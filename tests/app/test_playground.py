@@ -267,6 +267,7 @@ def test_presenter_mode_hides_the_tables_and_enlarges_the_charts(app):
     app.toggle(key="presenter").set_value(True).run()
     assert not app.exception
     assert len(app.dataframe) == 2  # only the focus-token arithmetic remains
+    assert len(app.get("download_button")) == 0
     assert figure(app, WEIGHTS)["layout"]["font"]["size"] == 18
     assert figure(app, WEIGHTS)["data"][0]["textfont"]["size"] == 18
     assert any("+ M" not in latex.value and "softmax" in latex.value for latex in app.latex)  # the formula stays
