@@ -32,6 +32,14 @@ def _title(text: str) -> dict:
     return {"text": text, "x": 0, "xanchor": "left"}
 
 
+def _finish(figure: go.Figure, *, height: int, legend_y: float, title: str | None = None, **layout) -> go.Figure:
+    """The layout every lesson chart shares: a title at the left, fixed margins, a horizontal legend below."""
+    if title is not None:
+        layout["title"] = _title(title)
+    figure.update_layout(height=height, margin=_MARGIN, legend={"orientation": "h", "y": legend_y}, **layout)
+    return figure
+
+
 def _arrow(figure: go.Figure, start, end, colour: str, label: str, *, width: float = 3, dash: str | None = None):
     """An arrow from ``start`` to ``end``: a line trace (for the legend and hover) plus an arrowhead annotation."""
     (x0, y0), (x1, y1) = start, end
@@ -139,13 +147,7 @@ def query_key_arrows(result: GeometryResult, query_label: str, key_labels, *, he
             bgcolor="rgba(255,255,255,0.8)",
         )
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
-    figure.update_layout(
-        title=_title("Query and keys in Q–K space"),
-        height=height,
-        margin=_MARGIN,
-        legend={"orientation": "h", "y": -0.08},
-    )
-    return figure
+    return _finish(figure, title="Query and keys in Q–K space", height=height, legend_y=-0.08)
 
 
 def score_bars(result: GeometryResult, key_labels, *, height: int = 340) -> go.Figure:
@@ -174,8 +176,7 @@ def score_bars(result: GeometryResult, key_labels, *, height: int = 340) -> go.F
             col=col,
         )
     figure.update_yaxes(range=[0, 1.15], title="weight", row=1, col=2)
-    figure.update_layout(barmode="group", height=height, margin=_MARGIN, legend={"orientation": "h", "y": -0.15})
-    return figure
+    return _finish(figure, barmode="group", height=height, legend_y=-0.15)
 
 
 def value_blend(result: GeometryResult, key_labels, *, height: int = 460) -> go.Figure:
@@ -202,13 +203,7 @@ def value_blend(result: GeometryResult, key_labels, *, height: int = 460) -> go.
     )
     _square_axes(figure, np.vstack([result.values, result.context]))
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
-    figure.update_layout(
-        title=_title("Values in V-space and their weighted sum"),
-        height=height,
-        margin=_MARGIN,
-        legend={"orientation": "h", "y": -0.08},
-    )
-    return figure
+    return _finish(figure, title="Values in V-space and their weighted sum", height=height, legend_y=-0.08)
 
 
 def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) -> go.Figure:
@@ -233,13 +228,9 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
     _marker(figure, chosen_dk, (low, high), f"d_k = {chosen_dk}", "#444")
     figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
     figure.update_yaxes(type="log", title="variance of the scores", dtick=1)  # ticks at powers of ten only
-    figure.update_layout(
-        title=_title("Raw scores spread out like d_k; scaled scores stay near 1"),
-        height=height,
-        margin=_MARGIN,
-        legend={"orientation": "h", "y": -0.25},
+    return _finish(
+        figure, title="Raw scores spread out like d_k; scaled scores stay near 1", height=height, legend_y=-0.25
     )
-    return figure
 
 
 def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) -> go.Figure:
@@ -279,8 +270,7 @@ def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) ->
     figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
     figure.update_yaxes(range=[0, curves.uniform_entropy * 1.1], row=1, col=1)
     figure.update_yaxes(range=[0, 1.05], row=1, col=2)
-    figure.update_layout(height=height, margin=_MARGIN, legend={"orientation": "h", "y": -0.25})
-    return figure
+    return _finish(figure, height=height, legend_y=-0.25)
 
 
 def row_weights_bars(row: OneRow, d_k: int, *, height: int = 340) -> go.Figure:
@@ -296,14 +286,7 @@ def row_weights_bars(row: OneRow, d_k: int, *, height: int = 340) -> go.Figure:
         )
     figure.update_yaxes(range=[0, 1.05], title="weight")
     figure.update_xaxes(type="category", tickangle=-45)
-    figure.update_layout(
-        title=_title(f"Query 0's weights at d_k = {d_k}"),
-        barmode="group",
-        height=height,
-        margin=_MARGIN,
-        legend={"orientation": "h", "y": -0.3},
-    )
-    return figure
+    return _finish(figure, title=f"Query 0's weights at d_k = {d_k}", barmode="group", height=height, legend_y=-0.3)
 
 
 def outline_cells(figure: go.Figure, cells, *, colour: str = YELLOW, width: float = 3) -> go.Figure:
@@ -337,13 +320,7 @@ def cost_plot(lengths, linear, quadratic, current_n: int, crossover: float, *, h
     _marker(figure, crossover, span, f"n = 2d = {crossover:g}", "#999", dash="dot", label_low=True)
     figure.update_xaxes(type="log", title="sequence length n", dtick=1)
     figure.update_yaxes(type="log", title="FLOPs", dtick=1, exponentformat="power")
-    figure.update_layout(
-        title=_title("Cost against n: the n² part takes over past n = 2d"),
-        height=height,
-        margin=_MARGIN,
-        legend={"orientation": "h", "y": -0.25},
-    )
-    return figure
+    return _finish(figure, title="Cost against n: the n² part takes over past n = 2d", height=height, legend_y=-0.25)
 
 
 def panel_figure(panel: Panel, chosen_cell: tuple[int, int] | None = None, *, height: int | None = None) -> go.Figure:
