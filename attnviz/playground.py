@@ -23,6 +23,8 @@ RANDOM = "random"
 MAX_TOKENS = 128
 MAX_SENTENCE_CHARS = 5_000
 MAX_DIM = 64
+MAX_SEED = 2**31 - 1
+MIN_TEMPERATURE, MAX_TEMPERATURE = 0.1, 5.0  # the slider's range; share links are held to it too
 VALUE_LIMIT = 1_000.0  # keeps every score far from overflow and every table readable
 MATRICES = ("Q", "K", "V")
 

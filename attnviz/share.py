@@ -21,7 +21,17 @@ import zlib
 from typing import NamedTuple
 
 from attnviz.errors import AttnvizInputError
-from attnviz.playground import MATRICES, MAX_DIM, MAX_SENTENCE_CHARS, RANDOM, VALUE_LIMIT, PlaygroundState
+from attnviz.playground import (
+    MATRICES,
+    MAX_DIM,
+    MAX_SEED,
+    MAX_SENTENCE_CHARS,
+    MAX_TEMPERATURE,
+    MIN_TEMPERATURE,
+    RANDOM,
+    VALUE_LIMIT,
+    PlaygroundState,
+)
 from attnviz.presets import PRESETS
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
@@ -32,9 +42,6 @@ DEFAULT_PAGE = "playground"
 MAX_LINK_CHARS = 6_000
 # A 6,000-character link unpacks to far less than this unless it is a zip bomb.
 MAX_JSON_BYTES = 200_000
-# The Playground's seed box and temperature slider accept only these; a link beyond them would break the widgets.
-MAX_SEED = 2**31 - 1
-MIN_TEMPERATURE, MAX_TEMPERATURE = 0.1, 5.0
 
 # Part of format version 1, deliberately not read from PlaygroundState: if the app's defaults change, links
 # already pasted into slides must keep their meaning.

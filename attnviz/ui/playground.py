@@ -15,7 +15,10 @@ from attnviz.figures import TEXT_LIMIT, matrix_heatmap, weights_bar
 from attnviz.playground import (
     MATRICES,
     MAX_DIM,
+    MAX_SEED,
+    MAX_TEMPERATURE,
     MAX_TOKENS,
+    MIN_TEMPERATURE,
     RANDOM,
     VALUE_LIMIT,
     PlaygroundState,
@@ -162,7 +165,7 @@ def sizes_and_seed() -> None:
     d_k, d_v, seed, button = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
     d_k.slider("d_k (query and key length)", 1, MAX_DIM, key="pg_d_k", on_change=_on_dims)
     d_v.slider("d_v (value length)", 1, MAX_DIM, key="pg_d_v", on_change=_on_dims)
-    seed.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="pg_seed")
+    seed.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key="pg_seed")
     button.button(
         "Randomise",
         icon=":material/casino:",
@@ -253,8 +256,8 @@ def attention_settings() -> None:
     )
     temperature.slider(
         "Temperature τ",
-        0.1,
-        5.0,
+        MIN_TEMPERATURE,
+        MAX_TEMPERATURE,
         step=0.05,
         key="pg_temperature",
         on_change=_on_setting,

@@ -11,13 +11,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attnviz import PRESETS, AttnvizInputError, tokenize
-from attnviz.playground import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKENS, PlaygroundState, apply_edits, load_example
+from attnviz.playground import (
+    MAX_DIM,
+    MAX_SEED,
+    MAX_SENTENCE_CHARS,
+    MAX_TEMPERATURE,
+    MAX_TOKENS,
+    MIN_TEMPERATURE,
+    PlaygroundState,
+    apply_edits,
+    load_example,
+)
 from attnviz.share import (
     MAX_JSON_BYTES,
     MAX_LINK_CHARS,
-    MAX_SEED,
-    MAX_TEMPERATURE,
-    MIN_TEMPERATURE,
     PAGES,
     WIRE_DEFAULTS,
     decode,
