@@ -273,3 +273,11 @@ def test_presenter_mode_hides_the_tables_and_enlarges_the_charts(app):
     assert any("+ M" not in latex.value and "softmax" in latex.value for latex in app.latex)  # the formula stays
     app.toggle(key="presenter").set_value(False).run()
     assert len(app.dataframe) == editors_before
+
+
+def test_an_enormous_paste_is_refused_and_the_sentence_kept(app):
+    app.text_input(key="pg_sentence").input("word " * 2_000).run()
+    assert not app.exception
+    assert any("10,000 characters long; the limit is 5,000" in w for w in warnings(app))
+    assert state(app).n == 12
+    assert app.text_input(key="pg_sentence").value == "The movie was not good, but the soundtrack was amazing."
