@@ -109,13 +109,11 @@ def _on_randomise() -> None:
 
 
 def _on_dims() -> None:
+    state = get_state()
     try:
-        new = set_dims(get_state(), st.session_state["pg_d_k"], st.session_state["pg_d_v"])
+        _replace_state(set_dims(state, st.session_state["pg_d_k"], st.session_state["pg_d_v"]))
     except AttnvizInputError as error:
-        new = get_state()
-        _replace_state(new, str(error))
-        return
-    _replace_state(new)
+        _replace_state(state, str(error))  # puts the sliders back where the state is
 
 
 def _on_setting(field: str, convert=lambda v: v) -> None:
@@ -132,7 +130,6 @@ def sentence_and_example() -> None:
         "Sentence",
         key="pg_sentence",
         on_change=_on_sentence,
-        max_chars=None,
         help=f"Words and punctuation become tokens. Up to {MAX_TOKENS} tokens are used.",
     )
     options = [RANDOM, *PRESETS]
