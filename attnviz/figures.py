@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
 TEXT_LIMIT = 24  # above this many rows or columns, cell text is dropped (hover stays): it is slow and unreadable
-WEIGHTS_SCALE = "Viridis"  # sequential and colour-blind safe
-DIVERGING_SCALE = "RdBu_r"  # blue negative, red positive; safe for the common colour-vision deficiencies
+# Spelled out as lists: figures skip plotly.py's validation, which is what turns a name like "RdBu_r" into colours.
+WEIGHTS_SCALE = get_colorscale("Viridis")  # sequential and colour-blind safe
+DIVERGING_SCALE = get_colorscale("RdBu_r")  # blue negative, red positive; safe for common colour-vision deficiencies
 MASKED_GREY = "rgba(128,128,128,0.35)"
 
 _KINDS = {

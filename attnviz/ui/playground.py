@@ -226,9 +226,8 @@ def vector_tables(state: PlaygroundState) -> None:
             num_rows="fixed",
             height=min(38 + 35 * state.n, 420),
             column_config={
-                col: st.column_config.NumberColumn(
-                    col, min_value=-VALUE_LIMIT, max_value=VALUE_LIMIT, step=0.01, format="%.2f"
-                )
+                # Up to 6 significant digits shown; no step, so nothing a student types is rounded.
+                col: st.column_config.NumberColumn(col, min_value=-VALUE_LIMIT, max_value=VALUE_LIMIT, format="%.6g")
                 for col in frame.columns
             },
         )
