@@ -27,6 +27,20 @@ def _symmetric_range(values: np.ndarray) -> tuple[float, float]:
     return -reach, reach
 
 
+def _cell_text(z: np.ndarray, kind: str, blocked) -> np.ndarray:
+    """What each cell says: weights to 2 decimals; other values to 2 decimals, or whole from 100 up, so they fit;
+    "−∞" where the cell is masked."""
+
+    def say(value: float) -> str:
+        text = f"{value:.2f}" if kind == "weights" or abs(value) < 100 else f"{value:.0f}"
+        return text.replace("-", "−")
+
+    text = np.array([[say(value) for value in row] for row in z], dtype=object)  # (rows, cols)
+    if blocked is not None:
+        text[blocked] = "−∞"
+    return text
+
+
 def matrix_heatmap(
     matrix,
     row_labels: list[str],
@@ -67,7 +81,8 @@ def matrix_heatmap(
             "zmax": zmax,
             "colorscale": scale,
             "colorbar": {"thickness": 12, "len": 0.9},
-            "texttemplate": ("%{z:.2f}" if kind == "weights" else "%{z:.3~g}") if show_text else None,  # fits a cell
+            "text": _cell_text(z, kind, blocked) if show_text else None,
+            "texttemplate": "%{text}" if show_text else None,
             "textfont": {"size": cell_font},
             "hovertemplate": f"%{{y}} → %{{x}}: {value_name} %{{z:.4g}}<extra></extra>",
             "hoverongaps": False,
@@ -85,9 +100,6 @@ def matrix_heatmap(
                 "y": row_labels,
                 "colorscale": [[0, MASKED_GREY], [1, MASKED_GREY]],
                 "showscale": False,
-                "text": np.where(blocked, "−∞", ""),  # per cell: a constant template would print on every cell
-                "texttemplate": "%{text}" if show_text else None,
-                "textfont": {"size": cell_font, "color": "gray"},
                 "hovertemplate": "%{y} → %{x}: masked (−∞), weight 0<extra></extra>",
                 "hoverongaps": False,
                 "xgap": gap,

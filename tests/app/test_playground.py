@@ -31,7 +31,8 @@ def test_default_view_shows_exactly_what_the_core_computes(app):
     assert (weights["zmin"], weights["zmax"]) == (0, 1)  # a weight can only be in [0, 1]
     scores = figure(app, SCORES)["data"][0]
     assert scores["zmin"] == -scores["zmax"]  # diverging scale centred on 0
-    assert weights["texttemplate"] == "%{z:.2f}"
+    assert weights["texttemplate"] == "%{text}"
+    assert np.array(weights["text"])[3].tolist() == [f"{w:.2f}" for w in expected.weights[3]]
     assert "→" in weights["hovertemplate"] and "weight" in weights["hovertemplate"]
     configs = [json.loads(chart.proto.config) for chart in app.get("plotly_chart")]
     assert [c["toImageButtonOptions"]["filename"] for c in configs] == [
@@ -55,8 +56,8 @@ def test_causal_mask_zeroes_the_upper_triangle(app):
     assert np.all(np.isnan(decode(scaled["data"][0]["z"]).astype(float)[np.triu_indices(12, 1)]))
     masked_layer = decode(scaled["data"][1]["z"]).astype(float)
     assert np.nansum(masked_layer) == 66  # the 66 future cells are drawn as "−∞"
-    masked_text = np.array(scaled["data"][1]["text"])
-    assert np.all(masked_text[np.triu_indices(12, 1)] == "−∞") and np.all(masked_text[np.tril_indices(12)] == "")
+    masked_text = np.array(scaled["data"][0]["text"])
+    assert np.all(masked_text[np.triu_indices(12, 1)] == "−∞") and "−∞" not in masked_text[np.tril_indices(12)]
     assert any("+ M" in latex.value for latex in app.latex)
 
 

@@ -21,7 +21,8 @@ def test_weights_heatmap_has_a_fixed_0_to_1_range_and_values_in_cells():
     trace = figure.data[0]
     np.testing.assert_array_equal(trace.z, weights)
     assert (trace.zmin, trace.zmax) == (0.0, 1.0)
-    assert trace.texttemplate == "%{z:.2f}"
+    assert trace.texttemplate == "%{text}"
+    assert trace.text.tolist() == [["1.00", "0.00", "0.00"], ["0.25", "0.75", "0.00"], ["0.20", "0.30", "0.50"]]
     assert list(trace.x) == LABELS and list(trace.y) == LABELS
     assert figure.layout.yaxis.autorange == "reversed"  # row 0 at the top, as in a matrix
     assert "%{y} → %{x}: weight" in trace.hovertemplate
@@ -49,7 +50,8 @@ def test_blocked_cells_are_grey_minus_infinity_not_a_colour():
     main, grey = figure.data
     assert np.isnan(main.z[0, 1]) and main.z[1, 1] == 0.2
     np.testing.assert_array_equal(np.isnan(grey.z), ~blocked)
-    assert grey.text.tolist() == [["", "−∞"], ["", ""]]
+    assert main.text.tolist() == [["0.50", "−∞"], ["0.10", "0.20"]]
+    assert grey.texttemplate is None  # the grey layer only colours; the main trace writes "−∞"
     assert grey.showscale is False
     assert "masked (−∞), weight 0" in grey.hovertemplate
     json.dumps(spec(figure))  # no infinity reaches JSON
@@ -64,7 +66,13 @@ def test_large_matrices_drop_cell_text_but_keep_hover():
     small = matrix_heatmap(
         np.ones((TEXT_LIMIT, 2)), [str(i) for i in range(TEXT_LIMIT)], ["d1", "d2"], kind="values", title="s"
     )
-    assert small.data[0].texttemplate == "%{z:.3~g}"
+    assert small.data[0].texttemplate == "%{text}"
+
+
+def test_cell_text_fits_a_cell():
+    values = [[-0.0606, 565.69, 14.142, -1234.5]]
+    text = matrix_heatmap(values, ["q"], ["a", "b", "c", "d"], kind="scores", title="s").data[0].text
+    assert text.tolist() == [["−0.06", "566", "14.14", "−1234"]]
 
 
 def test_weights_bar_labels_blocked_keys():
