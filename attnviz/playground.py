@@ -173,7 +173,8 @@ def parse_cell(raw) -> float:
     try:
         value = float(raw.strip().replace("−", "-") if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
-        raise AttnvizInputError(f"“{str(raw)[:20]}” is not a number") from None
+        hint = ": write decimals with a dot, like 1.5" if "," in str(raw) else ""
+        raise AttnvizInputError(f"“{str(raw)[:20]}” is not a number{hint}") from None
     if not math.isfinite(value):
         raise AttnvizInputError(f"{raw} is not a finite number")
     if abs(value) > VALUE_LIMIT:

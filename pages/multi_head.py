@@ -12,6 +12,7 @@ from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.state import get_state
+from attnviz.ui.tables import number_editor
 
 MAX_HEADS_DRAWN = 8  # beyond this the heatmaps get too small to read; the concatenation still shows every head
 
@@ -64,13 +65,7 @@ if base_X.size <= heads.EDITABLE_CELLS:
     for problem in problems:
         st.warning(problem)
     st.markdown("**X**: one row per token. Small enough to edit: change a number and everything below follows.")
-    st.data_editor(
-        pd.DataFrame(base_X, index=labels, columns=columns),
-        key=editor_key,
-        num_rows="fixed",
-        height=min(38 + 35 * n, 460),  # every row in view up to 12 tokens
-        column_config={c: st.column_config.NumberColumn(c, step=0.01, format="%.2f") for c in columns},
-    )
+    number_editor(base_X, labels, columns, key=editor_key, height=min(38 + 35 * n, 460))  # all rows up to 12
 else:
     X = base_X
     st.caption(f"X has {n}×{d_model} = {X.size} numbers: too many to edit by hand, so it is drawn instead.")

@@ -34,6 +34,7 @@ from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import export_buttons, share_link_box
 from attnviz.ui.presenter import NORMAL_FONT, presenting
 from attnviz.ui.state import get_state, set_state
+from attnviz.ui.tables import number_editor
 
 _MESSAGES = "pg_messages"  # plain-words messages from the last move, shown once
 _EDITOR_VERSION = "pg_editor_version"  # bumped whenever table data is replaced, so stale edits never land
@@ -217,20 +218,16 @@ def vector_tables(state: PlaygroundState) -> None:
         ("what each token looks for", "what each token offers", "what it passes on"),
         strict=True,
     ):
-        width = values.shape[1]
-        frame = pd.DataFrame(values, index=state.labels, columns=_column_names(name, width))
         column.markdown(f"**{name}** — {meaning}")
-        column.data_editor(
-            frame,
-            key=_editor_key(name),
-            num_rows="fixed",
-            height=min(38 + 35 * state.n, 420),
-            column_config={
-                # Up to 6 significant digits shown; no step, so nothing a student types is rounded.
-                col: st.column_config.NumberColumn(col, min_value=-VALUE_LIMIT, max_value=VALUE_LIMIT, format="%.6g")
-                for col in frame.columns
-            },
-        )
+        with column:
+            number_editor(
+                values,
+                state.labels,
+                _column_names(name, values.shape[1]),
+                key=_editor_key(name),
+                height=min(38 + 35 * state.n, 420),
+            )
+    st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}, such as 0.5, -2 or 1e-3.")
 
 
 def attention_settings() -> None:

@@ -77,7 +77,7 @@ def test_temperature_divides_the_scaled_scores(app):
 
 def test_editing_one_query_cell_changes_only_that_row_of_scores(app):
     before = heatmap_z(app, SCORES)
-    app.session_state["pg_editor_Q_0"] = {"edited_rows": {3: {"q2": 5.0}}, "added_rows": [], "deleted_rows": []}
+    app.session_state["pg_editor_Q_0"] = {"edited_rows": {3: {"q2": "5"}}, "added_rows": [], "deleted_rows": []}
     app.run()
     assert not app.exception
     after = heatmap_z(app, SCORES)
@@ -95,9 +95,13 @@ def test_editing_one_query_cell_changes_only_that_row_of_scores(app):
     ("raw", "reason"),
     [
         (None, "a cell was left empty"),
+        ("  ", "a cell was left empty"),
         ("abc", "“abc” is not a number"),
-        (float("nan"), "nan is not a finite number"),
-        (1e9, "1e+09 is outside the allowed range"),
+        ("0x10", "“0x10” is not a number"),
+        ("1,5", "“1,5” is not a number: write decimals with a dot, like 1.5"),
+        ("nan", "nan is not a finite number"),
+        ("1e9", "1e+09 is outside the allowed range"),
+        ("2000", "2000 is outside the allowed range −1000 to 1000"),
     ],
 )
 def test_a_bad_cell_is_refused_with_a_message_and_the_old_value_kept(app, raw, reason):
@@ -282,3 +286,24 @@ def test_an_enormous_paste_is_refused_and_the_sentence_kept(app):
     assert any("10,000 characters long; the limit is 5,000" in w for w in warnings(app))
     assert state(app).n == 12
     assert app.text_input(key="pg_sentence").value == "The movie was not good, but the soundtrack was amazing."
+
+
+@pytest.mark.parametrize(("typed", "stored"), [("1.5e-3", 0.0015), ("−2", -2.0), (" 0.125 ", 0.125), ("-0", -0.0)])
+def test_typed_numbers_are_stored_exactly_as_typed(app, typed, stored):
+    app.session_state["pg_editor_K_0"] = {"edited_rows": {1: {"k3": typed}}, "added_rows": [], "deleted_rows": []}
+    app.run()
+    assert not app.exception and not warnings(app)
+    assert state(app).matrices()[1][1, 2] == stored
+
+
+def test_tables_show_each_number_exactly():
+    from attnviz.ui.tables import cell_text
+
+    assert [cell_text(x) for x in (0.3, -1.04, 20.0, 0.11672673, 1e-6)] == [
+        "0.3",
+        "-1.04",
+        "20",
+        "0.11672673",
+        "0.000001",
+    ]
+    assert all(float(cell_text(x)) == x for x in (0.1 + 0.2, 1 / 3, -123.456789012345))
