@@ -8,13 +8,14 @@ from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.state import get_state
+from attnviz.ui.text import literal
 
 state = get_state()
 
 st.title("Step by step")
 st.markdown(
     f"This page takes the **Playground's** current sentence, vectors and settings apart, one stage at a time: "
-    f"*{state.sentence}* ({state.n} tokens, d_k = {state.d_k}, "
+    f"“{literal(state.sentence)}” ({state.n} tokens, d_k = {state.d_k}, "
     f"{'causal' if state.causal else 'no'} mask, scaling {'on' if state.scale else 'off'}, "
     f"temperature {state.temperature:g}). Change any of them on the Playground page and come back."
 )

@@ -35,6 +35,7 @@ from attnviz.ui.classroom import export_buttons, share_link_box
 from attnviz.ui.presenter import NORMAL_FONT, presenting
 from attnviz.ui.state import get_state, set_state
 from attnviz.ui.tables import number_editor
+from attnviz.ui.text import literal
 
 _MESSAGES = "pg_messages"  # plain-words messages from the last move, shown once
 _EDITOR_VERSION = "pg_editor_version"  # bumped whenever table data is replaced, so stale edits never land
@@ -204,7 +205,7 @@ def absorb_table_edits() -> PlaygroundState:
     if problems:
         st.session_state[_EDITOR_VERSION] += 1  # redraw the tables from the state, without the rejected cells
         for problem in problems:
-            st.warning(problem, icon=":material/warning:")
+            st.warning(literal(problem), icon=":material/warning:")
     return state
 
 
@@ -362,7 +363,7 @@ def focus_token(state: PlaygroundState, *, font_size: int = 13) -> None:
     )
     state = get_state()
     i = min(state.focus, state.n - 1)
-    token = html.escape(state.tokens[i])
+    token = literal(state.tokens[i])
     result = state.result()
     Q, K, V = state.matrices()
     picker.caption(f"Query vector q = {vector_text(Q[i])}")
@@ -443,7 +444,7 @@ def masked_rows_warning(state: PlaygroundState) -> None:
     message = fully_masked_message(state)
     slot = st.container()  # drawn even when empty, so the charts after it keep their places
     if message:
-        slot.warning(message, icon=":material/block:")
+        slot.warning(literal(message), icon=":material/block:")
 
 
 STYLE = """

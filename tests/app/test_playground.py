@@ -1,6 +1,7 @@
 """The Playground, driven through every control, checked against the numbers the charts were given."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ def state(at):
 
 
 def warnings(at) -> list[str]:
-    return [w.value for w in at.warning] + [i.value for i in at.info]
+    """Warning and info texts as a reader sees them (markdown escapes removed)."""
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in [*at.warning, *at.info]]
 
 
 def test_default_view_shows_exactly_what_the_core_computes(app):
@@ -307,3 +309,17 @@ def test_tables_show_each_number_exactly():
         "0.000001",
     ]
     assert all(float(cell_text(x)) == x for x in (0.1 + 0.2, 1 / 3, -123.456789012345))
+
+
+def test_markdown_in_the_sentence_is_shown_literally(app):
+    app.text_input(key="pg_sentence").input("a **b** $x$ :red[c] [d](http://x) _e_").run()
+    assert not app.exception
+    app.selectbox(key="pg_focus").set_value(3).run()  # tokens: a * * b * * $ x $ …
+    heading = next(m.value for m in app.markdown if m.value.startswith("**From scores to weights"))
+    assert heading == r"**From scores to weights for “b”**"
+    app.selectbox(key="pg_focus").set_value(1).run()
+    heading = next(m.value for m in app.markdown if m.value.startswith("**From scores to weights"))
+    assert heading == r"**From scores to weights for “\*”**"  # an escaped star: shown, not bold
+    app.switch_page("pages/step_by_step.py").run()
+    intro = next(m.value for m in app.markdown if "Playground's" in m.value)
+    assert r"\*\*b\*\* \$x\$ \:red\[c\] \[d\]\(http\://x\) \_e\_" in intro
