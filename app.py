@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attnviz.ui.classroom import restore_from_link
+from attnviz.ui.lessons import keep_lesson_settings
 from attnviz.ui.presenter import presenter_switch
 
 st.set_page_config(page_title="attnviz: self-attention, every number", page_icon="🔍", layout="wide")
@@ -19,6 +20,7 @@ pages = {
     for name, (title, icon) in PAGES.items()
 }
 current = st.navigation(list(pages.values()), position="top")
+keep_lesson_settings()
 restore_from_link(next(name for name, page in pages.items() if page.url_path == current.url_path))
 _, switch = st.columns([3, 1])
 with switch:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -35,3 +36,21 @@ def reset_vectors(defaults: dict[str, tuple[float, float]]) -> None:
     """A button callback: puts every vector input named in ``defaults`` back to its default."""
     for key, (x, y) in defaults.items():
         st.session_state[f"{key}_x"], st.session_state[f"{key}_y"] = float(x), float(y)
+
+
+# The guided pages' settings (sliders, inputs, toggles), by widget key. Buttons and tables are left out: Streamlit
+# refuses to have their values written.
+_LESSON_SETTINGS = re.compile(
+    r"steps_(from_embeddings|d_model|query_\d+|key_\d+|dim_\d+)"
+    r"|geometry_(query|key\d+|value\d+)_[xy]"
+    r"|why_(dk|seed|tokens)"
+    r"|mh_(d_model|heads_\d+|seed|causal|tie)"
+)
+
+
+def keep_lesson_settings() -> None:
+    """Streamlit forgets a widget's value once its page is not shown. Writing each value back as plain session
+    state on every run keeps a student's settings while they visit other pages."""
+    for key in list(st.session_state.keys()):
+        if _LESSON_SETTINGS.fullmatch(key):
+            st.session_state[key] = st.session_state[key]
