@@ -87,7 +87,7 @@ def _base(example: str, seed: int, n: int, d_k: int, d_v: int) -> tuple[np.ndarr
     preset = PRESETS[example]
     base = []
     for source, width in ((preset.Q, d_k), (preset.K, d_k), (preset.V, d_v)):
-        matrix = np.zeros((n, width))  # rows or columns beyond the example's are zero: they change no score
+        matrix = np.zeros((n, width))  # extra columns are zero (no score changes); extra tokens get zero vectors
         rows, cols = min(n, source.shape[0]), min(width, source.shape[1])
         matrix[:rows, :cols] = source[:rows, :cols]
         base.append(matrix)

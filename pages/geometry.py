@@ -120,7 +120,7 @@ if wins:
             f"against {near.key_length:.2f}."
         )
 else:
-    st.markdown("With the current vectors no longer, worse-aligned key outscores a better-aligned one.")
+    st.markdown("With the current vectors, no longer key outscores a key that points closer to the query.")
 st.markdown(
     "A dot product mixes two things: direction (cos θ) and length. A key can win by being long rather than by "
     "pointing the right way. Scaling by √d_k does **not** change this: it divides every score by the same number, "

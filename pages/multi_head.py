@@ -104,7 +104,7 @@ with qkv_tab:
 # ----------------------------------------------------------------------------- heads
 st.header(f"2. {n_heads} head{'s' if n_heads > 1 else ''}, each {d_head} wide")
 st.markdown(
-    f"Head h uses columns {d_head}·h+1 … {d_head}·(h+1) of Q, K and V and divides its scores by √{d_head}. "
+    f"Head h (counting from 1) uses dimensions {d_head}·(h−1)+1 … {d_head}·h of Q, K and V and divides its scores by √{d_head}. "
     "Each head has its own weights, so one can follow the previous word while another follows the subject."
 )
 drawn = result.heads[:MAX_HEADS_DRAWN]

@@ -43,10 +43,10 @@ def move(by: int) -> None:
 position = stage_keys.index(st.session_state["steps_stage"])
 back, progress, forward = st.columns([1, 6, 1], vertical_alignment="center")
 back.button(
-    "← Back", on_click=move, args=(-1,), disabled=position == 0, key="steps_back", width="stretch", shortcut="Left"
+    "Back", on_click=move, args=(-1,), disabled=position == 0, key="steps_back", width="stretch", shortcut="Left"
 )
 forward.button(
-    "Next →",
+    "Next",
     on_click=move,
     args=(1,),
     disabled=position == len(stage_keys) - 1,

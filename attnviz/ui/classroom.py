@@ -53,7 +53,8 @@ def share_link_box(state: PlaygroundState, page: str) -> None:
         if base:
             st.code(f"{base}?{PARAM}={link}", language=None, wrap_lines=True)
             st.caption(
-                "Opening this link shows exactly this setup: the sentence, every setting and every edited value."
+                "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
+                "edited value. (The sliders of the guided pages are not in it.)"
             )
         else:
             st.code(f"?{PARAM}={link}", language=None, wrap_lines=True)

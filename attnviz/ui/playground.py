@@ -143,7 +143,16 @@ def sentence_and_example() -> None:
         format_func=lambda key: "Random vectors (from the seed)" if key == RANDOM else PRESETS[key].title,
     )
     if state.example in PRESETS:
-        right.caption(PRESETS[state.example].description)
+        preset = PRESETS[state.example]
+        changed = (
+            state.tokens != preset.tokens
+            or state.edits
+            or (state.d_k, state.d_v) != (preset.Q.shape[1], preset.V.shape[1])
+        )
+        right.caption(
+            preset.description
+            + (" You have changed the example since loading it, so its numbers may no longer hold." if changed else "")
+        )
     total = len(tokenize(state.sentence))
     if total > MAX_TOKENS:
         st.info(

@@ -44,7 +44,7 @@ def test_query_input_and_zero_query(page):
     assert "zero vector" in texts(page.warning)
     assert list(page.dataframe[1].value["θ"]) == ["undefined (zero length)"] * 3
     np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), [1 / 3] * 3)
-    assert "no longer, worse-aligned key" in texts(page.markdown)
+    assert "no longer key outscores a key that points closer" in texts(page.markdown)
 
 
 def test_zero_key_has_no_angle(page):

@@ -323,3 +323,13 @@ def test_markdown_in_the_sentence_is_shown_literally(app):
     app.switch_page("pages/step_by_step.py").run()
     intro = next(m.value for m in app.markdown if "Playground's" in m.value)
     assert r"\*\*b\*\* \$x\$ \:red\[c\] \[d\]\(http\://x\) \_e\_" in intro
+
+
+def test_an_example_changed_after_loading_says_so(app):
+    app.selectbox(key="pg_example").set_value("cat_sat").run()
+    description = PRESETS["cat_sat"].description
+    assert any(c.value == description for c in app.caption)
+    app.text_input(key="pg_sentence").input("The cat sat on the mat").run()
+    assert any(c.value.startswith(description) and "You have changed the example" in c.value for c in app.caption)
+    Q, _, _ = state(app).matrices()
+    np.testing.assert_array_equal(Q[3:], np.zeros((3, 2)))  # the new tokens start as zero vectors
