@@ -32,6 +32,13 @@ def _title(text: str) -> dict:
     return {"text": text, "x": 0, "xanchor": "left"}
 
 
+_LABEL_BACKGROUND = "rgba(128,128,128,0.18)"  # a faint box that reads on the light and the dark theme
+
+
+def _three_places(x: float) -> str:
+    return f"{round(float(x), 3) + 0.0:.3f}"  # + 0.0 turns a rounded −0 into 0
+
+
 def _finish(figure: go.Figure, *, height: int, legend_y: float, title: str | None = None, **layout) -> go.Figure:
     """The layout every lesson chart shares: a title at the left, fixed margins, a horizontal legend below."""
     if title is not None:
@@ -144,7 +151,7 @@ def query_key_arrows(result: GeometryResult, query_label: str, key_labels, *, he
             yshift=shift,
             font={"color": colour, "size": 12},
             align="left",
-            bgcolor="rgba(255,255,255,0.8)",
+            bgcolor=_LABEL_BACKGROUND,
         )
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
     return _finish(figure, title="Query and keys in Q–K space", height=height, legend_y=-0.08)
@@ -193,13 +200,13 @@ def value_blend(result: GeometryResult, key_labels, *, height: int = 460) -> go.
     figure.add_annotation(
         x=result.context[0],
         y=result.context[1],
-        text=f"<b>context</b> ({result.context[0]:.3f}, {result.context[1]:.3f})",
+        text=f"<b>context</b> ({_three_places(result.context[0])}, {_three_places(result.context[1])})",
         showarrow=False,
         xanchor="left",
         yanchor="top",
         xshift=6,
         font={"color": BLUE, "size": 12},
-        bgcolor="rgba(255,255,255,0.75)",
+        bgcolor=_LABEL_BACKGROUND,
     )
     _square_axes(figure, np.vstack([result.values, result.context]))
     figure.update_yaxes(scaleanchor="x", scaleratio=1)

@@ -178,7 +178,7 @@ asymmetry = [float(np.abs(head.scores - head.scores.T).max()) for head in result
 if tie_qk:
     st.success(
         f"With W_K = W_Q every score is q_i·k_j = x_i W Wᵀ x_jᵀ = q_j·k_i, so each head's score matrix is "
-        f"symmetric: the largest |S − Sᵀ| over all heads is {max(asymmetry):.1e}. The weights are still not "
+        f"symmetric: the largest |S − Sᵀ| over all heads is {max(asymmetry):g}. The weights are still not "
         "symmetric, because softmax normalises each row on its own."
     )
 else:
