@@ -177,14 +177,16 @@ CHARTS_DRAWN_JS = """
 
 
 def wait_for_app(page, *, timeout_ms: float = 60_000) -> None:
-    """Waits until the app is connected, its first script run has finished and the main area shows something."""
+    """Waits until the app is connected, its script run has finished and every lazily loaded element has replaced its
+    placeholder (Streamlit shows an ``stSkeleton`` while an element's code is still loading)."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
     page.wait_for_function(
         """() => {
           const app = document.querySelector('[data-testid="stApp"]');
           return app && app.getAttribute('data-test-script-state') === 'notRunning'
             && app.getAttribute('data-test-connection-state') === 'CONNECTED'
-            && document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]') !== null;
+            && document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]') !== null
+            && document.querySelector('[data-testid="stSkeleton"]') === null;
         }""",
         timeout=timeout_ms,
     )

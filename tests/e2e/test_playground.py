@@ -95,7 +95,7 @@ def test_a_new_sentence_relabels_the_axes(playground):
 
 def test_html_in_the_sentence_is_text_and_runs_nothing(playground):
     page = playground
-    set_sentence(page, '<script>window.__ran = 1</script><img src=x onerror="window.__ran = 2"> hi')
+    set_sentence(page, '<script>alert(1); window.__ran = 1</script><img src=x onerror="alert(2); window.__ran = 2"> hi')
     page.wait_for_function("() => document.querySelector('.attnviz-chips').innerText.includes('onerror')")
     chips = page.locator(".attnviz-chips").inner_text()
     assert "script" in chips and "<" in chips and "img" in chips
