@@ -196,6 +196,12 @@ def multi_head_attention(
     return MultiHeadResult(Q=Q, K=K, V=V, heads=heads, concat=concat, output=concat @ weights["W_O"])
 
 
+def check_seed(seed) -> None:
+    """A seed is a whole number 0 or above (numpy's generators refuse negative ones)."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise AttnvizInputError(f"The seed must be a whole number 0 or above, not {seed!r}.")
+
+
 def random_qkv(n: int, d_k: int, d_v: int, seed: int, *, decimals: int | None = None):
     """Standard-normal Q (n, d_k), K (n, d_k) and V (n, d_v), the same for the same seed.
 
@@ -204,8 +210,7 @@ def random_qkv(n: int, d_k: int, d_v: int, seed: int, *, decimals: int | None = 
     """
     if min(n, d_k, d_v) < 1:
         raise AttnvizInputError("Random vectors need at least one token and one dimension.")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise AttnvizInputError(f"The seed must be a whole number 0 or above, not {seed!r}.")
+    check_seed(seed)
 
     def draw(which: int, width: int) -> np.ndarray:  # (n, width)
         rows = [np.random.default_rng([seed, which, i]).standard_normal(width) for i in range(n)]

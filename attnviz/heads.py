@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.core import check_seed
 from attnviz.errors import AttnvizInputError
 from attnviz.playground import parse_cell
 
@@ -16,14 +17,9 @@ EDITABLE_CELLS = 96  # an X up to this many numbers is shown as an editable tabl
 _STREAMS = {"X": 0, "W_Q": 1, "W_K": 2, "W_V": 3, "W_O": 4}  # each matrix has its own random stream
 
 
-def _check_seed(seed: int) -> None:
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise AttnvizInputError(f"The seed must be a whole number 0 or above, not {seed!r}.")
-
-
 def random_embeddings(n: int, d_model: int, seed: int, *, decimals: int = 2) -> np.ndarray:
     """X (n, d_model), standard normal, rounded so a student can read and edit it."""
-    _check_seed(seed)
+    check_seed(seed)
     if n < 1 or d_model < 1:
         raise AttnvizInputError("Embeddings need at least one token and one dimension.")
     rng = np.random.default_rng([seed, _STREAMS["X"]])
@@ -32,7 +28,7 @@ def random_embeddings(n: int, d_model: int, seed: int, *, decimals: int = 2) -> 
 
 def random_weight(name: str, d_in: int, d_out: int, seed: int) -> np.ndarray:
     """One projection (d_in, d_out), the same for the same name, sizes and seed."""
-    _check_seed(seed)
+    check_seed(seed)
     rng = np.random.default_rng([seed, _STREAMS[name]])
     return rng.standard_normal((d_in, d_out)) / np.sqrt(d_in)
 
