@@ -1,0 +1,270 @@
+"""Load test (``make load``): a class of students on one ``streamlit run app.py``, over Streamlit's own protocol.
+
+Each student is a real session (bench.st_client) making the moves of bench.load_moves and checking every number it
+gets back. Each scenario starts a fresh server on a free loopback port and stops it after. Writes
+``artifacts/load.json`` (one row per scenario) and prints a table.
+
+    python -m bench.load                 # the class scenarios and memory, about 3 minutes
+    python -m bench.load --soak          # 10 sessions for 10 minutes
+    python -m bench.load --replicas      # two replicas behind nginx (deploy/two-replicas.sh)
+    python -m bench.load --duration 10   # every scenario shortened to 10 s, for trying things out
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from bench.live import REPO, StreamlitServer
+from bench.load_moves import RECONNECT, Student, Wrong, pick_move
+from bench.load_report import Sampler, cpu_figures, latency_figures, table, write
+from bench.st_client import Session
+
+OUTPUT = REPO / "artifacts" / "load.json"
+P95_TARGET_MS = 1000.0
+RSS_TARGET_MB = 400.0
+GROWTH_TARGET_MB = 1.0
+SOAK_GROWTH = 0.10  # RSS at the end may exceed RSS after the first minute by at most this fraction
+
+
+@dataclass(frozen=True)
+class Scenario:
+    sessions: int
+    move_every_s: float
+    duration_s: float
+    reconnect_every: int = 0  # every this many moves, a session reconnects and must find its state (0: never)
+    prefix: str = ""
+
+    @property
+    def name(self) -> str:
+        every = "s" if self.move_every_s == 1 else f"{self.move_every_s:g} s"
+        return f"{self.prefix}{self.sessions} sessions × 1 move/{every} × {self.duration_s:g} s"
+
+
+CLASS = (Scenario(20, 1.0, 60.0), Scenario(60, 10.0, 60.0))
+SOAK = Scenario(10, 1.0, 600.0, prefix="soak: ")
+
+
+@dataclass
+class Tally:
+    """Everything the students of one scenario measured."""
+
+    loads_ms: list[float] = field(default_factory=list)
+    moves_ms: dict[str, list[float]] = field(default_factory=dict)
+    errors: int = 0
+    wrong: int = 0
+    failures: list[str] = field(default_factory=list)  # the first few, word for word
+    students: list[Student] = field(default_factory=list)
+    loaded: asyncio.Event = field(default_factory=asyncio.Event)  # set when every session has loaded (or failed to)
+    until: float = 0.0  # when moves stop: ``duration_s`` after the whole class is in
+
+    def fail(self, error: BaseException, *, wrong: bool) -> None:
+        if wrong:
+            self.wrong += 1
+        else:
+            self.errors += 1
+        if len(self.failures) < 5:
+            self.failures.append(f"{type(error).__name__}: {error}")
+
+    def all_moves(self) -> list[float]:
+        """Every student move's time. Reconnects are a fault the test injects, not a move: reported on their own."""
+        return [t for name, times in self.moves_ms.items() if name != RECONNECT[0] for t in times]
+
+
+async def _attempt(tally: Tally, action) -> bool:
+    """Runs one move; a wrong answer or a broken session is counted and ends that student (its state is unknown)."""
+    try:
+        await action
+    except Wrong as error:
+        tally.fail(error, wrong=True)
+        return False
+    except Exception as error:  # any failure of a session is a load-test finding, never a crash
+        tally.fail(error, wrong=False)
+        return False
+    return True
+
+
+async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
+    student = Student(Session(url), seed=index)
+    tally.students.append(student)
+
+    async def load():
+        tally.loads_ms.append((await student.load()).elapsed_ms)
+
+    ok = await _attempt(tally, load())
+    if len(tally.loads_ms) + tally.errors + tally.wrong >= scenario.sessions:
+        tally.until = time.monotonic() + scenario.duration_s
+        tally.loaded.set()
+    await tally.loaded.wait()  # moves start once the whole class is in, so opening is measured on its own
+    next_at = time.monotonic() + student.rng.uniform(0, scenario.move_every_s)  # students do not move in step
+    made = 0
+    while ok:
+        await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+        if time.monotonic() >= tally.until:
+            break
+        name, move = pick_move(student, reconnect_every=scenario.reconnect_every, made=made)
+
+        async def timed(name=name, move=move):
+            tally.moves_ms.setdefault(name, []).append((await move(student)).elapsed_ms)
+
+        ok = await _attempt(tally, timed())
+        made += 1
+        next_at = max(next_at + scenario.move_every_s, time.monotonic())
+    await student.session.close()
+
+
+async def run_class(url: str, scenario: Scenario, sampler: Sampler) -> tuple[dict, Tally]:
+    """Opens ``scenario.sessions`` sessions at once, then each makes a move every ``move_every_s`` until the end."""
+    tally = Tally()
+    rss_before, load_before, client_before = sampler.rss_now(), os.getloadavg()[0], os.times()
+    sampler.start()
+    started = time.monotonic()
+    tasks = [asyncio.create_task(_student(url, i, scenario, tally)) for i in range(scenario.sessions)]
+    await tally.loaded.wait()
+    opened_s = time.monotonic() - started
+    await asyncio.gather(*tasks)
+    await sampler.stop()
+    client = os.times()
+    elapsed = time.monotonic() - started
+    row = {
+        "name": scenario.name,
+        "sessions": scenario.sessions,
+        "moves": len(tally.all_moves()),
+        **latency_figures(tally.all_moves()),
+        "errors": tally.errors,
+        "wrong": tally.wrong,
+        "rss_mb": round(max(sampler.rss or [sampler.rss_now()]), 1),
+        "rss_before_mb": round(rss_before, 1),
+        "rss_after_mb": round(sampler.rss_now(), 1),
+        **cpu_figures(sampler),
+        "client_cpu_pct_mean": round(
+            100 * (client.user + client.system - client_before.user - client_before.system) / elapsed, 1
+        ),
+        "sessions_opened_per_s": round(scenario.sessions / opened_s, 2),
+        "opened_in_s": round(opened_s, 2),
+        "load": latency_figures(tally.loads_ms),
+        "per_move": {name: latency_figures(times) | {"count": len(times)} for name, times in tally.moves_ms.items()},
+        "move_every_s": scenario.move_every_s,
+        "duration_s": scenario.duration_s,
+        "loadavg_1min_before": round(load_before, 2),
+        "failures": tally.failures,
+    }
+    return row, tally
+
+
+def class_targets(row: dict) -> dict:
+    row["targets"] = f"p95 ≤ {P95_TARGET_MS:.0f} ms, 0 errors, 0 wrong, RSS ≤ {RSS_TARGET_MB:.0f} MB"
+    row["met"] = bool(
+        row["p95_ms"] is not None
+        and row["p95_ms"] <= P95_TARGET_MS
+        and row["errors"] == 0
+        and row["wrong"] == 0
+        and row["rss_mb"] <= RSS_TARGET_MB
+    )
+    return row
+
+
+async def _open_students(url: str, count: int, first_seed: int, tally: Tally) -> list[Student]:
+    """``count`` students who load the page and make one move of each kind, so their state is in the server."""
+    students = [Student(Session(url), seed=first_seed + i) for i in range(count)]
+    tally.students += students
+    for move in (Student.load, Student.toggle_causal, Student.edit_cell, Student.change_sentence):
+        ok = await asyncio.gather(*(_attempt(tally, move(s)) for s in students))
+        students = [s for s, fine in zip(students, ok, strict=True) if fine]
+    return students
+
+
+async def run_memory(url: str, sampler: Sampler, *, few: int = 10, many: int = 60) -> dict:
+    """RSS of a fresh server, with the first session (which imports plotly and pandas and fills the caches) open, and
+    with ``few`` then ``many`` sessions open: the growth per session is the slope between the last two."""
+    tally = Tally()
+    fresh = sampler.rss_now()
+    await _open_students(url, 1, 10_000, tally)
+    await asyncio.sleep(2)
+    warm = sampler.rss_now()
+    await _open_students(url, few - 1, 20_000, tally)
+    await asyncio.sleep(2)
+    with_few = sampler.rss_now()
+    await _open_students(url, many - few, 30_000, tally)
+    await asyncio.sleep(2)
+    with_many = sampler.rss_now()
+    await asyncio.gather(*(s.session.close() for s in tally.students))
+    growth = (with_many - with_few) / (many - few)
+    return {
+        "name": "memory: RSS without models, growth per session",
+        "sessions": many,
+        "moves": 3 * many,
+        "p50_ms": None,
+        "p95_ms": None,
+        "p99_ms": None,
+        "errors": tally.errors,
+        "wrong": tally.wrong,
+        "rss_mb": round(with_many, 1),
+        "rss_fresh_mb": round(fresh, 1),
+        "rss_one_session_mb": round(warm, 1),
+        f"rss_with_{few}_mb": round(with_few, 1),
+        "growth_per_session_mb": round(growth, 2),
+        "targets": f"RSS ≤ {RSS_TARGET_MB:.0f} MB with {many} sessions, growth ≤ {GROWTH_TARGET_MB:g} MB a session",
+        "met": with_many <= RSS_TARGET_MB and growth <= GROWTH_TARGET_MB and not tally.errors + tally.wrong,
+        "failures": tally.failures,
+        "notes": f"fresh {fresh:.0f} MB, 1 session {warm:.0f} MB, {few} sessions {with_few:.0f} MB, "
+        f"{many} sessions {with_many:.0f} MB: {growth:.2f} MB a session",
+    }
+
+
+async def run_soak(url: str, scenario: Scenario, sampler: Sampler) -> dict:
+    """The class loop for a long time; RSS after the first minute against RSS at the end."""
+    row, _ = await run_class(url, scenario, sampler)
+    first_minute = sampler.rss_at(row["opened_in_s"] + 60)
+    limit = first_minute * (1 + SOAK_GROWTH)
+    row |= {
+        "rss_after_first_minute_mb": round(first_minute, 1),
+        "targets": f"RSS at the end ≤ RSS after the first minute + {SOAK_GROWTH:.0%}, 0 errors, 0 wrong",
+        "met": row["rss_after_mb"] <= limit and row["errors"] == 0 and row["wrong"] == 0,
+    }
+    return row
+
+
+async def _on_fresh_server(app_dir: Path, run):
+    with StreamlitServer("app.py", cwd=app_dir) as server:
+        return await run(server.url, Sampler([server.pid]))
+
+
+async def main_async(args) -> list[dict]:
+    shorten = (lambda s: replace(s, duration_s=args.duration)) if args.duration else (lambda s: s)
+    if args.replicas:
+        from bench.load_replicas import run_replicas
+
+        return [await run_replicas(args.app_dir, shorten)]
+    if args.soak:
+        return [await _on_fresh_server(args.app_dir, lambda url, sampler: run_soak(url, shorten(SOAK), sampler))]
+    rows = []
+    for scenario in CLASS:
+        row, _ = await _on_fresh_server(
+            args.app_dir, lambda url, sampler, s=scenario: run_class(url, shorten(s), sampler)
+        )
+        rows.append(class_targets(row))
+    rows.append(await _on_fresh_server(args.app_dir, run_memory))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--soak", action="store_true", help="only the 10-minute soak")
+    parser.add_argument("--replicas", action="store_true", help="only the two-replica run behind nginx")
+    parser.add_argument("--duration", type=float, help="shorten every scenario to this many seconds")
+    parser.add_argument("--app-dir", type=Path, default=REPO, help="where app.py is (default: this checkout)")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    rows = asyncio.run(main_async(args))
+    write(rows, args.output)
+    print(table(rows))
+    print(f"\nwritten: {args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""A student on the Playground: the moves a class makes, and what the numbers must be after each.
+
+Each student keeps the state it expects the server to hold (sentence, causal mask, cell edits) and, after every
+move, compares the attention weights the server drew with ``attnviz.attention`` computed here for that state. A
+session that lost its state, or got another student's, shows up as a wrong answer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from attnviz import attention, random_qkv, tokenize
+from bench.st_client import ProtocolError, RunResult, Session, plotly_axis, plotly_z
+
+# The Playground's first state (attnviz's PlaygroundState defaults): random vectors from seed 42, d_k = d_v = 4,
+# rounded to 2 decimals, scaled, temperature 1, no key blocked.
+DEFAULT_SENTENCE = "The movie was not good, but the soundtrack was amazing."
+SEED, D_K, D_V = 42, 4, 4
+SENTENCES = (
+    "The cat sat on the mat.",
+    "A teacher shares one link and the whole class opens it in the same minute.",
+    "Attention lets every token look at every other token.",
+    DEFAULT_SENTENCE,
+)
+WEIGHTS_CHART = "weights"  # the user key of the Playground's weights heatmap
+TOLERANCE = 1e-9
+
+
+@dataclass
+class Expected:
+    """What the server should hold for this student."""
+
+    sentence: str = DEFAULT_SENTENCE
+    causal: bool = False
+    edits: dict[tuple[str, int, int], float] = field(default_factory=dict)  # (matrix, row, column) -> value
+
+    @property
+    def labels(self) -> list[str]:
+        return [f"{i}: {token}" for i, token in enumerate(tokenize(self.sentence))]
+
+    def weights(self) -> np.ndarray:
+        n = len(self.labels)
+        Q, K, V = random_qkv(n, D_K, D_V, SEED, decimals=2)  # (n, d_k), (n, d_k), (n, d_v)
+        named = {"Q": Q, "K": K, "V": V}
+        for (matrix, row, column), value in self.edits.items():
+            named[matrix][row, column] = value
+        return attention(Q, K, V, causal=self.causal).weights  # (n, n)
+
+
+class Wrong(AssertionError):
+    """The server answered, but with numbers other than the ones this student expects."""
+
+
+class Student:
+    """One session and the state it expects. Each move returns the run's result, or raises ProtocolError / Wrong."""
+
+    def __init__(self, session: Session, seed: int):
+        self.session = session
+        self.expected = Expected()
+        self.rng = random.Random(seed)
+        self.table_edits: dict[str, dict] = {}  # editor widget id -> its pending edits, as the browser holds them
+
+    def check(self, result: RunResult, move: str) -> None:
+        if result.exceptions:
+            raise ProtocolError(f"{move}: the app raised {result.exceptions[0]}")
+        chart = result.elements.get(WEIGHTS_CHART)
+        if chart is None:
+            raise Wrong(f"{move}: the run drew no weights chart")
+        if plotly_axis(chart, "x") != self.expected.labels:
+            raise Wrong(
+                f"{move}: the weights chart is labelled {plotly_axis(chart, 'x')[:3]}…, not the sentence's tokens"
+            )
+        got, want = plotly_z(chart), self.expected.weights()
+        if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=TOLERANCE):
+            raise Wrong(f"{move}: weights differ from attnviz.attention by up to {_gap(got, want)}")
+
+    async def load(self) -> RunResult:
+        """Opens the Playground, as a student following the teacher's link."""
+        result = await self.session.open()
+        self.check(result, "load")
+        return result
+
+    async def toggle_causal(self) -> RunResult:
+        box = self.session.find(label="Causal mask")
+        self.expected.causal = not self.expected.causal
+        self.session.set_value(box, bool_value=self.expected.causal)
+        result = await self.session.rerun(fragment_id=box.fragment_id)  # the attention section is a fragment
+        self.check(result, "toggle causal")
+        return result
+
+    async def edit_cell(self) -> RunResult:
+        """Types a number into a cell of Q, K or V. A table reports all its edits as one JSON string."""
+        matrix = self.rng.choice("QKV")
+        editor = self.session.find(key_prefix=f"pg_editor_{matrix}_")
+        row = self.rng.randrange(len(self.expected.labels))
+        column = self.rng.randrange(D_V if matrix == "V" else D_K)
+        value = round(self.rng.uniform(-3, 3), 2)
+        edits = self.table_edits.setdefault(editor.id, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
+        edits["edited_rows"].setdefault(str(row), {})[f"{matrix.lower()}{column + 1}"] = str(value)
+        self.session.set_value(editor, string_value=json.dumps(edits))
+        self.expected.edits[(matrix, row, column)] = value
+        result = await self.session.rerun()
+        self.check(result, "edit a cell")
+        return result
+
+    async def change_sentence(self) -> RunResult:
+        """Types another sentence. The tables are redrawn (new editor keys); edits on rows that remain are kept."""
+        sentence = self.rng.choice([s for s in SENTENCES if s != self.expected.sentence])
+        self.session.set_value(self.session.find(key="pg_sentence"), string_value=sentence)
+        self.expected.sentence = sentence
+        n = len(self.expected.labels)
+        self.expected.edits = {cell: v for cell, v in self.expected.edits.items() if cell[1] < n}
+        result = await self.session.rerun()
+        self.table_edits.clear()  # the tables are new widgets; the old ones' edits are in the state now
+        self.check(result, "change the sentence")
+        return result
+
+    async def reconnect(self) -> RunResult:
+        """A network blip: a new websocket asks for the same session. Its state must still be there."""
+        before = self.session.session_id
+        result = await self.session.reconnect()
+        if self.session.session_id != before:
+            raise Wrong(f"reconnect: the server started a new session ({self.session.session_id}) instead of {before}")
+        self.check(result, "reconnect")
+        return result
+
+
+# The moves a session makes after loading, with how often each is picked. When the real-model page lands, add
+# "open a real-model head" here: ``session.rerun(page="<its url path>")``, then pick a layer and head by the widgets'
+# labels and compare the drawn weights with the model's own attention for the same input.
+MOVES = {
+    "toggle causal": (Student.toggle_causal, 3),
+    "edit a cell": (Student.edit_cell, 3),
+    "change the sentence": (Student.change_sentence, 1),
+}
+RECONNECT = ("reconnect", Student.reconnect)  # used by scenarios that check a session keeps its state
+
+
+def pick_move(student: Student, *, reconnect_every: int = 0, made: int = 0):
+    """(name, coroutine function) of the next move."""
+    if reconnect_every and made and made % reconnect_every == 0:
+        return RECONNECT
+    names = list(MOVES)
+    name = student.rng.choices(names, weights=[MOVES[n][1] for n in names])[0]
+    return name, MOVES[name][0]
+
+
+def _gap(got: np.ndarray, want: np.ndarray) -> str:
+    if got.shape != want.shape:
+        return f"shape {got.shape} vs {want.shape}"
+    return f"{float(np.nanmax(np.abs(got - want))):.3g}"

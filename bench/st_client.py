@@ -1,0 +1,250 @@
+"""A Streamlit session driven the way the browser drives it: over ``/_stcore/stream`` with the ``streamlit`` package's
+own protobuf messages (BackMsg out, ForwardMsg in), on the ``websockets`` client that Streamlit itself depends on.
+
+Widgets are found in the deltas the server sends, by the user key at the end of their id or by their label, so the
+load test keeps working while the app's layout changes. Like the browser, a session resends the widget values it set,
+tells the server which large messages it has cached (the server then sends a reference instead), and reruns a
+fragment when the widget it moved lives in one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+
+import numpy as np
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.asyncio.client import connect
+
+FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN) is not the end of a move
+    ForwardMsg.FINISHED_SUCCESSFULLY: "ok",
+    ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "ok",
+    ForwardMsg.FINISHED_WITH_COMPILE_ERROR: "compile error",
+}
+REPLICA_HEADER = "X-Attnviz-Replica"  # set by deploy/two-replicas.sh's nginx: which replica answered
+
+
+class ProtocolError(RuntimeError):
+    """The server closed, timed out or answered with something a browser could not show."""
+
+
+@dataclass(frozen=True)
+class Widget:
+    id: str
+    kind: str  # the element type: checkbox, text_input, dataframe (a data editor), ...
+    label: str
+    fragment_id: str  # "" outside a fragment
+    element: object  # the element's protobuf, e.g. its current value
+
+
+@dataclass
+class RunResult:
+    """What one rerun sent back."""
+
+    elapsed_ms: float
+    status: str
+    elements: dict[str, object] = field(default_factory=dict)  # user key -> element protobuf, this run only
+    exceptions: list[str] = field(default_factory=list)
+    messages: int = 0
+
+
+def user_key(widget_id: str) -> str:
+    """Streamlit ids read ``$$ID-<hash>-<user key>``; the key is ``None`` when the widget has none."""
+    return widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id
+
+
+def _element_id(element) -> str:
+    inner = getattr(element, element.WhichOneof("type"))
+    return getattr(inner, "id", "") or ""
+
+
+def plotly_z(element) -> np.ndarray:
+    """The first trace's z of a ``plotly_chart`` element, decoded from plotly's typed-array JSON; null is NaN."""
+    z = json.loads(element.plotly_chart.spec)["data"][0]["z"]
+    if isinstance(z, dict):  # {"dtype": "f8", "bdata": base64, "shape": "12, 12"}
+        values = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
+        shape = tuple(int(s) for s in str(z.get("shape", len(values))).split(","))
+        return values.reshape(shape)
+    return np.array([[np.nan if v is None else v for v in row] for row in z], dtype=float)
+
+
+def plotly_axis(element, axis: str) -> list[str]:
+    return list(json.loads(element.plotly_chart.spec)["data"][0][axis])
+
+
+def _http_get(url: str, cookie: str) -> tuple[str, str]:
+    """GET like a browser loading the page: returns (cookies to keep, replica header or "")."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        response.read()
+        jar = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            jar.load(header)
+        return "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items()), response.headers.get(
+            REPLICA_HEADER, ""
+        )
+
+
+class Session:
+    """One browser tab. ``await open()`` loads the page; ``await rerun(...)`` makes one move and waits for its end."""
+
+    def __init__(self, base_url: str, *, timeout: float = 30.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.cookie = ""
+        self.session_id = ""  # the server's id for this session, kept across reconnects
+        self.replicas: list[str] = []  # the replica named by each HTTP answer and websocket handshake, in order
+        self.widgets: dict[str, Widget] = {}  # widget id -> Widget, as of the last runs
+        self._values: dict[str, WidgetState] = {}  # widget id -> the value this session set, resent every run
+        self._cache: dict[str, ForwardMsg] = {}  # message hash -> cacheable message, as the browser keeps them
+        self._socket = None
+
+    # ------------------------------------------------------------------ connection
+
+    async def open(self, *, page: str = "") -> RunResult:
+        """Loads ``page`` (its url path; "" for the default page) as a fresh tab does: GET, websocket, first run."""
+        started = time.perf_counter()
+        kept, replica = await asyncio.to_thread(_http_get, f"{self.base_url}/{page}", self.cookie)
+        self.cookie = "; ".join(part for part in (self.cookie, kept) if part)
+        self._note_replica(replica)
+        await self._connect()
+        result = await self.rerun(page=page)
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    async def reconnect(self) -> RunResult:
+        """Drops the websocket and opens a new one asking for the same session, as the browser does after a network
+        blip; then reruns. On another replica, or after the server forgot it, the session id changes."""
+        await self.close()
+        await self._connect()
+        return await self.rerun()
+
+    async def _connect(self) -> None:
+        ws_url = "ws" + self.base_url[len("http") :] + "/_stcore/stream"
+        xsrf = SimpleCookie(self.cookie).get("_streamlit_xsrf")
+        # The server reads positions: subprotocol, XSRF token, session to resume. An entry may not be empty here, and
+        # the XSRF token only matters for logged-in users, so a placeholder keeps the session id in third place.
+        protocols = ["streamlit", xsrf.value if xsrf else "no-xsrf", *([self.session_id] if self.session_id else [])]
+        self._socket = await connect(
+            ws_url,
+            subprotocols=protocols,
+            additional_headers={"Cookie": self.cookie} if self.cookie else None,
+            max_size=None,
+            open_timeout=self.timeout,
+        )
+        self._note_replica(self._socket.response.headers.get(REPLICA_HEADER, ""))
+
+    def _note_replica(self, replica: str) -> None:
+        if replica:
+            self.replicas.append(replica)
+
+    async def close(self) -> None:
+        if self._socket is not None:
+            await self._socket.close()
+            self._socket = None
+
+    # ------------------------------------------------------------------ widgets
+
+    def find(self, *, key: str | None = None, key_prefix: str | None = None, label: str | None = None) -> Widget:
+        """The widget whose user key is ``key`` (or starts with ``key_prefix``), or whose label is ``label``."""
+        for widget in self.widgets.values():
+            name = user_key(widget.id)
+            if (
+                (key is not None and name == key)
+                or (key_prefix is not None and name.startswith(key_prefix))
+                or (label is not None and widget.label == label)
+            ):
+                return widget
+        wanted = key or key_prefix or label
+        raise ProtocolError(f"no widget {wanted!r} on the page; widgets: {sorted(map(user_key, self.widgets))}")
+
+    def set_value(self, widget: Widget, **value) -> None:
+        """Sets a widget's value for the next run, e.g. ``bool_value=True`` or ``string_value="..."``."""
+        state = WidgetState(id=widget.id, **value)
+        self._values[widget.id] = state
+
+    # ------------------------------------------------------------------ runs
+
+    async def rerun(self, *, fragment_id: str = "", page: str | None = None) -> RunResult:
+        """Sends a rerun with every value this session set (for widgets still on the page) and waits until the
+        server says the run has finished. The time is from sending to that last message."""
+        if self._socket is None:
+            raise ProtocolError("the session is not connected")
+        message = BackMsg()
+        state = message.rerun_script
+        state.query_string = ""
+        state.fragment_id = fragment_id
+        if page is not None:
+            state.page_name = page
+        state.widget_states.widgets.extend(self._values.values())
+        state.cached_message_hashes.extend(self._cache)
+        started = time.perf_counter()
+        await self._socket.send(message.SerializeToString())
+        try:
+            result = await asyncio.wait_for(self._read_run(fragment_id), self.timeout)
+        except TimeoutError:
+            raise ProtocolError(f"no end of run within {self.timeout:.0f} s") from None
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    async def _read_run(self, fragment_id: str) -> RunResult:
+        result = RunResult(elapsed_ms=0.0, status="")
+        seen: dict[str, Widget] = {}
+        hashes: set[str] = set()
+        while True:
+            raw = await self._socket.recv()
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            result.messages += 1
+            kind = message.WhichOneof("type")
+            if kind == "new_session":
+                self.session_id = message.new_session.initialize.session_id or self.session_id
+            elif kind in ("delta", "ref_hash"):
+                self._take_delta(message, result, seen, hashes)
+            elif kind == "script_finished" and message.script_finished in FINAL_STATUSES:
+                result.status = FINAL_STATUSES[message.script_finished]
+                break
+        self._remember(seen, fragment_id, hashes)
+        return result
+
+    def _take_delta(self, message: ForwardMsg, result: RunResult, seen: dict, hashes: set) -> None:
+        if message.WhichOneof("type") == "ref_hash":
+            cached = self._cache.get(message.ref_hash)
+            if cached is None:
+                raise ProtocolError(f"the server referred to a message this session never cached: {message.ref_hash}")
+            delta = cached.delta
+            hashes.add(message.ref_hash)
+        else:
+            delta = message.delta
+            if message.metadata.cacheable:
+                self._cache[message.hash] = message
+                hashes.add(message.hash)
+        if delta.WhichOneof("type") != "new_element":
+            return
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            result.exceptions.append(f"{element.exception.type}: {element.exception.message}")
+            return
+        element_id = _element_id(element)
+        if element_id:
+            inner = getattr(element, kind)
+            seen[element_id] = Widget(element_id, kind, getattr(inner, "label", ""), delta.fragment_id, inner)
+            result.elements[user_key(element_id)] = element
+
+    def _remember(self, seen: dict[str, Widget], fragment_id: str, hashes: set[str]) -> None:
+        """After a full run the page is what this run sent; after a fragment run only that fragment was redrawn."""
+        if fragment_id:
+            self.widgets = {i: w for i, w in self.widgets.items() if w.fragment_id != fragment_id} | seen
+            self._cache = {h: m for h, m in self._cache.items() if h in hashes or m.delta.fragment_id != fragment_id}
+        else:
+            self.widgets = seen
+            self._cache = {h: m for h, m in self._cache.items() if h in hashes}
+        self._values = {i: v for i, v in self._values.items() if i in self.widgets}
