@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test lint bench e2e clean
+.PHONY: run test lint bench e2e clean load deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "attnviz needs Python 3.10 or newer"'
@@ -33,6 +33,21 @@ e2e: $(VENV)/.dev-installed
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
+
+# A class of real sessions over Streamlit's protocol (about 3 min; SOAK=1: the 10-minute soak instead; REPLICAS=2:
+# the same class through two replicas behind nginx). Writes artifacts/load.json.
+load: $(VENV)/.dev-installed
+	$(BIN)/python -m bench.load $(if $(SOAK),--soak) $(if $(REPLICAS),--replicas)
+
+$(VENV)/.deploy-check-installed: deploy/requirements-check.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r deploy/requirements-check.txt
+	touch $@
+
+# Lints what cannot run here (no Docker daemon, no cluster): the Dockerfile, the manifests, the replica script.
+deploy-check: $(VENV)/.deploy-check-installed
+	$(BIN)/hadolint Dockerfile
+	$(BIN)/kubernetes-validate --strict deploy/kubernetes/*.yaml
+	$(BIN)/shellcheck deploy/two-replicas.sh
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache .hypothesis
