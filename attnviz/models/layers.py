@@ -1,0 +1,97 @@
+"""The building blocks of both real models, in numpy, in float32 like the reference (PyTorch) implementation.
+
+Weights keep PyTorch's ``nn.Linear`` layout, (d_out, d_in), so the names and shapes match the checkpoints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz import attention
+
+
+def linear(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
+    """x Wᵀ + b, as ``torch.nn.functional.linear``: x (n, d_in), weight (d_out, d_in) -> (n, d_out)."""
+    y = x @ weight.T  # (n, d_out)
+    return y if bias is None else y + bias
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    """BERT's LayerNorm over the last axis: (x - mean) / sqrt(variance + eps), then scale and shift."""
+    mean = x.mean(axis=-1, keepdims=True)  # (n, 1)
+    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # (n, 1), the biased variance, as PyTorch
+    return (x - mean) / np.sqrt(variance + eps) * weight + bias  # (n, d)
+
+
+def rms_norm(x: np.ndarray, weight: np.ndarray, eps: float) -> np.ndarray:
+    """Llama's RMSNorm: x / sqrt(mean(x²) + eps), then scale. No mean is subtracted, no bias added."""
+    mean_square = (x * x).mean(axis=-1, keepdims=True)  # (n, 1)
+    return x / np.sqrt(mean_square + eps) * weight  # (n, d)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function (numpy has none): Abramowitz & Stegun 7.1.26, |error| < 1.5e-7, computed in float64."""
+    x = np.asarray(x, dtype=np.float64)
+    t = 1.0 / (1.0 + 0.3275911 * np.abs(x))
+    polynomial = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    return np.sign(x) * (1.0 - polynomial * np.exp(-x * x))
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's GELU in its exact form, x Φ(x) = x/2 (1 + erf(x/√2)); the tanh shortcut would be about 1e-3 off."""
+    return (0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))).astype(x.dtype)
+
+
+def silu(x: np.ndarray) -> np.ndarray:
+    """Llama's SiLU, x · sigmoid(x), with sigmoid written through tanh so no exp() can overflow."""
+    return x * 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def rope_tables(n: int, d_head: int, base: float) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of the rotary angles, (n, d_head) each, in Hugging Face's half-split layout.
+
+    Position p turns pair i (dimension i with dimension i + d_head/2) by the angle p / base^(2i/d_head).
+    """
+    inverse_frequency = 1.0 / base ** (np.arange(0, d_head, 2) / d_head)  # (d_head/2,)
+    angles = np.arange(n)[:, None] * inverse_frequency  # (n, d_head/2)
+    angles = np.concatenate([angles, angles], axis=-1)  # (n, d_head)
+    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+
+
+def rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """Apply rotary position embedding to queries or keys (heads, n, d_head): x cos + rotate_half(x) sin."""
+    first, second = np.split(x, 2, axis=-1)  # (heads, n, d_head/2) each
+    rotated_half = np.concatenate([-second, first], axis=-1)  # (heads, n, d_head)
+    return x * cos + rotated_half * sin
+
+
+def split_heads(x: np.ndarray, n_heads: int) -> np.ndarray:
+    """(n, n_heads · d_head) -> (n_heads, n, d_head): each head gets its own slice of the columns."""
+    n, width = x.shape
+    return x.reshape(n, n_heads, width // n_heads).transpose(1, 0, 2)
+
+
+def merge_heads(x: np.ndarray) -> np.ndarray:
+    """(n_heads, n, d_head) -> (n, n_heads · d_head): the heads' outputs side by side, as concatenation."""
+    n_heads, n, d_head = x.shape
+    return x.transpose(1, 0, 2).reshape(n, n_heads * d_head)
+
+
+def attend_heads(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Every head through ``attnviz.attention``, the function the lessons teach.
+
+    q, k, v: (heads, n, d_head). Returns the weights (heads, n, n), float64 as ``attention`` gives them, and the
+    outputs (heads, n, d_head), back in float32 for the rest of the forward pass.
+    """
+    results = [attention(q_head, k_head, v_head, causal=causal) for q_head, k_head, v_head in zip(q, k, v, strict=True)]
+    weights = np.stack([result.weights for result in results])  # (heads, n, n), float64
+    outputs = np.stack([result.output for result in results])  # (heads, n, d_head)
+    return weights, outputs.astype(np.float32)
+
+
+def stack_layers(per_layer: list[tuple[np.ndarray, ...]]) -> dict[str, np.ndarray]:
+    """[(weights, q, k, v) of each layer] -> {"attention", "q", "k", "v"}, each (layers, heads, ...)."""
+    return {
+        name: np.stack(arrays)
+        for name, arrays in zip(("attention", "q", "k", "v"), zip(*per_layer, strict=True), strict=True)
+    }

@@ -1,0 +1,71 @@
+"""What a head does, measured from its attention: statistics for labels, and a view without the attention sinks.
+
+Many heads have nothing useful to look at for most tokens and park their attention on a "sink": [CLS] or [SEP] in
+BERT, the first token in a decoder. Hiding the sinks and renormalising shows where the rest of the attention goes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz import AttnvizInputError
+
+LABEL_THRESHOLD = 0.5  # a head is labelled with a pattern when, on average, half its attention follows it
+
+
+def _check(attention, sinks) -> tuple[np.ndarray, np.ndarray]:
+    attention = np.asarray(attention, dtype=float)
+    if attention.ndim < 2 or attention.shape[-1] != attention.shape[-2] or attention.shape[-1] == 0:
+        raise AttnvizInputError(f"Attention must be square matrices (..., n, n), not shape {attention.shape}.")
+    n = attention.shape[-1]
+    sinks = np.asarray(sinks, dtype=int).reshape(-1)
+    if ((sinks < 0) | (sinks >= n)).any():
+        raise AttnvizInputError(f"Sink positions must be between 0 and {n - 1}, not {sinks.tolist()}.")
+    return attention, sinks
+
+
+@dataclass(frozen=True, eq=False)
+class HeadStatistics:
+    """Average share of a query's attention, per head (layers, heads): each a number from 0 to 1."""
+
+    previous: np.ndarray  # on the token just before it (queries 2..n; 0 for a one-token sentence)
+    first: np.ndarray  # on the first token ([CLS] in BERT)
+    sinks: np.ndarray  # on the sink tokens together ([CLS] and [SEP], or the first token)
+    itself: np.ndarray  # on the query's own token
+
+    def labels(self, threshold: float = LABEL_THRESHOLD) -> np.ndarray:
+        """Per head, the pattern that takes at least ``threshold`` of its attention on average: "previous token",
+        "sinks" or "itself" (the largest if several do), else "" (the head spreads its attention)."""
+        names = np.array(["previous token", "sinks", "itself", ""])
+        shares = np.stack([self.previous, self.sinks, self.itself])  # (3, ...)
+        strongest = shares.argmax(axis=0)
+        return np.where(shares.max(axis=0) >= threshold, names[strongest], names[-1])
+
+
+def head_statistics(attention, sinks=(0,)) -> HeadStatistics:
+    """Statistics of every head in ``attention`` (..., n, n), e.g. a run's (layers, heads, n, n) and its ``sinks``."""
+    attention, sinks = _check(attention, sinks)
+    n = attention.shape[-1]
+    rows = np.arange(n)
+    previous = attention[..., rows[1:], rows[:-1]].mean(axis=-1) if n > 1 else np.zeros(attention.shape[:-2])
+    return HeadStatistics(
+        previous=previous,
+        first=attention[..., :, 0].mean(axis=-1),
+        sinks=attention[..., :, np.unique(sinks)].sum(axis=-1).mean(axis=-1),
+        itself=attention[..., rows, rows].mean(axis=-1),
+    )
+
+
+def hide_sinks(attention, sinks) -> np.ndarray:
+    """``attention`` (..., n, n) with the sink tokens' columns set to 0 and each row renormalised to sum to 1.
+
+    A row that gave all its attention to sinks (in a decoder, the first token's own row) is left all zeros: there is
+    nothing else it attended to. The sink rows themselves are kept.
+    """
+    attention, sinks = _check(attention, sinks)
+    kept = attention.copy()
+    kept[..., :, sinks] = 0.0
+    totals = kept.sum(axis=-1, keepdims=True)  # (..., n, 1)
+    return np.divide(kept, totals, out=np.zeros_like(kept), where=totals > 0)
