@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attnviz import attention, random_qkv, tokenize
-from bench.st_client import ProtocolError, RunResult, Session, plotly_axis, plotly_z
+from bench.st_client import HEATMAP_KINDS, ProtocolError, RunResult, Session, heatmap, table_columns
 
 # The Playground's first state (attnviz's PlaygroundState defaults): random vectors from seed 42, d_k = d_v = 4,
 # rounded to 2 decimals, scaled, temperature 1, no key blocked.
@@ -26,8 +26,10 @@ SENTENCES = (
     "Attention lets every token look at every other token.",
     DEFAULT_SENTENCE,
 )
-WEIGHTS_CHART = "weights"  # the user key of the Playground's weights heatmap
-TOLERANCE = 1e-9
+# How a student finds things on the page: by label, or by a word of the key and the kind of element.
+CAUSAL = {"label": "Causal mask"}
+SENTENCE = {"label": "Sentence"}
+WEIGHTS_CHART = {"kind": HEATMAP_KINDS, "key_part": "weights"}
 
 
 @dataclass
@@ -67,16 +69,15 @@ class Student:
     def check(self, result: RunResult, move: str) -> None:
         if result.exceptions:
             raise ProtocolError(f"{move}: the app raised {result.exceptions[0]}")
-        chart = result.elements.get(WEIGHTS_CHART)
-        if chart is None:
+        found = result.find(**WEIGHTS_CHART)
+        if found is None:
             raise Wrong(f"{move}: the run drew no weights chart")
-        if plotly_axis(chart, "x") != self.expected.labels:
-            raise Wrong(
-                f"{move}: the weights chart is labelled {plotly_axis(chart, 'x')[:3]}…, not the sentence's tokens"
-            )
-        got, want = plotly_z(chart), self.expected.weights()
-        if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=TOLERANCE):
-            raise Wrong(f"{move}: weights differ from attnviz.attention by up to {_gap(got, want)}")
+        chart = heatmap(found)
+        if chart.rows != self.expected.labels:
+            raise Wrong(f"{move}: the weights chart's rows are {chart.rows[:3]}…, not the sentence's tokens")
+        want = self.expected.weights()
+        if chart.values.shape != want.shape or not np.allclose(chart.values, want, rtol=0, atol=chart.tolerance):
+            raise Wrong(f"{move}: weights differ from attnviz.attention by up to {_gap(chart.values, want)}")
 
     async def load(self) -> RunResult:
         """Opens the Playground, as a student following the teacher's link."""
@@ -85,7 +86,7 @@ class Student:
         return result
 
     async def toggle_causal(self) -> RunResult:
-        box = self.session.find(label="Causal mask")
+        box = self.session.find(**CAUSAL)
         self.expected.causal = not self.expected.causal
         self.session.set_value(box, bool_value=self.expected.causal)
         result = await self.session.rerun(fragment_id=box.fragment_id)  # the attention section is a fragment
@@ -93,14 +94,15 @@ class Student:
         return result
 
     async def edit_cell(self) -> RunResult:
-        """Types a number into a cell of Q, K or V. A table reports all its edits as one JSON string."""
-        matrix = self.rng.choice("QKV")
-        editor = self.session.find(key_prefix=f"pg_editor_{matrix}_")
+        """Types a number into a cell of Q or K (V is left alone: a lost V edit would not show in the weights this
+        student checks). A table reports all its edits as one JSON string."""
+        matrix = self.rng.choice("QK")
+        editor = self.session.find(kind="dataframe", key_part=matrix)
         row = self.rng.randrange(len(self.expected.labels))
-        column = self.rng.randrange(D_V if matrix == "V" else D_K)
+        column = self.rng.randrange(D_K)
         value = round(self.rng.uniform(-3, 3), 2)
         edits = self.table_edits.setdefault(editor.id, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
-        edits["edited_rows"].setdefault(str(row), {})[f"{matrix.lower()}{column + 1}"] = str(value)
+        edits["edited_rows"].setdefault(str(row), {})[table_columns(editor.element)[column]] = str(value)
         self.session.set_value(editor, string_value=json.dumps(edits))
         self.expected.edits[(matrix, row, column)] = value
         result = await self.session.rerun()
@@ -110,7 +112,7 @@ class Student:
     async def change_sentence(self) -> RunResult:
         """Types another sentence. The tables are redrawn (new editor keys); edits on rows that remain are kept."""
         sentence = self.rng.choice([s for s in SENTENCES if s != self.expected.sentence])
-        self.session.set_value(self.session.find(key="pg_sentence"), string_value=sentence)
+        self.session.set_value(self.session.find(**SENTENCE), string_value=sentence)
         self.expected.sentence = sentence
         n = len(self.expected.labels)
         self.expected.edits = {cell: v for cell, v in self.expected.edits.items() if cell[1] < n}

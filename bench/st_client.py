@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import re
 import time
 import urllib.request
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
 import numpy as np
+import pyarrow as pa
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -43,6 +45,15 @@ class Widget:
     fragment_id: str  # "" outside a fragment
     element: object  # the element's protobuf, e.g. its current value
 
+    def matches(self, *, label: str | None = None, kind=None, key_part: str | None = None) -> bool:
+        """True when every criterion given holds. ``kind`` is one element type or a tuple of them; ``key_part`` is
+        one word of the user key (see key_parts)."""
+        return (
+            (label is None or self.label == label)
+            and (kind is None or self.kind in ((kind,) if isinstance(kind, str) else kind))
+            and (key_part is None or key_part in key_parts(self.id))
+        )
+
 
 @dataclass
 class RunResult:
@@ -50,14 +61,23 @@ class RunResult:
 
     elapsed_ms: float
     status: str
-    elements: dict[str, object] = field(default_factory=dict)  # user key -> element protobuf, this run only
+    elements: list[Widget] = field(default_factory=list)  # every element with an id (widgets, charts), this run only
     exceptions: list[str] = field(default_factory=list)
     messages: int = 0
+
+    def find(self, **criteria) -> Widget | None:
+        """The first element drawn in this run that matches (see Widget.matches), or None."""
+        return next((e for e in self.elements if e.matches(**criteria)), None)
 
 
 def user_key(widget_id: str) -> str:
     """Streamlit ids read ``$$ID-<hash>-<user key>``; the key is ``None`` when the widget has none."""
-    return widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id
+    return widget_id.split("-", 2)[-1] if widget_id.startswith("$$ID-") else widget_id
+
+
+def key_parts(widget_id: str) -> list[str]:
+    """The words of a user key: ``chart.weights`` and ``pg_weights`` both contain ``weights``; ``table.Q.0`` has Q."""
+    return re.split(r"[._-]", user_key(widget_id))
 
 
 def _element_id(element) -> str:
@@ -65,9 +85,31 @@ def _element_id(element) -> str:
     return getattr(inner, "id", "") or ""
 
 
-def plotly_z(element) -> np.ndarray:
-    """The first trace's z of a ``plotly_chart`` element, decoded from plotly's typed-array JSON; null is NaN."""
-    z = json.loads(element.plotly_chart.spec)["data"][0]["z"]
+@dataclass(frozen=True)
+class Heatmap:
+    """The numbers a heatmap element carries, whichever library draws it."""
+
+    values: np.ndarray  # (rows, columns); NaN where the chart has no number
+    rows: list[str]  # the row labels, top to bottom
+    tolerance: float  # how exactly the chart carries each number
+
+
+HEATMAP_KINDS = ("plotly_chart", "echarts_chart")
+
+
+def heatmap(widget: Widget) -> Heatmap:
+    """A plotly heatmap's z (exact), or an ECharts heatmap's cell values (rounded to 4 decimals by attnviz)."""
+    spec = json.loads(widget.element.spec)
+    if widget.kind == "plotly_chart":
+        trace = spec["data"][0]
+        return Heatmap(plotly_z(trace["z"]), list(trace["y"]), tolerance=1e-9)
+    if widget.kind == "echarts_chart":
+        return _echarts_heatmap(spec)
+    raise ProtocolError(f"{user_key(widget.id)} is a {widget.kind}, not a heatmap")
+
+
+def plotly_z(z) -> np.ndarray:
+    """A trace's z, decoded from plotly's typed-array JSON; null is NaN."""
     if isinstance(z, dict):  # {"dtype": "f8", "bdata": base64, "shape": "12, 12"}
         values = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
         shape = tuple(int(s) for s in str(z.get("shape", len(values))).split(","))
@@ -75,8 +117,21 @@ def plotly_z(element) -> np.ndarray:
     return np.array([[np.nan if v is None else v for v in row] for row in z], dtype=float)
 
 
-def plotly_axis(element, axis: str) -> list[str]:
-    return list(json.loads(element.plotly_chart.spec)["data"][0][axis])
+def _echarts_heatmap(option: dict) -> Heatmap:
+    """Cells are [column, row, value, ...] items of the heatmap series; silent series only draw outlines."""
+    rows = [entry["value"] if isinstance(entry, dict) else entry for entry in option["yAxis"]["data"]]  # dict: styled
+    values = np.full((len(rows), len(option["xAxis"]["data"])), np.nan)  # (rows, columns)
+    for series in option["series"]:
+        if series.get("type") == "heatmap" and not series.get("silent"):
+            for column, row, value, *_ in series["data"]:
+                values[row, column] = value
+    return Heatmap(values, rows, tolerance=0.5e-4 + 1e-12)
+
+
+def table_columns(data_editor) -> list[str]:
+    """A data editor's column names (the names its edits are keyed by), read from the Arrow data it was sent."""
+    names = pa.ipc.open_stream(data_editor.arrow_data.data).read_all().column_names
+    return [name for name in names if not name.startswith("__index_level_")]
 
 
 def _http_get(url: str, cookie: str) -> tuple[str, str]:
@@ -152,18 +207,12 @@ class Session:
 
     # ------------------------------------------------------------------ widgets
 
-    def find(self, *, key: str | None = None, key_prefix: str | None = None, label: str | None = None) -> Widget:
-        """The widget whose user key is ``key`` (or starts with ``key_prefix``), or whose label is ``label``."""
+    def find(self, **criteria) -> Widget:
+        """The widget on the page that matches ``label``, ``kind`` and ``key_part`` (those given)."""
         for widget in self.widgets.values():
-            name = user_key(widget.id)
-            if (
-                (key is not None and name == key)
-                or (key_prefix is not None and name.startswith(key_prefix))
-                or (label is not None and widget.label == label)
-            ):
+            if widget.matches(**criteria):
                 return widget
-        wanted = key or key_prefix or label
-        raise ProtocolError(f"no widget {wanted!r} on the page; widgets: {sorted(map(user_key, self.widgets))}")
+        raise ProtocolError(f"no widget {criteria} on the page; widgets: {sorted(map(user_key, self.widgets))}")
 
     def set_value(self, widget: Widget, **value) -> None:
         """Sets a widget's value for the next run, e.g. ``bool_value=True`` or ``string_value="..."``."""
@@ -237,7 +286,7 @@ class Session:
         if element_id:
             inner = getattr(element, kind)
             seen[element_id] = Widget(element_id, kind, getattr(inner, "label", ""), delta.fragment_id, inner)
-            result.elements[user_key(element_id)] = element
+            result.elements.append(seen[element_id])
 
     def _remember(self, seen: dict[str, Widget], fragment_id: str, hashes: set[str]) -> None:
         """After a full run the page is what this run sent; after a fragment run only that fragment was redrawn."""
