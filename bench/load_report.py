@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import platform
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -115,8 +117,21 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines + notes)
 
 
+def _cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.machine()
+
+
 def write(rows: list[dict], path: Path) -> None:
-    """Writes ``rows`` to ``path``, keeping scenarios measured earlier under other names (e.g. the soak)."""
+    """Writes ``rows`` to ``path``, keeping scenarios measured earlier under other names (e.g. the soak). Each row
+    says when and where it was measured."""
+    stamp = {
+        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": f"{os.cpu_count()} × {_cpu_model()}, Python {platform.python_version()}",
+    }
+    rows = [row | stamp for row in rows]
     kept = []
     if path.exists():
         names = {r["name"] for r in rows}
