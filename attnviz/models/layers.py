@@ -43,8 +43,8 @@ def gelu(x: np.ndarray) -> np.ndarray:
 
 
 def silu(x: np.ndarray) -> np.ndarray:
-    """Llama's SiLU, x · sigmoid(x), with sigmoid written through tanh so no exp() can overflow."""
-    return x * 0.5 * (1.0 + np.tanh(0.5 * x))
+    """Llama's SiLU, x · sigmoid(x), with sigmoid(x) = exp(−log(1 + e^−x)) so no exp() can overflow."""
+    return x * np.exp(-np.logaddexp(0.0, -x))
 
 
 def rope_tables(n: int, d_head: int, base: float) -> tuple[np.ndarray, np.ndarray]:

@@ -7,6 +7,7 @@ A test that needs a model's wheel skips, saying so, when the wheel is not instal
 from __future__ import annotations
 
 import os
+import shutil
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -42,8 +43,11 @@ def encoder():
 
 @pytest.fixture(scope="session")
 def decoder_cache(tmp_path_factory):
-    """The decoder is converted from its GGUF into this session's own cache folder, never into the user's."""
-    return tmp_path_factory.mktemp("attnviz-cache")
+    """The decoder is converted from its GGUF into this session's own cache folder, never into the user's,
+    and the 540 MB it takes are removed after the session."""
+    folder = tmp_path_factory.mktemp("attnviz-cache")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

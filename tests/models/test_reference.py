@@ -183,3 +183,13 @@ def test_a_bad_top_is_refused(decoder):
 def test_only_a_decoder_run_predicts(encoder, decoder):
     assert isinstance(decoder.run("Hello"), DecoderRun)
     assert not hasattr(encoder.run("Hello"), "next_token")
+
+
+def test_the_decoder_converts_once_then_loads_from_the_cache(decoder, decoder_cache, monkeypatch):
+    from attnviz.models.decoder import Decoder
+
+    monkeypatch.setenv("ATTNVIZ_CACHE_DIR", str(decoder_cache))
+    cached = Decoder()
+    assert decoder.converted_now and not cached.converted_now
+    sentence = "Converted once, read many times."
+    np.testing.assert_array_equal(cached.run(sentence).attention, decoder.run(sentence).attention)
