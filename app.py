@@ -1,27 +1,20 @@
-"""attnviz: the router. Each page is one thin file in pages/."""
+"""attnviz: the router. Each page is one file in pages/, listed once in attnviz.pages."""
 
 import streamlit as st
 
+from attnviz.pages import DEFAULT_PAGE, PAGES
 from attnviz.ui.classroom import restore_from_link
-from attnviz.ui.lessons import keep_lesson_settings
 from attnviz.ui.presenter import presenter_switch
+from attnviz.ui.state import keep_page_settings
 
 st.set_page_config(page_title="attnviz: self-attention, every number", page_icon="🔍", layout="wide")
 
-PAGES = {  # page name (as used in share links): (title, icon)
-    "playground": ("Playground", ":material/tune:"),
-    "step_by_step": ("Step by step", ":material/stairs:"),
-    "geometry": ("Geometry of dot products", ":material/architecture:"),
-    "why_scale": ("Why we scale", ":material/balance:"),
-    "multi_head": ("Multi-head and projections", ":material/hub:"),
+routes = {
+    page.name: st.Page(page.file, title=page.title, icon=page.icon, default=page.name == DEFAULT_PAGE) for page in PAGES
 }
-pages = {
-    name: st.Page(f"pages/{name}.py", title=title, icon=icon, default=name == "playground")
-    for name, (title, icon) in PAGES.items()
-}
-current = st.navigation(list(pages.values()), position="top")
-keep_lesson_settings()
-restore_from_link(next(name for name, page in pages.items() if page.url_path == current.url_path))
+current = st.navigation(list(routes.values()), position="top")
+keep_page_settings()
+restore_from_link(next(name for name, route in routes.items() if route.url_path == current.url_path))
 _, switch = st.columns([3, 1])
 with switch:
     presenter_switch()

@@ -6,18 +6,19 @@
 """
 
 from attnviz.core import (
+    PRESETS,
     AttentionResult,
+    AttnvizInputError,
     MultiHeadResult,
+    Preset,
     attention,
     causal_mask,
     multi_head_attention,
     project,
     random_qkv,
     softmax,
+    tokenize,
 )
-from attnviz.errors import AttnvizInputError
-from attnviz.presets import PRESETS, Preset
-from attnviz.tokenize import tokenize
 
 __all__ = [
     "PRESETS",

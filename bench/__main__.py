@@ -63,7 +63,7 @@ def run(groups: list[str]) -> tuple[list[dict], str | None]:
     try:
         from playwright.sync_api import sync_playwright
 
-        from bench.live import find_browser
+        from tests.support.live import find_browser
 
         executable, _ = find_browser()
     except (ImportError, FileNotFoundError) as error:
@@ -73,7 +73,7 @@ def run(groups: list[str]) -> tuple[list[dict], str | None]:
 
     from bench import browser as browser_bench
     from bench import memory as memory_bench
-    from bench.live import REPO, StreamlitServer, launch_chromium
+    from tests.support.live import REPO, StreamlitServer, launch_chromium
 
     with sync_playwright() as playwright:
         chromium = launch_chromium(playwright, executable)  # one Chromium for every browser benchmark

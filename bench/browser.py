@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from bench.live import CHARTS_DRAWN_JS, REPO, StreamlitServer, find_browser, launch_chromium, wait_for_app
+from tests.support.live import CHARTS_DRAWN_JS, REPO, StreamlitServer, find_browser, launch_chromium, wait_for_app
 
 VIEWPORT = {"width": 1280, "height": 800}
 PLAYGROUND_CHARTS = 5  # four heatmaps and the focus token's bar chart

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bench.live import REPO, StreamlitServer
+from tests.support.live import REPO, StreamlitServer
 from bench.load_moves import RECONNECT, Student, Wrong, pick_move
 from bench.load_report import Sampler, cpu_figures, latency_figures, table, write
 from bench.st_client import Session

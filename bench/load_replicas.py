@@ -12,7 +12,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from bench.live import REPO
+from tests.support.live import REPO
 from bench.load import P95_TARGET_MS, Scenario, run_class
 from bench.load_report import Sampler, rss_mb
 

@@ -23,7 +23,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench.live import REPO
+from tests.support.live import REPO
 
 OUT = REPO / "artifacts" / "profile"
 ENV_DIR = "ATTNVIZ_BENCH_PROFILE_DIR"
@@ -102,7 +102,7 @@ class HookedServer:
     """A StreamlitServer whose script runs are logged (and optionally profiled) through the sitecustomize hook."""
 
     def __init__(self, *, use_pyinstrument: bool):
-        from bench.live import StreamlitServer
+        from tests.support.live import StreamlitServer
 
         self.dir = Path(tempfile.mkdtemp(prefix="attnviz-profile-"))
         (self.dir / "sitecustomize.py").write_text(SITECUSTOMIZE)
@@ -224,7 +224,7 @@ def _run_summary(runs: list[dict]) -> dict:
 def main(sizes=(12, 128), clicks: int = 10) -> int:
     from playwright.sync_api import sync_playwright
 
-    from bench.live import find_browser, launch_chromium
+    from tests.support.live import find_browser, launch_chromium
 
     OUT.mkdir(parents=True, exist_ok=True)
     summary: dict = {"clicks_per_size": clicks}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from bench.live import REPO
+from tests.support.live import REPO
 
 SIZES = (12, 64, 128, 256)
 TOGGLES = 20
@@ -37,7 +37,7 @@ def _toggle_times(at, toggles: int) -> list[float]:
 def run(sizes=SIZES, toggles: int = TOGGLES) -> list[dict]:
     from streamlit.testing.v1 import AppTest
 
-    from attnviz.playground import MAX_TOKENS
+    from attnviz.core.limits import MAX_TOKENS
 
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     at.run()  # imports plotly, pandas and the app: not counted

@@ -3,12 +3,15 @@
 import pandas as pd
 import streamlit as st
 
-from attnviz import geometry as geo
-from attnviz import lesson_figures as figs
+from attnviz.core.limits import VECTOR_LIMIT
+from attnviz.figures import lessons as figs
+from attnviz.lessons import geometry as geo
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors, reset_vectors, vector_input
-from attnviz.ui.state import get_state
+from attnviz.ui.state import setting_value
+
+PAGE = "geometry"
 
 st.title("The geometry of dot products")
 st.markdown(
@@ -55,25 +58,21 @@ st.caption(
 st.header("2. The query and the keys")
 key_names = geo.PRONOUN_KEY_LABELS
 defaults = (
-    {"geometry_query": geo.PRONOUN_QUERY}
-    | {f"geometry_key{j}": key for j, key in enumerate(geo.PRONOUN_KEYS)}
-    | {f"geometry_value{j}": value for j, value in enumerate(geo.PRONOUN_VALUES)}
+    {"query": geo.PRONOUN_QUERY}
+    | {f"key{j}": key for j, key in enumerate(geo.PRONOUN_KEYS)}
+    | {f"value{j}": value for j, value in enumerate(geo.PRONOUN_VALUES)}
 )
-st.button("Reset to the pronoun example", on_click=reset_vectors, args=(defaults,), key="geometry_reset")
+st.button("Reset to the pronoun example", on_click=reset_vectors, args=(PAGE, defaults))
 input_cols = st.columns(4)
 with input_cols[0]:
-    query = vector_input(
-        f"query “{geo.PRONOUN_QUERY_LABEL}”", "geometry_query", defaults["geometry_query"], limit=geo.VECTOR_LIMIT
-    )
+    query = vector_input(PAGE, f"query “{geo.PRONOUN_QUERY_LABEL}”", "query", defaults["query"], limit=VECTOR_LIMIT)
 keys = []
 for j, name in enumerate(key_names):
     with input_cols[j + 1]:
-        keys.append(
-            vector_input(f"key “{name}”", f"geometry_key{j}", defaults[f"geometry_key{j}"], limit=geo.VECTOR_LIMIT)
-        )
+        keys.append(vector_input(PAGE, f"key “{name}”", f"key{j}", defaults[f"key{j}"], limit=VECTOR_LIMIT))
 # The value inputs sit in section 5, below the charts that already need them: read their current state here.
 values = [
-    (st.session_state.get(f"geometry_value{j}_x", v[0]), st.session_state.get(f"geometry_value{j}_y", v[1]))
+    (setting_value(PAGE, f"value{j}_x", v[0]), setting_value(PAGE, f"value{j}_y", v[1]))
     for j, v in enumerate(geo.PRONOUN_VALUES)
 ]
 
@@ -150,11 +149,11 @@ st.markdown(
 value_cols = st.columns(3)
 for j, name in enumerate(key_names):
     with value_cols[j]:
-        vector_input(f"value “{name}”", f"geometry_value{j}", defaults[f"geometry_value{j}"], limit=geo.VECTOR_LIMIT)
+        vector_input(PAGE, f"value “{name}”", f"value{j}", defaults[f"value{j}"], limit=VECTOR_LIMIT)
 blend, numbers = st.columns([3, 2])
 with blend:
     show_chart(figs.value_blend(result, key_names), key="geometry_values")
 terms = " + ".join(f"{w:.4f}·[{v[0]:g}, {v[1]:g}]" for w, v in zip(result.weights, result.values, strict=True))
 numbers.markdown(f"context = {terms} = **[{result.context[0]:.4f}, {result.context[1]:.4f}]**")
 
-share_link_box(get_state(), "geometry")
+share_link_box(PAGE)

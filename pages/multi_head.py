@@ -5,18 +5,23 @@ import pandas as pd
 import streamlit as st
 
 import attnviz
-from attnviz import costs, heads
-from attnviz import lesson_figures as figs
-from attnviz.figures import matrix_heatmap
+from attnviz.core import random as heads
+from attnviz.core.limits import EDITABLE_CELLS, MAX_D_MODEL, MAX_SEED
+from attnviz.core.numbers import parse_cells, with_cells
+from attnviz.figures import lessons as figs
+from attnviz.figures.heatmaps import matrix_heatmap
+from attnviz.lessons import costs
+from attnviz.ui import state as session
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
+from attnviz.ui.editors import number_table
 from attnviz.ui.lessons import explained_errors
-from attnviz.ui.state import get_state
-from attnviz.ui.tables import number_editor
+from attnviz.ui.text import literal
 
+PAGE = "multi_head"
 MAX_HEADS_DRAWN = 8  # beyond this the heatmaps get too small to read; the concatenation still shows every head
 
-state = get_state()
+state = session.playground()
 labels = state.labels
 n = len(labels)
 
@@ -31,20 +36,21 @@ st.markdown(
 
 # ----------------------------------------------------------------------------- controls
 sizes = st.columns([2, 1, 1], vertical_alignment="bottom")
-d_model = sizes[0].slider("d_model (embedding width)", 1, heads.MAX_D_MODEL, 8, key="mh_d_model")
+d_model = sizes[0].slider("d_model (embedding width)", 1, MAX_D_MODEL, **session.page_setting(PAGE, "d_model", 8))
 divisors = costs.divisors(d_model)
 n_heads = sizes[1].selectbox(
     "n_heads",
     divisors,
-    index=divisors.index(2) if 2 in divisors else 0,
-    key=f"mh_heads_{d_model}",  # a new d_model has other divisors: a fresh selector
     help=f"Only divisors of d_model = {d_model} are offered, so every head gets the same width.",
+    **session.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
-seed = sizes[2].number_input("seed", 0, 2**31 - 1, 0, step=1, key="mh_seed")
+seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **session.page_setting(PAGE, "seed", 0))
 toggles = st.columns(2)
-causal = toggles[0].checkbox("Causal mask (decoder)", value=state.causal, key="mh_causal")
+causal = toggles[0].checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", state.causal))
 tie_qk = toggles[1].checkbox(
-    "Exercise: tie W_K = W_Q", key="mh_tie", help="Use the same matrix for queries and keys, then look at the scores."
+    "Exercise: tie W_K = W_Q",
+    help="Use the same matrix for queries and keys, then look at the scores.",
+    **session.page_setting(PAGE, "tie", False),
 )
 d_head = d_model // n_heads
 # Three matrices share a row, so their cells are narrow: print numbers in them only while they are few.
@@ -57,15 +63,18 @@ with explained_errors():
     base_X = heads.random_embeddings(n, d_model, int(seed))  # (n, d_model)
     W_q, W_k, W_v, W_o = heads.random_projections(d_model, int(seed), tie_qk=tie_qk)
 columns = [f"x{c + 1}" for c in range(d_model)]
-editor_key = f"mh_x_editor_{seed}_{d_model}_{state.sentence}"  # new data: a new editor, so no stale edits land
-if base_X.size <= heads.EDITABLE_CELLS:
-    pending = st.session_state.get(editor_key, {}).get("edited_rows", {})
-    by_index = {int(r): {columns.index(c): v for c, v in cells.items() if c in columns} for r, cells in pending.items()}
-    X, problems = heads.with_edits(base_X, by_index)
-    for problem in problems:
-        st.warning(problem)
+if base_X.size <= EDITABLE_CELLS:
+    # Edits are kept per (seed, d_model), so changing either and changing it back brings them back.
+    kept = session.setting_value(PAGE, "x_edits", {})
+    edits = kept.get((int(seed), d_model), {})
     st.markdown("**X**: one row per token. Small enough to edit: change a number and everything below follows.")
-    number_editor(base_X, labels, columns, key=editor_key, height=min(38 + 35 * n, 460))  # all rows up to 12
+    shown = with_cells(base_X, edits)
+    typed = number_table(shown, labels, columns, name=f"x.{int(seed)}.{d_model}", height=min(38 + 35 * n, 460))
+    parsed, problems = parse_cells(typed, base_X.shape, lambda row, col: f"X[{row}, dimension {col + 1}]")
+    for problem in problems:
+        st.warning(literal(problem))
+    session.set_setting(PAGE, "x_edits", kept | {(int(seed), d_model): edits | parsed})
+    X = with_cells(shown, parsed)
 else:
     X = base_X
     st.caption(f"X has {n}×{d_model} = {X.size} numbers: too many to edit by hand, so it is drawn instead.")
@@ -229,4 +238,4 @@ st.markdown(
     "the n² part is the larger, which is why long contexts are expensive."
 )
 
-share_link_box(get_state(), "multi_head")
+share_link_box(PAGE)

@@ -1,24 +1,173 @@
-"""Playground: type a sentence, set Q, K and V, and watch every matrix of self-attention update."""
+"""Playground: type a sentence, set Q, K and V, and watch every matrix of self-attention update.
 
+One screen holds the controls (left) and the four views they change (right); the tables sit in tabs below.
+"""
+
+from functools import partial
+
+import pandas as pd
 import streamlit as st
 
-from attnviz.ui import playground as ui
-from attnviz.ui.presenter import chart_font_size, presenting
+from attnviz.core import PRESETS
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE, VALUE_LIMIT
+from attnviz.core.numbers import ACCEPTED_FORMS
+from attnviz.core.playground_state import (
+    MATRICES,
+    RANDOM,
+    describe_change,
+    example_note,
+    fully_masked_message,
+    load_example,
+    randomise,
+    set_dim,
+    set_sentence,
+)
+from attnviz.figures.attention_charts import playground_views
+from attnviz.lessons.row_arithmetic import (
+    arithmetic_columns,
+    blend_columns,
+    formula_latex,
+    mask_explanation,
+    row_summary,
+)
+from attnviz.ui import state
+from attnviz.ui.classroom import export_buttons, share_link_box
+from attnviz.ui.editors import number_table
+from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.text import compact_page, literal, token_chips
 
-ui.page_style()
-st.title("Self-attention playground")
-st.caption("Every number below is computed live from the vectors you set. Hover a cell to read it in words.")
+PAGE = "playground"
+compact_page()
 
-ui.bind_widgets()
-ui.show_messages()
-ui.sentence_and_example()
-state = ui.absorb_table_edits()
-ui.token_chips(state)
+# ----------------------------------------------------------------------------- sentence and example
+heading, sentence, example = st.columns([1.1, 2.2, 1.6], vertical_alignment="bottom")
+heading.markdown("### Self-attention playground")
+sentence.text_input(
+    "Sentence",
+    help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used. Vectors belong to positions.",
+    **state.playground_control("sentence", set_sentence),
+)
+example.selectbox(
+    "Example",
+    [RANDOM, *PRESETS],
+    format_func=lambda key: "Random vectors (from the seed)" if key == RANDOM else PRESETS[key].title,
+    **state.playground_control("example", load_example),
+)
+for message in state.take_messages():
+    st.warning(literal(message), icon=":material/warning:")
 
-if not presenting():
-    st.subheader("Query, key and value vectors")
-    ui.sizes_and_seed()
-    ui.vector_tables(state)
 
-st.subheader("Attention")
-ui.attention_section(font_size=chart_font_size())
+# ----------------------------------------------------------------------------- controls beside the four views
+@st.fragment
+def attention_views() -> None:
+    """A fragment: a toggle reruns only the controls and the charts, never the tables."""
+    playground = state.playground()
+    labels = playground.labels
+    rail, charts = st.columns([1, 3.7], gap="small")
+    with rail:
+        if note := example_note(playground):
+            st.caption(literal(note))
+        st.checkbox(
+            "Causal mask", help="Each token sees only itself and earlier ones.", **state.playground_control("causal")
+        )
+        st.checkbox("Scale by 1/√d_k", help="Divide every score by √d_k.", **state.playground_control("scale"))
+        st.slider(
+            "Temperature τ",
+            MIN_TEMPERATURE,
+            MAX_TEMPERATURE,
+            step=0.05,
+            help="Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
+            **state.playground_control("temperature"),
+        )
+        st.multiselect(
+            "Block keys (padding mask)",
+            list(range(playground.n)),
+            format_func=lambda j: labels[j] if j < len(labels) else str(j),
+            placeholder="No key blocked",
+            **state.playground_control("blocked_keys"),
+        )
+        st.selectbox(
+            "Focus token (query)",
+            list(range(playground.n)),
+            format_func=lambda i: labels[i] if i < len(labels) else str(i),
+            help="Its row is boxed in every view. Clicking a cell of a chart also chooses its row.",
+            **state.playground_control("focus"),
+        )
+        st.button("Undo", icon=":material/undo:", on_click=state.undo, disabled=not state.can_undo(), width="stretch")
+        share_link_box(PAGE)
+    with charts:
+        if dead := fully_masked_message(playground):
+            st.warning(literal(dead), icon=":material/block:")
+        views = playground_views(playground, state.previous_playground(), font_size=chart_font_size())
+        height = 250 if not state.presenting() else 235
+        for row in (views[:2], views[2:]):
+            for column, view in zip(st.columns(2, gap="small"), row, strict=True):
+                with column:
+                    st.echarts_chart(
+                        view.option,
+                        key=f"chart.{view.name}",
+                        height=height,
+                        on_select=partial(state.focus_from_click, f"chart.{view.name}", view.cells),
+                    )
+        st.caption(
+            describe_change(state.previous_playground(), playground)
+            + " Colours keep their scale while you toggle; hover a cell to read it."
+        )
+
+
+attention_views()
+
+# ----------------------------------------------------------------------------- vectors, one token, downloads
+playground = state.playground()
+vectors, up_close, downloads = st.tabs(["Q, K and V", "One token up close", "Download"])
+with vectors:
+    token_chips(playground.tokens)
+    st.caption("Vectors belong to positions: a new sentence keeps row i's vectors and relabels them with its token i.")
+    d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
+    d_k.slider(
+        "d_k (dimensions of queries and keys)", 1, MAX_DIM, **state.playground_control("d_k", set_dim, which="d_k")
+    )
+    d_v.slider("d_v (dimensions of values)", 1, MAX_DIM, **state.playground_control("d_v", set_dim, which="d_v"))
+    seed.number_input("Seed", 0, MAX_SEED, step=1, **state.playground_control("seed", randomise))
+    again.button("Randomise", icon=":material/casino:", width="stretch", on_click=state.randomise_again)
+    for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
+        with column:
+            st.markdown(
+                f"**{matrix}**: "
+                + {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}[matrix]
+            )
+            number_table(
+                values,
+                playground.labels,
+                [f"{matrix.lower()}{j + 1}" for j in range(values.shape[1])],
+                name=matrix,
+                height=min(38 + 35 * playground.n, 460),
+            )
+    st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
+with up_close:
+    i, result = playground.focus, playground.result()
+    st.latex(
+        formula_latex(
+            causal=playground.causal,
+            scale=playground.scale,
+            temperature=playground.temperature,
+            has_blocked_keys=bool(playground.blocked_keys),
+        )
+    )
+    st.caption(mask_explanation(causal=playground.causal, has_blocked_keys=bool(playground.blocked_keys)))
+    Q, K, V = playground.matrices()
+    st.markdown(f"**From scores to weights for “{literal(playground.tokens[i])}”**")
+    columns = arithmetic_columns(
+        Q, K, result, playground.labels, i, scale=playground.scale, temperature=playground.temperature
+    )
+    st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
+    st.caption(row_summary(result, i))
+    st.markdown(f"**The output of “{literal(playground.tokens[i])}” blends the values by these weights: Σⱼ wⱼ · vⱼ**")
+    st.dataframe(
+        pd.DataFrame(blend_columns(result, V, playground.labels, i)),
+        hide_index=True,
+        width="stretch",
+        height=38 + 35 * min(playground.n, 12),
+    )
+with downloads:
+    export_buttons()

@@ -2,15 +2,16 @@
 
 import streamlit as st
 
-from attnviz import lesson_figures as figs
-from attnviz import steps
+from attnviz.figures import lessons as figs
+from attnviz.lessons import stages as steps
+from attnviz.ui import state as session
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
-from attnviz.ui.state import get_state
 from attnviz.ui.text import literal
 
-state = get_state()
+PAGE = "step_by_step"
+state = session.playground()
 
 st.title("Step by step")
 st.markdown(
@@ -22,35 +23,32 @@ st.markdown(
 
 from_embeddings = st.toggle(
     "Start from embeddings X (adds the projection stage)",
-    key="steps_from_embeddings",
+    **session.page_setting(PAGE, "from_embeddings", False),
     help="Instead of the Playground's Q, K and V, make them from random embeddings and projection matrices.",
 )
 d_model = 4
 if from_embeddings:
-    d_model = st.slider("d_model (embedding width)", 1, 16, 4, key="steps_d_model")
+    d_model = st.slider("d_model (embedding width)", 1, 16, **session.page_setting(PAGE, "d_model", 4))
 with explained_errors():
     walk = steps.walkthrough(state, from_embeddings=from_embeddings, d_model=d_model)
 stage_keys = walk.stage_keys
-if st.session_state.get("steps_stage") not in stage_keys:
-    st.session_state["steps_stage"] = stage_keys[0]  # first visit, or the projection stage was just switched off
+if session.setting_value(PAGE, "stage") not in stage_keys:
+    session.set_setting(PAGE, "stage", stage_keys[0])  # first visit, or the projection stage was just switched off
 
 
 def move(by: int) -> None:
-    at = stage_keys.index(st.session_state["steps_stage"])
-    st.session_state["steps_stage"] = stage_keys[max(0, min(len(stage_keys) - 1, at + by))]
+    at = stage_keys.index(session.setting_value(PAGE, "stage"))
+    session.set_setting(PAGE, "stage", stage_keys[max(0, min(len(stage_keys) - 1, at + by))])
 
 
-position = stage_keys.index(st.session_state["steps_stage"])
+position = stage_keys.index(session.setting_value(PAGE, "stage"))
 back, progress, forward = st.columns([1, 6, 1], vertical_alignment="center")
-back.button(
-    "Back", on_click=move, args=(-1,), disabled=position == 0, key="steps_back", width="stretch", shortcut="Left"
-)
+back.button("Back", on_click=move, args=(-1,), disabled=position == 0, width="stretch", shortcut="Left")
 forward.button(
     "Next",
     on_click=move,
     args=(1,),
     disabled=position == len(stage_keys) - 1,
-    key="steps_next",
     width="stretch",
     shortcut="Right",  # the arrow keys drive the lesson from the keyboard (or a presenter's clicker)
 )
@@ -117,22 +115,24 @@ pick_query, pick_column = st.columns(2)
 query = pick_query.selectbox(
     "Query token (row)",
     range(state.n),
-    index=state.focus,
-    format_func=lambda i: state.labels[i],
-    key=f"steps_query_{state.n}",
+    format_func=lambda i: state.labels[i] if i < state.n else str(i),
+    **session.page_setting(PAGE, "query", state.focus, options=range(state.n)),
 )
 if stage.columns_are == "key":
     column = pick_column.selectbox(
         "Key token (column)",
         range(state.n),
-        index=int(r.weights[state.focus].argmax()),  # start on the key the focus token attends to most
-        format_func=lambda j: state.labels[j],
-        key=f"steps_key_{state.n}",
+        format_func=lambda j: state.labels[j] if j < state.n else str(j),
+        # start on the key the focus token attends to most
+        **session.page_setting(PAGE, "key", int(r.weights[state.focus].argmax()), options=range(state.n)),
     )
 else:
     width = stage.panels[0].matrix.shape[1]
     column = pick_column.selectbox(
-        "Dimension (column)", range(width), format_func=lambda c: f"dim {c + 1}", key=f"steps_dim_{width}"
+        "Dimension (column)",
+        range(width),
+        format_func=lambda c: f"dim {c + 1}",
+        **session.page_setting(PAGE, "dimension", 0, options=range(width)),
     )
 
 # ----------------------------------------------------------------------------- the matrices
@@ -159,4 +159,4 @@ else:
 st.subheader("The chosen cell, in numbers")
 st.latex(walk.formula(stage.key, query, column))
 
-share_link_box(get_state(), "step_by_step")
+share_link_box(PAGE)

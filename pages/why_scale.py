@@ -2,12 +2,15 @@
 
 import streamlit as st
 
-from attnviz import lesson_figures as figs
-from attnviz import scaling
+from attnviz.core.limits import MAX_LESSON_DK, MAX_SEED
+from attnviz.figures import lessons as figs
+from attnviz.lessons import scaling
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
-from attnviz.ui.state import get_state
+from attnviz.ui.state import page_setting
+
+PAGE = "why_scale"
 
 st.title("Why we divide by √d_k")
 st.markdown(
@@ -18,9 +21,11 @@ st.markdown(
 )
 
 controls = st.columns([3, 1, 1])
-d_k = controls[0].slider("d_k (width of queries and keys)", 1, scaling.MAX_DK, 64, key="why_dk")
-seed = controls[1].number_input("seed", 0, 2**31 - 1, 0, step=1, key="why_seed")
-n_tokens = controls[2].slider("tokens in the row", 2, 64, 16, key="why_tokens")
+d_k = controls[0].slider(
+    "d_k (number of dimensions of queries and keys)", 1, MAX_LESSON_DK, **page_setting(PAGE, "d_k", 64)
+)
+seed = controls[1].number_input("seed", 0, MAX_SEED, step=1, **page_setting(PAGE, "seed", 0))
+n_tokens = controls[2].slider("tokens in the row", 2, 64, **page_setting(PAGE, "tokens", 16))
 
 # ----------------------------------------------------------------------------- variance
 st.header("1. The spread of the scores")
@@ -65,4 +70,4 @@ st.markdown(
     f"**{row.scaled_weights.max():.3f}**. Slide d_k up and watch the unscaled row collapse onto one key."
 )
 
-share_link_box(get_state(), "why_scale")
+share_link_box(PAGE)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-_KEY = "presenter"
+from attnviz.ui import state
+
 NORMAL_FONT, PRESENTER_FONT = 13, 18
 
 _PRESENTER_CSS = """
@@ -18,14 +19,10 @@ h1 { font-size: 2rem !important; padding-top: 0 !important; }
 
 def presenter_switch() -> None:
     """The switch itself; app.py draws it once, so it keeps its state on every page."""
-    st.toggle("Presenter mode", key=_KEY, help="Larger text and charts for a projector; hides the editing tables.")
-    if presenting():
+    st.toggle("Presenter mode", key=state.presenter_key(), help="Larger text and charts for a projector.")
+    if state.presenting():
         st.markdown(_PRESENTER_CSS, unsafe_allow_html=True)
 
 
-def presenting() -> bool:
-    return bool(st.session_state.get(_KEY, False))
-
-
 def chart_font_size() -> int:
-    return PRESENTER_FONT if presenting() else NORMAL_FONT
+    return PRESENTER_FONT if state.presenting() else NORMAL_FONT

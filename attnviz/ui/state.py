@@ -1,20 +1,256 @@
-"""The Playground state in Streamlit's session, shared by every page."""
+"""The one owner of Streamlit's session state: every key the app keeps, and how widgets are bound to them.
+
+Pages never touch ``st.session_state``. They read the Playground state with ``playground()``, change it with
+``set_playground()``, and bind a widget with the ``**kwargs`` one of these functions returns:
+
+- ``playground_control(field)``: a Playground widget showing one field of ``PlaygroundState``; a change is a move.
+- ``page_setting(page, name, default)``: a guided page's own slider or input; it survives a visit to another page.
+- ``table_key(name)``: an editable table's key, renewed whenever its data is replaced, so stale edits never land.
+
+Every widget is reset one way: the state it shows is written back into its key (``_show``) before it is drawn.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
 import streamlit as st
 
-from attnviz.playground import PlaygroundState
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, randomise
+from attnviz.pages import PAGES
 
-_KEY = "playground"
+_PLAYGROUND = "playground"  # the PlaygroundState
+_PREVIOUS = "playground.previous"  # the state before the last change: what the orange boxes compare against
+_UNDO = "playground.undo"  # the state before the last move that replaced data (example, seed, sentence, sizes)
+_MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
+_TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
+_LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
+_PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
+_CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
+_SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
+
+# How a Playground widget's value becomes a field value. Values a widget sends after its options changed (a focus
+# label from before a sentence change, say) fail here and are ignored: the state is kept and the widget redrawn.
+_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "blocked_keys": lambda keys: tuple(sorted(int(k) for k in keys)),
+    "focus": int,
+    "temperature": float,
+    "d_k": int,
+    "d_v": int,
+    "seed": int,
+}
+_LIST_FIELDS = {"blocked_keys"}  # a multiselect holds a list
 
 
-def get_state() -> PlaygroundState:
-    """The current Playground state (the defaults on a first visit)."""
-    if _KEY not in st.session_state:
-        st.session_state[_KEY] = PlaygroundState()
-    return st.session_state[_KEY]
+# ----------------------------------------------------------------------------- key names (tests use them too)
 
 
-def set_state(state: PlaygroundState) -> None:
-    st.session_state[_KEY] = state
+def control_key(field: str) -> str:
+    return _CONTROL + field
+
+
+def setting_key(page: str, name: str) -> str:
+    return f"{_SETTING}{page}.{name}"
+
+
+def table_key_at(name: str, version: int) -> str:
+    return f"table.{name}.{version}"
+
+
+# ----------------------------------------------------------------------------- the Playground state
+
+
+def playground() -> PlaygroundState:
+    """The current Playground state (the defaults on a session's first run), with the cells typed into the Q, K
+    and V tables already in it: whatever a page draws, it draws the numbers the user typed."""
+    if _PLAYGROUND not in st.session_state:
+        st.session_state[_PLAYGROUND] = PlaygroundState()
+    current = st.session_state[_PLAYGROUND]
+    typed = {matrix: _typed_in(current, matrix) for matrix in MATRICES}
+    if any(typed.values()):
+        new, problems = current, []
+        for matrix, cells in typed.items():
+            new, refused = apply_edits(new, matrix, cells)
+            problems += refused
+        if new != current or problems:
+            set_playground(new, *problems)
+        if problems:
+            renew_tables()  # redraw from the state, without the refused text
+    return st.session_state[_PLAYGROUND]
+
+
+def _typed_in(current: PlaygroundState, matrix: str) -> dict:
+    width = current.d_v if matrix == "V" else current.d_k
+    return typed_cells(table_key(matrix), [f"{matrix.lower()}{j + 1}" for j in range(width)])
+
+
+def set_playground(state: PlaygroundState, *messages: str | None) -> None:
+    """Makes ``state`` current; every Playground widget and table shows it on the next draw.
+
+    A move that replaces the tables' data can be undone with ``undo``."""
+    old = st.session_state.get(_PLAYGROUND, PlaygroundState())
+    if old != state:
+        st.session_state[_PREVIOUS] = old
+    st.session_state[_PLAYGROUND] = state
+    if _replaces_tables(old, state):
+        st.session_state[_TABLE_VERSION] = st.session_state.get(_TABLE_VERSION, 0) + 1
+        st.session_state[_UNDO] = old
+    _show(state)
+    say(*messages)
+
+
+def previous_playground() -> PlaygroundState | None:
+    return st.session_state.get(_PREVIOUS)
+
+
+def can_undo() -> bool:
+    return _UNDO in st.session_state
+
+
+def undo() -> None:
+    """A button callback: back to the state before the last data-replacing move (and Undo again goes forward)."""
+    if can_undo():
+        set_playground(st.session_state.pop(_UNDO), "Undone: the previous vectors and edits are back.")
+
+
+def randomise_again() -> None:
+    """A button callback: fresh random vectors from the seed (an example or edits are replaced, and can be undone)."""
+    set_playground(randomise(playground(), playground().seed))
+
+
+def focus_from_click(chart_key: str, cells) -> None:
+    """A chart's on_select: the clicked cell's row becomes the focus token."""
+    selection = st.session_state.get(chart_key, {}).get("selection", {})
+    for group in selection.get("selected", []):
+        indices = group.get("data_indices") or []
+        if group.get("series_index") == 0 and indices and 0 <= indices[0] < len(cells):
+            set_playground(replace(playground(), focus=int(cells[indices[0]][0])))
+            return
+
+
+def _replaces_tables(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Whether the tables' data changed other than by the user's typing (which the tables already show)."""
+    data = ("sentence", "example", "seed", "d_k", "d_v")
+    return any(getattr(old, f) != getattr(new, f) for f in data) or not set(old.edits) <= set(new.edits)
+
+
+def _show(state: PlaygroundState) -> None:
+    for key in [k for k in st.session_state if str(k).startswith(_CONTROL)]:
+        field = key[len(_CONTROL) :]
+        value = getattr(state, field)
+        value = list(value) if field in _LIST_FIELDS else value
+        if st.session_state[key] != value:  # only what moved: a widget already drawn this run stays untouched
+            st.session_state[key] = value
+
+
+def playground_control(field: str, move: Callable[..., PlaygroundState | tuple] | None = None, **args) -> dict:
+    """Keyword arguments that bind a widget to ``field`` of the Playground state.
+
+    A change calls ``move(state, value, **args)`` (by default, the field is simply set). A move may return the new
+    state, or (state, message); an ``AttnvizInputError`` leaves the state as it was and shows its message.
+    """
+    key = control_key(field)
+    current = playground()
+    if key not in st.session_state:
+        value = getattr(current, field)
+        st.session_state[key] = list(value) if field in _LIST_FIELDS else value
+    return {"key": key, "on_change": _on_control, "args": (field, move, args)}
+
+
+def _on_control(field: str, move, args: dict) -> None:
+    state = playground()
+    try:
+        value = _PARSERS.get(field, lambda v: v)(st.session_state[control_key(field)])
+        new = move(state, value, **args) if move else replace(state, **{field: value})
+    except (AttnvizInputError, TypeError, ValueError) as error:
+        message = str(error) if isinstance(error, AttnvizInputError) else None
+        set_playground(state, message)  # puts the widget back where the state is
+        return
+    new, message = new if isinstance(new, tuple) else (new, None)
+    set_playground(new, message)
+
+
+def say(*messages: str | None) -> None:
+    st.session_state[_MESSAGES] = [m for m in messages if m]
+
+
+def take_messages() -> list[str]:
+    """The messages of the last move, once."""
+    return st.session_state.pop(_MESSAGES, [])
+
+
+# ----------------------------------------------------------------------------- editable tables
+
+
+def table_key(name: str) -> str:
+    return table_key_at(name, st.session_state.get(_TABLE_VERSION, 0))
+
+
+def renew_tables() -> None:
+    """Draws every table afresh from its data (after a refused cell, so the refused text disappears)."""
+    st.session_state[_TABLE_VERSION] = st.session_state.get(_TABLE_VERSION, 0) + 1
+
+
+def typed_cells(key: str, column_names: list[str]) -> dict[tuple[int, int], Any]:
+    """What the user typed into the table ``key`` so far, by (row, column index)."""
+    pending = st.session_state.get(key) or {}
+    column_of = {name: j for j, name in enumerate(column_names)}
+    return {
+        (int(row), column_of[name]): value
+        for row, cells in (pending.get("edited_rows") or {}).items()
+        if str(row).isdigit()
+        for name, value in cells.items()
+        if name in column_of
+    }
+
+
+# ----------------------------------------------------------------------------- guided pages' settings
+
+
+def page_setting(page: str, name: str, default: Any, *, options=None) -> dict:
+    """Keyword arguments that bind a guided page's widget to a setting that outlives visits to other pages.
+
+    With ``options`` (a selector's choices), a kept value that is no longer a choice falls back to ``default``."""
+    key = setting_key(page, name)
+    if key not in st.session_state or (options is not None and st.session_state[key] not in options):
+        st.session_state[key] = default
+    return {"key": key}
+
+
+def setting_value(page: str, name: str, default: Any = None) -> Any:
+    return st.session_state.get(setting_key(page, name), default)
+
+
+def set_setting(page: str, name: str, value: Any) -> None:
+    """For button callbacks (Back/Next, Reset) that change a setting."""
+    st.session_state[setting_key(page, name)] = value
+
+
+def keep_page_settings() -> None:
+    """Streamlit forgets a widget's value once its page is not drawn. Writing each guided-page setting back as plain
+    session state on every run keeps a student's settings while they visit other pages."""
+    keeping = tuple(f"{_SETTING}{page.name}." for page in PAGES if page.keeps_settings)
+    for key in [k for k in st.session_state if str(k).startswith(keeping)]:
+        st.session_state[key] = st.session_state[key]
+
+
+# ----------------------------------------------------------------------------- session flags
+
+
+def first_run() -> bool:
+    """True once per session: on the run that should apply a share link from the address."""
+    if st.session_state.get(_LINK_CHECKED):
+        return False
+    st.session_state[_LINK_CHECKED] = True
+    return True
+
+
+def presenter_key() -> str:
+    return _PRESENTER
+
+
+def presenting() -> bool:
+    return bool(st.session_state.get(_PRESENTER, False))

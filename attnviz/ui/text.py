@@ -1,14 +1,50 @@
-"""User text inside Streamlit markdown: shown exactly as typed, never as formatting."""
+"""User text on a page: shown exactly as typed, never as formatting. Every page shows user text through here."""
 
 from __future__ import annotations
 
+import html
 import re
+
+import streamlit as st
 
 # Everything Streamlit's markdown gives a meaning to: emphasis, code, links, headings, lists, tables, LaTeX ($),
 # colour and icon directives (:red[…]), HTML.
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&])")
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&=])")
+# Line breaks, tabs and the invisible characters that reorder text (bidirectional overrides and isolates).
+_LAYOUT_CHARACTERS = re.compile(r"[\r\n\t\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
 def literal(text: str) -> str:
-    """``text`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b)" shows just like that."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+    """``text`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b)" shows just like that.
+
+    Newlines and tabs become spaces (a share link can carry "foo\\n===" or an indented line, which markdown would turn
+    into a heading or a code block), and direction-override characters are dropped so they can't flip the text after
+    them."""
+    flat = _LAYOUT_CHARACTERS.sub(lambda m: "" if m.group() not in "\r\n\t\u2028\u2029" else " ", text)
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", flat)
+
+
+_STYLE = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 1rem; }
+[data-testid="stVerticalBlock"] { gap: 0.45rem; }
+.attnviz-chips { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.2rem 0 0.4rem; }
+.attnviz-chip { border: 1px solid rgba(128,128,128,0.45); border-radius: 1rem; padding: 0.05rem 0.55rem;
+  font-size: 0.95rem; unicode-bidi: isolate; }
+.attnviz-chip small { opacity: 0.6; }
+</style>
+"""
+
+
+def compact_page() -> None:
+    """Tighter spacing, so a page's controls and the charts they change fit one laptop screen."""
+    st.markdown(_STYLE, unsafe_allow_html=True)
+
+
+def token_chips(tokens) -> None:
+    """Tokens as chips with their positions. HTML typed in the sentence shows as text."""
+    chips = "".join(
+        f'<span class="attnviz-chip"><small>{i}</small>&nbsp;{html.escape(token)}</span>'
+        for i, token in enumerate(tokens)
+    )
+    st.markdown(f'<div class="attnviz-chips" dir="auto">{chips}</div>', unsafe_allow_html=True)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.app.lessons import chart, open_page, texts, trace
+from tests.support.apptest import button, chart, open_page, setting_key, texts, trace
 
 PAGE = "pages/geometry.py"
 
@@ -28,8 +28,8 @@ def test_defaults_are_the_pronoun_example(page):
 
 
 def test_moving_a_key_updates_scores_angles_and_the_magnitude_story(page):
-    page.number_input(key="geometry_key1_x").set_value(3.0).run()  # street → [3, 4]: 13, now the winner
-    page.number_input(key="geometry_key1_y").set_value(4.0).run()
+    page.number_input(key=setting_key("geometry", "key1_x")).set_value(3.0).run()  # street → [3, 4]: 13, now the winner
+    page.number_input(key=setting_key("geometry", "key1_y")).set_value(4.0).run()
     assert not page.exception
     np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 13, 5])
     weights = trace(page, "geometry_bars", 3, "y")
@@ -38,8 +38,8 @@ def test_moving_a_key_updates_scores_angles_and_the_magnitude_story(page):
 
 
 def test_query_input_and_zero_query(page):
-    page.number_input(key="geometry_query_x").set_value(0.0).run()
-    page.number_input(key="geometry_query_y").set_value(0.0).run()
+    page.number_input(key=setting_key("geometry", "query_x")).set_value(0.0).run()
+    page.number_input(key=setting_key("geometry", "query_y")).set_value(0.0).run()
     assert not page.exception
     assert "zero vector" in texts(page.warning)
     assert list(page.dataframe[1].value["θ"]) == ["undefined (zero length)"] * 3
@@ -48,25 +48,25 @@ def test_query_input_and_zero_query(page):
 
 
 def test_zero_key_has_no_angle(page):
-    page.number_input(key="geometry_key2_x").set_value(0.0).run()
-    page.number_input(key="geometry_key2_y").set_value(0.0).run()
+    page.number_input(key=setting_key("geometry", "key2_x")).set_value(0.0).run()
+    page.number_input(key=setting_key("geometry", "key2_y")).set_value(0.0).run()
     assert not page.exception
     assert page.dataframe[1].value["cos θ"].iloc[2] == "undefined"
 
 
 def test_values_move_the_context_vector_and_reset_restores(page):
-    page.number_input(key="geometry_value0_x").set_value(2.0).run()
-    page.number_input(key="geometry_value0_y").set_value(-1.0).run()
+    page.number_input(key=setting_key("geometry", "value0_x")).set_value(2.0).run()
+    page.number_input(key=setting_key("geometry", "value0_y")).set_value(-1.0).run()
     assert not page.exception
     context = trace(page, "geometry_values", -1, "x")[-1], trace(page, "geometry_values", -1, "y")[-1]
     exps = np.exp(np.array([10, 7, 5]) / np.sqrt(2))
     expected = (exps / exps.sum()) @ np.array([[2, -1], [0, 1], [0.3, 0.3]])  # the new value for "animal"
     np.testing.assert_allclose(context, expected, rtol=1e-12)
-    page.number_input(key="geometry_key0_x").set_value(-3.0).run()
-    page.button(key="geometry_reset").click().run()
+    page.number_input(key=setting_key("geometry", "key0_x")).set_value(-3.0).run()
+    button(page, "Reset to the pronoun example").click().run()
     assert not page.exception
-    assert page.number_input(key="geometry_value0_x").value == 1.0
-    assert page.number_input(key="geometry_key0_x").value == 3.0
+    assert page.number_input(key=setting_key("geometry", "value0_x")).value == 1.0
+    assert page.number_input(key=setting_key("geometry", "key0_x")).value == 3.0
     np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 7, 5])
 
 

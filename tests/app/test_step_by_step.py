@@ -5,9 +5,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from attnviz import lesson_figures as figs
-from attnviz.playground import PlaygroundState, load_example
-from tests.app.lessons import chart, keys, open_page, texts, trace
+from attnviz.core.playground_state import PlaygroundState, load_example
+from attnviz.figures import lessons as figs
+from tests.support.apptest import button, chart, chart_keys, open_page, setting_key, texts, trace
 
 PAGE = "pages/step_by_step.py"
 
@@ -38,82 +38,82 @@ def test_next_and_back_walk_every_stage_of_the_playground_pass(page):
         "softmax": result.weights,
         "output": result.output,
     }
-    assert page.button(key="steps_back").disabled
+    assert button(page, "Back").disabled
     seen = []
     for step in range(5):
         seen.append(heading(page))
-        key = page.session_state["steps_stage"]
+        key = page.session_state[setting_key("step_by_step", "stage")]
         if key in expected:
             np.testing.assert_allclose(trace(page, f"steps_panel_{key}_0", 0, "z"), expected[key], rtol=1e-12)
         if step < 4:
-            page.button(key="steps_next").click().run()
+            button(page, "Next").click().run()
             assert not page.exception
     assert [s.split(". ", 1)[0] for s in seen] == [f"Stage {i} of 5" for i in range(1, 6)]
-    assert page.button(key="steps_next").disabled
-    page.button(key="steps_back").click().run()
-    assert page.session_state["steps_stage"] == "softmax"
+    assert button(page, "Next").disabled
+    button(page, "Back").click().run()
+    assert page.session_state[setting_key("step_by_step", "stage")] == "softmax"
     assert "The Playground's" not in heading(page)
     assert "“The movie was not good, but the soundtrack was amazing\\.”" in texts(page.markdown)  # shown literally
 
 
 def test_pronoun_formulas_with_live_numbers(pronoun):
     # focus token 3 ("it"); the key picker starts on the key it attends to most, "animal"
-    assert pronoun.selectbox(key="steps_query_4").value == 3
-    assert pronoun.selectbox(key="steps_key_4").value == 0
+    assert pronoun.selectbox(key=setting_key("step_by_step", "query")).value == 3
+    assert pronoun.selectbox(key=setting_key("step_by_step", "key")).value == 0
     assert r"= 3 \cdot 3 + 1 \cdot 1 = 10 \end{aligned}" in texts(pronoun.latex)
-    pronoun.selectbox(key="steps_key_4").set_value(1).run()
+    pronoun.selectbox(key=setting_key("step_by_step", "key")).set_value(1).run()
     assert r"3 \cdot 1 + 1 \cdot 4 = 7" in texts(pronoun.latex)
-    pronoun.button(key="steps_next").click().run()
+    button(pronoun, "Next").click().run()
     assert r"\frac{7}{1.414} = 4.95" in texts(pronoun.latex)
-    pronoun.button(key="steps_next").click().run()  # mask: the Playground blocks key 3 ("it") for every query
-    assert keys(pronoun) == ["steps_panel_mask_0", "steps_panel_mask_1"]
+    button(pronoun, "Next").click().run()  # mask: the Playground blocks key 3 ("it") for every query
+    assert chart_keys(pronoun) == ["steps_panel_mask_0", "steps_panel_mask_1"]
     shapes = chart(pronoun, "steps_panel_mask_0")["layout"]["shapes"]
     assert sum(s["line"]["color"] == figs.YELLOW for s in shapes) == 4  # the four blocked cells, outlined
     assert "the 4 cells this stage changed" in texts(pronoun.caption)
     assert "Encoder" in texts(pronoun.markdown) and "Decoder" in texts(pronoun.markdown)
     assert chart(pronoun, "steps_panel_mask_1")["layout"]["title"]["text"] == "If it were a decoder (causal)"
-    pronoun.button(key="steps_next").click().run()
+    button(pronoun, "Next").click().run()
     assert r"= \frac{0.1199}{1.149} = 0.1043" in texts(pronoun.latex)
-    pronoun.selectbox(key="steps_query_4").set_value(0).run()  # "animal" itself
+    pronoun.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()  # "animal" itself
     weights = trace(pronoun, "steps_panel_softmax_0", 0, "z")
     assert weights[0, 3] != weights[0, 3]  # blocked: drawn as NaN (grey, "−∞")
-    pronoun.button(key="steps_next").click().run()
-    pronoun.selectbox(key="steps_query_4").set_value(3).run()
-    pronoun.selectbox(key="steps_dim_2").set_value(0).run()
+    button(pronoun, "Next").click().run()
+    pronoun.selectbox(key=setting_key("step_by_step", "query")).set_value(3).run()
+    pronoun.selectbox(key=setting_key("step_by_step", "dimension")).set_value(0).run()
     assert r"\text{out}_{3,1}" in texts(pronoun.latex) and r"= 0.8703 \end{aligned}" in texts(pronoun.latex)
 
 
 def test_causal_playground_is_explained_as_a_decoder(pronoun):
     pronoun.session_state["playground"] = replace(pronoun.session_state["playground"], causal=True)
-    pronoun.session_state["steps_stage"] = "mask"
+    pronoun.session_state[setting_key("step_by_step", "stage")] = "mask"
     pronoun.run()
     assert not pronoun.exception
     assert "set up as a decoder" in texts(pronoun.markdown)
     assert chart(pronoun, "steps_panel_mask_1")["layout"]["title"]["text"] == "If it were an encoder (no causal mask)"
-    pronoun.selectbox(key="steps_query_4").set_value(0).run()
-    pronoun.selectbox(key="steps_key_4").set_value(2).run()
+    pronoun.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()
+    pronoun.selectbox(key=setting_key("step_by_step", "key")).set_value(2).run()
     assert "key comes after the query (causal mask)" in texts(pronoun.latex)
 
 
 def test_embeddings_toggle_adds_the_projection_stage(page):
-    page.toggle(key="steps_from_embeddings").set_value(True).run()
+    page.toggle(key=setting_key("step_by_step", "from_embeddings")).set_value(True).run()
     assert not page.exception
     assert heading(page).startswith("Stage 2 of 6. Scores")  # the student stays where they were
-    page.button(key="steps_back").click().run()
+    button(page, "Back").click().run()
     assert heading(page).startswith("Stage 1 of 6. Project")
-    assert keys(page) == ["steps_panel_project_0", "steps_panel_project_1", "steps_panel_project_2"]
+    assert chart_keys(page) == ["steps_panel_project_0", "steps_panel_project_1", "steps_panel_project_2"]
     assert trace(page, "steps_panel_project_0", 0, "z").shape == (12, 4)  # Q: n × d_k
-    page.slider(key="steps_d_model").set_value(2).run()
-    page.selectbox(key="steps_dim_4").set_value(3).run()
+    page.slider(key=setting_key("step_by_step", "d_model")).set_value(2).run()
+    page.selectbox(key=setting_key("step_by_step", "dimension")).set_value(3).run()
     latex = texts(page.latex)
     assert latex.count(r"\cdot") == 2 and r"Q_{4,4}" in latex  # d_model = 2 terms; query 4, dimension 4
-    page.toggle(key="steps_from_embeddings").set_value(False).run()
+    page.toggle(key=setting_key("step_by_step", "from_embeddings")).set_value(False).run()
     assert heading(page).startswith("Stage 1 of 5. Scores")  # the projection stage is gone
 
 
 def test_fully_masked_rows_get_a_message(pronoun):
     pronoun.session_state["playground"] = replace(pronoun.session_state["playground"], blocked_keys=(0, 1, 2, 3))
-    pronoun.session_state["steps_stage"] = "softmax"
+    pronoun.session_state[setting_key("step_by_step", "stage")] = "softmax"
     pronoun.run()
     assert not pronoun.exception
     assert "every key blocked" in texts(pronoun.warning)
@@ -121,5 +121,5 @@ def test_fully_masked_rows_get_a_message(pronoun):
 
 
 def test_arrow_keys_drive_the_lesson(page):
-    assert page.button(key="steps_next").proto.shortcut == "right"
-    assert page.button(key="steps_back").proto.shortcut == "left"
+    assert button(page, "Next").proto.shortcut == "right"
+    assert button(page, "Back").proto.shortcut == "left"

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from attnviz import scaling
-from tests.app.lessons import open_page, texts, trace
+from attnviz.lessons import scaling
+from tests.support.apptest import open_page, setting_key, texts, trace
 
 PAGE = "pages/why_scale.py"
 
@@ -27,7 +27,7 @@ def test_default_dk_64_variances(page):
 
 
 def test_dk_slider_to_512_saturates_the_unscaled_row(page):
-    page.slider(key="why_dk").set_value(512).run()
+    page.slider(key=setting_key("why_scale", "d_k")).set_value(512).run()
     assert not page.exception
     raw, scaled = (float(v) for v in metrics(page)[:2])
     assert raw == pytest.approx(512, rel=0.1) and scaled == pytest.approx(1, rel=0.1)
@@ -40,15 +40,15 @@ def test_dk_slider_to_512_saturates_the_unscaled_row(page):
 
 
 def test_odd_dk_is_added_to_the_curve(page):
-    page.slider(key="why_dk").set_value(100).run()
+    page.slider(key=setting_key("why_scale", "d_k")).set_value(100).run()
     assert not page.exception
     assert 100 in trace(page, "why_variance", 2, "x")
     assert "Var(q·k) at d_k = 100" in [m.label for m in page.metric]
 
 
 def test_seed_and_token_count(page):
-    page.number_input(key="why_seed").set_value(7).run()
-    page.slider(key="why_tokens").set_value(4).run()
+    page.number_input(key=setting_key("why_scale", "seed")).set_value(7).run()
+    page.slider(key=setting_key("why_scale", "tokens")).set_value(4).run()
     assert not page.exception
     assert len(trace(page, "why_row", 0, "y")) == 4
     expected = scaling.saturation((*scaling.DK_GRID, 64), n_tokens=4, seed=7)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attnviz import attention, multi_head_attention
-from attnviz.errors import AttnvizInputError
+from attnviz.core.errors import AttnvizInputError
 
 torch_ref = np.load(Path(__file__).resolve().parents[1] / "fixtures" / "torch_reference.npz")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.live import REPO, ServerError, StreamlitServer, find_browser, launch_chromium
+from tests.support.live import REPO, ServerError, StreamlitServer, find_browser, launch_chromium
 
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1280, "height": 800}

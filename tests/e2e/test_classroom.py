@@ -7,7 +7,7 @@ import json
 import zipfile
 from pathlib import Path
 
-from bench.live import open_app_page, read_plots, wait_for_app, wait_for_charts
+from tests.support.live import open_app_page, read_plots, wait_for_app, wait_for_charts
 
 WEIGHTS = "3. Attention weights"
 

@@ -6,8 +6,8 @@ import ast
 
 import pytest
 
-from bench.live import REPO, charts_state, open_app_page, read_plots
 from tests.e2e.conftest import SCREENSHOTS
+from tests.support.live import REPO, charts_state, open_app_page, read_plots
 
 # url path -> (page file, title in the navigation, the page's own heading), as app.py routes them;
 # test_routes_match_app_py keeps this list honest.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.live import StreamlitServer, open_app_page, read_plots, wait_for_app, wait_for_charts
+from tests.support.live import StreamlitServer, open_app_page, read_plots, wait_for_app, wait_for_charts
 
 SCORES, WEIGHTS = "1. Raw scores", "3. Attention weights"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from attnviz.share import decode
-from bench.live import open_app_page, read_plots, wait_for_app, wait_for_charts
+from attnviz.classroom.share import decode
+from tests.support.live import open_app_page, read_plots, wait_for_app, wait_for_charts
 
 WEIGHTS_TITLE = "3. Attention weights"
 

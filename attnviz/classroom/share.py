@@ -1,0 +1,297 @@
+"""Share links: a ``PlaygroundState`` and the page shown, packed into one URL-safe query-parameter value.
+
+Format version 1 is ``1.<payload>``: the version in clear text (so a newer link is recognised before anything is
+unpacked), then base64url without padding of zlib-compressed UTF-8 JSON. The JSON is an object with one-letter keys
+that holds only the fields differing from ``WIRE_DEFAULTS``; floats are written with ``repr``, which reads back to
+the identical float, so the link reproduces the matrices to the last digit. The matrices themselves are not in the
+link: they are derived from the example (or the seed) plus the edited cells.
+
+Decoding executes nothing from the link (no pickle, no eval): it bounds the text, then the unpacked size, parses
+JSON, and checks every field's type and range. Any problem raises ``AttnvizInputError`` with a message for the user.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import re
+import zlib
+from typing import NamedTuple
+
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS, MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
+from attnviz.core.playground_state import MATRICES, RANDOM, PlaygroundState
+from attnviz.core.presets import PRESETS
+from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
+
+PARAM = "s"  # the query parameter: ?s=1.<payload>
+VERSION = 1
+# Requests longer than about 8 KB are refused by common web servers and proxies; leave room for the address.
+MAX_LINK_CHARS = 6_000
+# A 6,000-character link unpacks to far less than this unless it is a zip bomb.
+MAX_JSON_BYTES = 200_000
+
+# Part of format version 1, deliberately not read from PlaygroundState: if the app's defaults change, links
+# already pasted into slides must keep their meaning.
+WIRE_DEFAULTS = {
+    "sentence": "The movie was not good, but the soundtrack was amazing.",
+    "example": RANDOM,
+    "seed": 42,
+    "d_k": 4,
+    "d_v": 4,
+    "causal": False,
+    "scale": True,
+    "temperature": 1.0,
+    "blocked_keys": [],
+    "focus": 4,
+    "edits": {},
+    "page": DEFAULT_PAGE,
+}
+_WIRE_KEYS = {
+    "sentence": "s",
+    "example": "x",
+    "seed": "r",
+    "d_k": "k",
+    "d_v": "v",
+    "causal": "c",
+    "scale": "a",
+    "temperature": "t",
+    "blocked_keys": "b",
+    "focus": "f",
+    "edits": "e",  # {"Q": [[row, column, value], ...], "K": ..., "V": ...}
+    "page": "p",
+}
+_FIELDS = {wire_key: field for field, wire_key in _WIRE_KEYS.items()}
+_VERSION_AND_PAYLOAD = re.compile(r"([0-9]{1,6})\.([A-Za-z0-9_-]+)")
+
+DAMAGED = (
+    "This share link is damaged or incomplete, perhaps cut off when it was copied. "
+    "Copy the whole link again, or ask for a new one."
+)
+
+
+class SharedView(NamedTuple):
+    state: PlaygroundState
+    page: str
+
+
+def encode(state: PlaygroundState, page: str = DEFAULT_PAGE) -> str:
+    """The share-link value for ``state`` shown on ``page``. Raises AttnvizInputError if it can't be shared."""
+    wire = _to_wire(state, page)
+    try:
+        _from_wire(wire)  # a link we hand out must decode: check it with the decoder's own rules
+    except AttnvizInputError as error:
+        raise AttnvizInputError(f"This setup can't be shared as a link: {error}") from None
+    text = json.dumps(wire, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    payload = base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).rstrip(b"=").decode("ascii")
+    link = f"{VERSION}.{payload}"
+    if len(link) > MAX_LINK_CHARS:
+        raise AttnvizInputError(
+            f"This setup is too large to share as a link ({len(link):,} characters; the limit is "
+            f"{MAX_LINK_CHARS:,}). A shorter sentence or fewer edited cells will fit; the export buttons save "
+            "every number."
+        )
+    return link
+
+
+def decode(link: str) -> SharedView:
+    """The state and page in a share-link value. Raises AttnvizInputError, and nothing else, for any bad link."""
+    if not isinstance(link, str):
+        raise AttnvizInputError(DAMAGED)
+    link = link.strip()
+    if len(link) > MAX_LINK_CHARS:
+        raise AttnvizInputError(
+            f"This share link is too long ({len(link):,} characters; the limit is {MAX_LINK_CHARS:,}), "
+            "so it was not opened."
+        )
+    parts = _VERSION_AND_PAYLOAD.fullmatch(link)
+    if parts is None:
+        raise AttnvizInputError(DAMAGED)
+    version, payload = int(parts[1]), parts[2]
+    if version > VERSION:
+        raise AttnvizInputError(
+            f"This share link was made by a newer version of attnviz (link format {version}; this app reads "
+            f"format {VERSION}). Open it in the newer app, or ask for a link made with this one."
+        )
+    if version != VERSION:
+        raise AttnvizInputError(DAMAGED)
+    text = _unpack(payload)
+    try:
+        wire = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):  # not JSON, or absurdly deeply nested
+        raise AttnvizInputError(DAMAGED) from None
+    try:
+        return _from_wire(wire)
+    except AttnvizInputError as error:
+        raise AttnvizInputError(f"This share link has a setting attnviz can't use: {error}") from None
+
+
+def _unpack(payload: str) -> str:
+    """Base64url, then zlib with the output bounded, so a small link can't unpack to gigabytes."""
+    try:
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_JSON_BYTES + 1)
+    except (binascii.Error, zlib.error):
+        raise AttnvizInputError(DAMAGED) from None
+    if len(raw) > MAX_JSON_BYTES or inflater.unconsumed_tail:
+        raise AttnvizInputError(
+            f"This share link unpacks to more than {MAX_JSON_BYTES:,} bytes, far more than any real setup, "
+            "so it was not opened."
+        )
+    if not inflater.eof or inflater.unused_data:  # cut short, or with something stuck on the end
+        raise AttnvizInputError(DAMAGED)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AttnvizInputError(DAMAGED) from None
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not allowed")  # JSON has no NaN or Infinity; Python's parser would accept them
+
+
+# ----------------------------------------------------------------------------- the JSON object and its checks
+
+
+def _to_wire(state: PlaygroundState, page: str) -> dict:
+    grouped = {matrix: [] for matrix in MATRICES}
+    for (matrix, row, col), value in state.edits:
+        grouped[matrix].append([int(row), int(col), float(value)])
+    values = {
+        "sentence": state.sentence,
+        "example": state.example,
+        "seed": int(state.seed),
+        "d_k": int(state.d_k),
+        "d_v": int(state.d_v),
+        "causal": bool(state.causal),
+        "scale": bool(state.scale),
+        "temperature": float(state.temperature),
+        "blocked_keys": [int(key) for key in state.blocked_keys],
+        "focus": int(state.focus),
+        "edits": {matrix: cells for matrix, cells in grouped.items() if cells},
+        "page": page,
+    }
+    return {_WIRE_KEYS[field]: value for field, value in values.items() if value != WIRE_DEFAULTS[field]}
+
+
+def _from_wire(wire) -> SharedView:
+    """Type-checks each field, then checks the state as a whole against its own shape."""
+    if not isinstance(wire, dict):
+        raise AttnvizInputError("it is not a list of settings.")
+    unknown = sorted(set(wire) - set(_FIELDS))
+    if unknown:
+        raise AttnvizInputError(f"it has a setting this version doesn't know ({unknown[0][:20]!r}).")
+    fields = {field: WIRE_DEFAULTS[field] for field in _WIRE_KEYS}
+    fields.update({_FIELDS[key]: value for key, value in wire.items()})
+
+    sentence = _text(fields["sentence"], "the sentence")
+    if len(sentence) > MAX_SENTENCE_CHARS:
+        raise AttnvizInputError(f"the sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
+    n = PlaygroundState(sentence=sentence).n
+    if n == 0:
+        raise AttnvizInputError("the sentence has no words to attend over.")
+    example = _text(fields["example"], "the example")
+    if example != RANDOM and example not in PRESETS:
+        raise AttnvizInputError(f"there is no example called {example[:40]!r}.")
+    page = _text(fields["page"], "the page")
+    if page not in PAGE_NAMES:
+        raise AttnvizInputError(f"there is no page called {page[:40]!r}.")
+    d_k = _whole(fields["d_k"], "d_k (the query and key size)", 1, MAX_DIM)
+    d_v = _whole(fields["d_v"], "d_v (the value size)", 1, MAX_DIM)
+    state = PlaygroundState(
+        sentence=sentence,
+        example=example,
+        seed=_whole(fields["seed"], "the seed", 0, MAX_SEED),
+        d_k=d_k,
+        d_v=d_v,
+        causal=_boolean(fields["causal"], "the causal setting"),
+        scale=_boolean(fields["scale"], "the scaling setting"),
+        temperature=_temperature(fields["temperature"]),
+        blocked_keys=_blocked_keys(fields["blocked_keys"], n),
+        focus=_whole(fields["focus"], "the focus token", 0, n - 1),
+        edits=_edits(fields["edits"], n, {"Q": d_k, "K": d_k, "V": d_v}),
+    )
+    return SharedView(state, page)
+
+
+def _blocked_keys(keys, n: int) -> tuple[int, ...]:
+    if not isinstance(keys, list):
+        raise AttnvizInputError("the blocked keys are not a list of positions.")
+    blocked = tuple(_whole(key, "a blocked key", 0, n - 1) for key in keys)
+    if len(set(blocked)) != len(blocked):
+        raise AttnvizInputError("a key is blocked twice.")
+    return blocked
+
+
+def _edits(grouped, n: int, widths: dict[str, int]) -> tuple:
+    """``{"Q": [[row, column, value], ...], ...}`` as the state's sorted ``((matrix, row, column), value)`` pairs."""
+    if not isinstance(grouped, dict):
+        raise AttnvizInputError("the edited cells are not grouped by matrix.")
+    edits = {}
+    for matrix, cells in grouped.items():
+        if matrix not in widths:
+            raise AttnvizInputError(f"there is no matrix called {str(matrix)[:10]!r}; only Q, K and V are edited.")
+        if not isinstance(cells, list):
+            raise AttnvizInputError(f"the edited cells of {matrix} are not a list.")
+        for cell in cells:
+            if not (isinstance(cell, list) and len(cell) == 3):
+                raise AttnvizInputError(f"an edited cell of {matrix} is not [row, column, value].")
+            row = _whole(cell[0], f"a row of {matrix}", 0, n - 1)
+            col = _whole(cell[1], f"a column of {matrix}", 0, widths[matrix] - 1)
+            if (matrix, row, col) in edits:
+                raise AttnvizInputError(f"the cell {matrix}[{row}, {col}] is edited twice.")
+            edits[(matrix, row, col)] = _value(cell[2], f"{matrix}[{row}, {col}]")
+    return tuple(sorted(edits.items()))
+
+
+def _text(value, what: str) -> str:
+    if not isinstance(value, str):
+        raise AttnvizInputError(f"{what} is not text.")
+    try:
+        value.encode("utf-8")  # JSON can smuggle in lone surrogates, which no page could display
+    except UnicodeEncodeError:
+        raise AttnvizInputError(f"{what} is not valid text.") from None
+    return value
+
+
+def _boolean(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise AttnvizInputError(f"{what} is not on or off.")
+    return value
+
+
+def _whole(value, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise AttnvizInputError(f"{what} must be a whole number from {low} to {high:,}, not {str(value)[:20]}.")
+    return value
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise AttnvizInputError(f"{what} is not a number.")
+    try:
+        number = float(value)
+    except OverflowError:  # a JSON integer with hundreds of digits
+        number = math.inf
+    if not math.isfinite(number):
+        raise AttnvizInputError(f"{what} is not a finite number.")
+    return number
+
+
+def _value(value, what: str) -> float:
+    number = _number(value, what)
+    if abs(number) > VALUE_LIMIT:
+        raise AttnvizInputError(f"{what} is {number:g}, outside the allowed range −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}.")
+    return number
+
+
+def _temperature(value) -> float:
+    number = _number(value, "the temperature")
+    if not MIN_TEMPERATURE <= number <= MAX_TEMPERATURE:
+        raise AttnvizInputError(
+            f"the temperature must be from {MIN_TEMPERATURE:g} to {MAX_TEMPERATURE:g}, not {number:g}."
+        )
+    return number

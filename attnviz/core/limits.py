@@ -1,0 +1,12 @@
+"""Every limit a control, a table cell or a share link is held to, in one place."""
+
+MAX_TOKENS = 128  # tokens used from a sentence; more are cut, with a message
+MAX_SENTENCE_CHARS = 5_000  # a longer paste is refused before tokenizing
+MAX_DIM = 64  # d_k and d_v on the Playground (a real model's head width fits)
+MAX_SEED = 2**31 - 1
+MIN_TEMPERATURE, MAX_TEMPERATURE = 0.1, 5.0
+VALUE_LIMIT = 1_000.0  # |a cell| at most this: keeps every score far from overflow and every table readable
+MAX_D_MODEL = 32  # embedding width on the multi-head and step-by-step lessons
+EDITABLE_CELLS = 96  # an X up to this many numbers is an editable table (12 tokens × 8 dimensions)
+MAX_LESSON_DK = 512  # the widest d_k the "why we scale" curves are measured at
+VECTOR_LIMIT = 10.0  # every coordinate on the geometry page stays in [−10, 10], so arrows fit one plot

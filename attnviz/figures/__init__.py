@@ -1,0 +1,1 @@
+"""Figure builders: plain numbers and labels in, plotly figures out. No Streamlit."""

@@ -1,0 +1,237 @@
+"""The Playground's four attention views as Apache ECharts options (plain dicts, drawn by ``st.echarts_chart``).
+
+ECharts, not plotly, because a chart with a fixed key keeps its instance and takes a new option in place: a toggle
+repaints the cells that changed instead of re-creating four charts.
+
+Every cell carries five values: [column, row, colour position, cell text, hover sentence]. Cell text is written here
+in Python (one formatter, one minus sign, no "−0"); the colour position is the value on the chart's fixed scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz.core.numbers import format_fixed, format_number
+from attnviz.figures.colours import BLUE_RED, CHANGED, FOCUS, MASKED_GREY, VIRIDIS, signed_log
+
+TEXT_LIMIT = 24  # above this many rows or columns cell text is left out (hover stays): unreadable, and slow
+_LABEL = {"color": "#111", "textBorderColor": "rgba(255,255,255,0.85)", "textBorderWidth": 2}
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How a matrix's values become colours: "weights" are 0 to 1 on Viridis; "signed" values are blue–red on a
+    signed log scale that reaches full colour at ±reach."""
+
+    kind: str  # "weights" or "signed"
+    reach: float = 1.0
+
+    def positions(self, values: np.ndarray) -> np.ndarray:
+        return np.clip(values, 0.0, 1.0) if self.kind == "weights" else signed_log(values, self.reach)
+
+    @property
+    def colours(self) -> list[str]:
+        return VIRIDIS if self.kind == "weights" else BLUE_RED
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return (0.0, 1.0) if self.kind == "weights" else (-1.0, 1.0)
+
+
+def cell_label(value: float, scale: Scale) -> str:
+    """What a cell says: weights to 2 decimals; other values to 2 decimals, or 3 significant digits from 100 up."""
+    if scale.kind == "weights" or abs(value) < 100:
+        return format_fixed(value, decimals=2)
+    return format_number(value, digits=3)
+
+
+def heatmap_option(
+    matrix,
+    row_labels: list[str],
+    col_labels: list[str],
+    *,
+    title: str,
+    scale: Scale,
+    value_name: str,
+    chart_name: str,
+    blocked=None,
+    focus_row: int | None = None,
+    changed=None,
+    font_size: int = 12,
+) -> dict:
+    """An ECharts heatmap of ``matrix`` (rows × cols), row 0 at the top.
+
+    ``blocked`` cells are grey and say "−∞" (scores) or "0" (weights): a masked score has no colour to claim.
+    ``focus_row`` is boxed in black, and ``changed`` cells (bool, same shape) are boxed in orange.
+    """
+    z = np.asarray(matrix, dtype=float)  # (rows, cols)
+    rows, cols = z.shape
+    blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
+    show_text = max(rows, cols) <= TEXT_LIMIT
+    colour = scale.positions(np.where(blocked, 0.0, z))
+    masked_text = "0" if scale.kind == "weights" else "−∞"
+    cells, masked = [], []
+    for i in range(rows):
+        for j in range(cols):
+            if blocked[i, j]:
+                hover = f"{row_labels[i]} → {col_labels[j]}: masked, score −∞, weight 0"
+                masked.append([j, i, 0.0, masked_text, hover])
+            else:
+                text = cell_label(z[i, j], scale)
+                hover = f"{row_labels[i]} → {col_labels[j]}: {value_name} {format_number(z[i, j])}"
+                cells.append([j, i, round(float(colour[i, j]), 4), text, hover])
+    label = {"show": show_text, "formatter": "{@[3]}", "fontSize": max(8, font_size - (1 if cols <= 6 else 3))}
+    series = [
+        {"type": "heatmap", "name": chart_name, "data": cells, "label": label | _LABEL, "selectedMode": "single"},
+        {
+            "type": "heatmap",
+            "name": "masked",
+            "data": masked,
+            "itemStyle": {"color": MASKED_GREY},
+            "label": label | {"color": "#555"},
+        },
+    ]
+    if focus_row is not None and 0 <= focus_row < rows:
+        series.append(_outline("focus", [[j, focus_row] for j in range(cols)], FOCUS, "solid"))
+    if changed is not None and np.asarray(changed).any():
+        series.append(_outline("changed", np.argwhere(changed)[:, ::-1].tolist(), CHANGED, "dashed"))
+    tick_font = font_size if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
+    y_labels = [
+        {"value": name, "textStyle": {"fontWeight": "bold"}} if i == focus_row else name
+        for i, name in enumerate(row_labels)
+    ]
+    return {
+        "animationDurationUpdate": 250,
+        "title": {"text": title, "left": 0, "textStyle": {"fontSize": font_size + 1}},
+        "tooltip": {"formatter": "{@[4]}"},
+        "toolbox": {"feature": {"saveAsImage": {"name": f"attnviz-{chart_name}", "pixelRatio": 2, "title": "PNG"}}},
+        "grid": {"left": 4, "right": 8, "top": 30, "bottom": 4, "containLabel": True},
+        "xAxis": {
+            "type": "category",
+            "data": [label.split(": ", 1)[-1] for label in col_labels],  # the key's token; hover gives "3: not"
+            "axisLabel": {"rotate": 60 if cols > 4 else 0, "fontSize": tick_font - 1, "hideOverlap": True},
+            "axisTick": {"show": False},
+        },
+        "yAxis": {
+            "type": "category",
+            "data": y_labels,
+            "inverse": True,
+            "axisLabel": {"fontSize": tick_font, "hideOverlap": True},
+            "axisTick": {"show": False},
+        },
+        "visualMap": {
+            "show": False,
+            "dimension": 2,
+            "seriesIndex": 0,
+            "min": scale.range[0],
+            "max": scale.range[1],
+            "inRange": {"color": scale.colours},
+        },
+        "series": series,
+    }
+
+
+def _outline(name: str, cells: list[list[int]], colour: str, line: str) -> dict:
+    """Boxes drawn over cells: a transparent heatmap whose only ink is each cell's border."""
+    return {
+        "type": "heatmap",
+        "name": name,
+        "data": [[x, y, 0] for x, y in cells],
+        "silent": True,
+        "z": 3,
+        "itemStyle": {"color": "rgba(0,0,0,0)", "borderColor": colour, "borderWidth": 2, "borderType": line},
+        "label": {"show": False},
+    }
+
+
+@dataclass(frozen=True)
+class View:
+    name: str  # the chart's key and PNG name
+    option: dict
+    cells: np.ndarray  # (k, 2) the (row, column) of each data item of the main series, for click → row
+
+
+def playground_views(state, previous=None, *, font_size: int = 12) -> list[View]:
+    """Raw scores, scaled and masked scores, weights and outputs of a PlaygroundState, in reading order.
+
+    Raw and scaled scores share one colour scale fixed by the largest raw score, so toggling the scaling or the
+    temperature changes the colours only as much as it changes the numbers. Cells that differ from ``previous``
+    (the state before the last change) are boxed in orange.
+    """
+    result, labels = state.result(), state.labels
+    old = previous.result() if previous is not None and previous.labels == labels else None
+    score_scale = Scale("signed", reach_of_scores(result))
+    V = state.matrices()[2]
+    divisor = _divisor_text(state)
+    dims = [f"d{j + 1}" for j in range(state.d_v)]
+    matrices = (
+        ("scores", "1. Raw scores QKᵀ", result.scores, score_scale, "score", None, labels),
+        (
+            "scaled",
+            f"2. Scaled and masked scores: QKᵀ{divisor}",
+            result.scaled,
+            score_scale,
+            "score",
+            result.blocked,
+            labels,
+        ),
+        (
+            "weights",
+            "3. Weights: softmax of each row",
+            result.weights,
+            Scale("weights"),
+            "weight",
+            result.blocked,
+            labels,
+        ),
+        (
+            "output",
+            "4. Output: weights · V",
+            result.output,
+            Scale("signed", float(np.abs(V).max() or 1.0)),
+            "value",
+            None,
+            dims,
+        ),
+    )
+    views = []
+    for name, title, matrix, scale, value_name, blocked, columns in matrices:
+        changed = None
+        if old is not None and getattr(old, name if name != "scaled" else "masked").shape == matrix.shape:
+            before = getattr(old, name if name != "scaled" else "masked")
+            after = result.masked if name == "scaled" else matrix
+            changed = ~np.isclose(before, after, rtol=1e-9, atol=1e-12, equal_nan=True) & ~(
+                np.isinf(before) & np.isinf(after)
+            )
+            changed = changed if changed.any() and not changed.all() else None  # all changed: said in words instead
+        option = heatmap_option(
+            matrix,
+            labels,
+            columns,
+            title=title,
+            scale=scale,
+            value_name=value_name,
+            chart_name=name,
+            blocked=blocked,
+            focus_row=state.focus,
+            changed=changed,
+            font_size=font_size,
+        )
+        unblocked = np.argwhere(~blocked) if blocked is not None else np.argwhere(np.ones(matrix.shape, bool))
+        views.append(View(name, option, unblocked))
+    return views
+
+
+def reach_of_scores(result) -> float:
+    """The colour scale of both score views: the largest |raw score|, which no toggle changes."""
+    finite = np.abs(result.scores)
+    return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+
+
+def _divisor_text(state) -> str:
+    parts = (["√d_k"] if state.scale else []) + (
+        [f"τ={format_number(state.temperature)}"] if state.temperature != 1 else []
+    )
+    return " ÷ " + " ÷ ".join(parts) if parts else ""

@@ -1,0 +1,1 @@
+"""What the guided pages teach, as numbers and words: row arithmetic, stages, geometry, scaling, costs."""

@@ -1,0 +1,152 @@
+"""Dot products seen as geometry: lengths, angles and cos θ for 2-D queries, keys and values.
+
+The default example is the pronoun one: which earlier word does "it" point to? Its query and keys come from
+``PRESETS["pronoun_it"]``; the values are ours (the text it comes from gives none).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz.core import attention, softmax
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import VECTOR_LIMIT
+from attnviz.core.presets import PRESETS
+
+_PRONOUN = PRESETS["pronoun_it"]
+PRONOUN_QUERY_LABEL = "it"
+PRONOUN_KEY_LABELS = _PRONOUN.tokens[:3]  # animal, street, because: the words "it" may refer to
+PRONOUN_QUERY = tuple(_PRONOUN.Q[3])  # [3, 1]
+PRONOUN_KEYS = tuple(tuple(row) for row in _PRONOUN.K[:3])  # [3, 1], [1, 4], [1.5, 0.5]
+# Dimensions "a living thing" and "a place". "because" carries a little of neither, so its arrow is still visible.
+PRONOUN_VALUES = ((1.0, 0.0), (0.0, 1.0), (0.3, 0.3))
+
+
+def vector(name: str, values) -> np.ndarray:
+    """``values`` as a finite 2-D vector inside the page's range, or AttnvizInputError in plain words."""
+    try:
+        v = np.array(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise AttnvizInputError(f"{name} must be two numbers.") from error
+    if v.shape != (2,):
+        raise AttnvizInputError(f"{name} must be two numbers (x and y), not {v.size}.")
+    if not np.isfinite(v).all():
+        raise AttnvizInputError(f"{name} must be finite numbers.")
+    if np.abs(v).max() > VECTOR_LIMIT:
+        raise AttnvizInputError(f"{name} must stay between −{VECTOR_LIMIT:g} and {VECTOR_LIMIT:g} in each coordinate.")
+    return v
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How one key compares with the query. ``angle_deg`` and ``cos`` are None when either vector has length 0."""
+
+    dot: float
+    query_length: float
+    key_length: float
+    cos: float | None
+    angle_deg: float | None
+
+
+def compare(query, key) -> Comparison:
+    """a·b, |a|, |b|, cos θ = a·b / (|a||b|) and θ. A zero-length vector points nowhere, so it has no angle."""
+    query, key = np.asarray(query, dtype=float), np.asarray(key, dtype=float)
+    dot = float(query @ key)
+    query_length, key_length = float(np.linalg.norm(query)), float(np.linalg.norm(key))
+    if query_length == 0 or key_length == 0:
+        return Comparison(dot, query_length, key_length, None, None)
+    cos = float(np.clip(dot / (query_length * key_length), -1.0, 1.0))  # rounding can step just past ±1
+    cross = float(query[0] * key[1] - query[1] * key[0])  # |a||b| sin θ: with atan2, exact at 0° and 180°
+    return Comparison(dot, query_length, key_length, cos, math.degrees(math.atan2(abs(cross), dot)))
+
+
+def angle_text(comparison: Comparison) -> str:
+    if comparison.angle_deg is None:
+        return "angle undefined (a zero-length vector has no direction)"
+    return f"θ = {comparison.angle_deg:.1f}°, cos θ = {comparison.cos:.3f}"
+
+
+def number_text(x: float) -> str:
+    """A number for running text: a true minus sign, and brackets when it follows a "·"."""
+    return f"(−{-x:g})" if x < 0 else f"{x:g}"
+
+
+@dataclass(frozen=True)
+class RefresherRow:
+    name: str
+    a: tuple[float, float]
+    b: tuple[float, float]
+    comparison: Comparison
+
+    @property
+    def coordinate_sum(self) -> str:
+        """e.g. "2·5 + 3·(−1) = 7"."""
+        products = " + ".join(f"{number_text(x)}·{number_text(y)}" for x, y in zip(self.a, self.b, strict=True))
+        return f"{products} = {self.comparison.dot:g}".replace("= -", "= −")
+
+
+def refresher_rows() -> list[RefresherRow]:
+    """Three directions (same, perpendicular, opposite) and the worked sum a = [2, 3], b = [5, −1]."""
+    pairs = (
+        ("same direction (0°)", (2.0, 1.0), (4.0, 2.0)),
+        ("perpendicular (90°)", (2.0, 1.0), (-1.0, 2.0)),
+        ("opposite (180°)", (2.0, 1.0), (-4.0, -2.0)),
+        ("worked example", (2.0, 3.0), (5.0, -1.0)),
+    )
+    return [RefresherRow(name, a, b, compare(a, b)) for name, a, b in pairs]
+
+
+@dataclass(frozen=True)
+class MagnitudeWin:
+    """A key that is further from the query's direction yet scores higher, only because it is longer."""
+
+    longer: int  # index of the misaligned, longer key
+    aligned: int  # index of the better-aligned, shorter key
+
+
+def magnitude_wins(query, keys) -> list[MagnitudeWin]:
+    """Every pair where the larger angle wins on the dot product. Keys without an angle are left out."""
+    comparisons = [compare(query, key) for key in keys]
+    wins = []
+    for i, far in enumerate(comparisons):
+        for j, near in enumerate(comparisons):
+            if far.angle_deg is None or near.angle_deg is None:
+                continue
+            if far.angle_deg > near.angle_deg + 1e-9 and far.dot > near.dot and far.key_length > near.key_length:
+                wins.append(MagnitudeWin(longer=i, aligned=j))
+    return wins
+
+
+@dataclass(frozen=True)
+class GeometryResult:
+    query: np.ndarray  # (2,)
+    keys: np.ndarray  # (n, 2)
+    values: np.ndarray  # (n, 2)
+    comparisons: list[Comparison]
+    scores: np.ndarray  # (n,) q·k_j
+    scaled: np.ndarray  # (n,) q·k_j / √2
+    weights: np.ndarray  # (n,) softmax of the scaled scores
+    unscaled_weights: np.ndarray  # (n,) softmax of the raw scores, to show what scaling changes
+    context: np.ndarray  # (2,) Σ_j weights_j v_j
+
+
+def attend_2d(query, keys, values) -> GeometryResult:
+    """One query against a few 2-D keys, through the core's attention (so d_k = 2 and the scale is √2)."""
+    query = vector("The query", query)
+    keys = np.array([vector(f"Key {j + 1}", key) for j, key in enumerate(keys)])  # (n, 2)
+    values = np.array([vector(f"Value {j + 1}", value) for j, value in enumerate(values)])  # (n, 2)
+    result = attention(query[None, :], keys, values)  # one query row
+    return GeometryResult(
+        query=query,
+        keys=keys,
+        values=values,
+        comparisons=[compare(query, key) for key in keys],
+        scores=result.scores[0],
+        scaled=result.scaled[0],
+        weights=result.weights[0],
+        unscaled_weights=softmax(result.scores[0]),
+        context=result.output[0],
+    )

@@ -1,0 +1,108 @@
+"""Why the scores are divided by √d_k: measured on random vectors, not just argued.
+
+For q and k with independent standard-normal entries, q·k is a sum of d_k terms of variance 1, so its variance is
+d_k. Dividing by √d_k divides the variance by d_k and brings it back to 1, whatever the width. Without it the
+scores spread out as d_k grows and softmax puts nearly all the weight on the largest one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz.core import attention, random_qkv, softmax
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_LESSON_DK
+
+N_PAIRS = 4000  # enough pairs that the measured variance is within a few per cent of the true one
+DK_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the widths the curves are measured at
+
+
+def _check_dk(d_k: int) -> None:
+    if not (1 <= d_k <= MAX_LESSON_DK):
+        raise AttnvizInputError(f"d_k must be between 1 and {MAX_LESSON_DK}, not {d_k}.")
+
+
+@dataclass(frozen=True)
+class VarianceCurve:
+    dims: np.ndarray  # (m,) the d_k values
+    raw: np.ndarray  # (m,) measured Var(q·k)
+    scaled: np.ndarray  # (m,) measured Var(q·k / √d_k)
+
+
+def score_variance(dims, *, n_pairs: int = N_PAIRS, seed: int = 0) -> VarianceCurve:
+    """Variance of q·k over ``n_pairs`` random (q, k) pairs, for every d_k in ``dims``.
+
+    One draw at the widest d_k serves every width: the score at width d is the sum of the first d products,
+    so a cumulative sum gives all widths at once, and a wider d_k only adds terms to the same pairs.
+    """
+    dims = np.array(sorted(set(int(d) for d in dims)))
+    for d_k in dims:
+        _check_dk(int(d_k))
+    rng = np.random.default_rng(seed)
+    # Drawn dimension by dimension, so the first d dimensions are the same whatever the widest d_k is.
+    q, k = rng.standard_normal((dims.max(), 2, n_pairs)).transpose(1, 2, 0)  # each (n_pairs, d_max)
+    scores_by_width = np.cumsum(q * k, axis=1)[:, dims - 1]  # (n_pairs, m): column i is q·k at width dims[i]
+    raw = scores_by_width.var(axis=0)
+    return VarianceCurve(dims=dims, raw=raw, scaled=raw / dims)  # Var(x / √d) = Var(x) / d
+
+
+def entropy(weights, axis: int = -1) -> np.ndarray:
+    """Shannon entropy in bits of each row of weights: log2(n) for uniform weights, 0 for one-hot."""
+    weights = np.asarray(weights, dtype=float)
+    logs = np.log2(weights, out=np.zeros_like(weights), where=weights > 0)  # 0·log 0 counts as 0
+    return -(weights * logs).sum(axis=axis)
+
+
+@dataclass(frozen=True)
+class Saturation:
+    dims: np.ndarray  # (m,)
+    entropy_scaled: np.ndarray  # (m,) mean row entropy in bits
+    entropy_raw: np.ndarray  # (m,)
+    max_scaled: np.ndarray  # (m,) mean of each row's largest weight
+    max_raw: np.ndarray  # (m,)
+    n_tokens: int
+
+    @property
+    def uniform_entropy(self) -> float:
+        return float(np.log2(self.n_tokens))
+
+
+def _weights(d_k: int, n_tokens: int, seed: int, *, scale: bool) -> np.ndarray:  # (n_tokens, n_tokens)
+    Q, K, V = random_qkv(n_tokens, d_k, 1, seed)  # V is unused: only the weights matter here
+    return attention(Q, K, V, scale=scale).weights
+
+
+def saturation(dims, *, n_tokens: int = 16, seed: int = 0) -> Saturation:
+    """Row entropy and largest weight, averaged over every query row, with and without the √d_k."""
+    dims = np.array(sorted(set(int(d) for d in dims)))
+    for d_k in dims:
+        _check_dk(int(d_k))
+    if not (2 <= n_tokens <= 64):
+        raise AttnvizInputError(f"The number of tokens must be between 2 and 64, not {n_tokens}.")
+    scaled = [_weights(int(d), n_tokens, seed, scale=True) for d in dims]
+    raw = [_weights(int(d), n_tokens, seed, scale=False) for d in dims]
+    return Saturation(
+        dims=dims,
+        entropy_scaled=np.array([entropy(w).mean() for w in scaled]),
+        entropy_raw=np.array([entropy(w).mean() for w in raw]),
+        max_scaled=np.array([w.max(axis=1).mean() for w in scaled]),
+        max_raw=np.array([w.max(axis=1).mean() for w in raw]),
+        n_tokens=n_tokens,
+    )
+
+
+@dataclass(frozen=True)
+class OneRow:
+    scores: np.ndarray  # (n_tokens,) raw q·k for query 0
+    scaled_weights: np.ndarray  # (n_tokens,)
+    raw_weights: np.ndarray  # (n_tokens,)
+
+
+def one_row(d_k: int, *, n_tokens: int = 16, seed: int = 0) -> OneRow:
+    """The first query's scores and its weights with and without scaling."""
+    _check_dk(d_k)
+    Q, K, _ = random_qkv(n_tokens, d_k, 1, seed)  # the same vectors as saturation() uses
+    scores = K @ Q[0]  # (n_tokens,)
+    return OneRow(scores=scores, scaled_weights=softmax(scores / np.sqrt(d_k)), raw_weights=softmax(scores))

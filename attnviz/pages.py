@@ -1,0 +1,35 @@
+"""The table of pages: the router, share links, settings persistence and the tests all read it from here.
+
+Each page is the file ``pages/<name>.py``; ``name`` is also what a share link says to open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    title: str
+    icon: str
+    keeps_settings: bool = False  # a guided page whose sliders and inputs survive a visit to another page
+
+    @property
+    def file(self) -> str:
+        return f"pages/{self.name}.py"
+
+
+PAGES = (
+    Page("playground", "Playground", ":material/tune:"),
+    Page("step_by_step", "Step by step", ":material/stairs:", keeps_settings=True),
+    Page("geometry", "Geometry of dot products", ":material/architecture:", keeps_settings=True),
+    Page("why_scale", "Why we scale", ":material/balance:", keeps_settings=True),
+    Page("multi_head", "Multi-head and projections", ":material/hub:", keeps_settings=True),
+)
+PAGE_NAMES = tuple(page.name for page in PAGES)
+DEFAULT_PAGE = PAGES[0].name
+
+
+def page_named(name: str) -> Page:
+    return next(page for page in PAGES if page.name == name)

@@ -1,0 +1,35 @@
+"""Editable tables of numbers, shared by the Playground's Q, K, V and Multi-head's X."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attnviz.core.numbers import cell_text
+from attnviz.ui import state
+
+
+def number_table(
+    values, row_labels: list[str], column_names: list[str], *, name: str, height: int
+) -> dict[tuple[int, int], object]:
+    """An editable table whose cells hold the numbers as text; returns what the user typed, by (row, column).
+
+    Text, not number columns: Streamlit's number editor quietly drops the characters it does not expect, so "1e9"
+    arrived as 19 and "1.5e-3" as -1.53, and it clamps to its bounds without a word. As text, the app receives
+    exactly what was typed, and ``attnviz.core.numbers.parse_number`` accepts it or says why not.
+    """
+    frame = pd.DataFrame(
+        [[cell_text(value) for value in row] for row in np.asarray(values, dtype=float)],
+        index=row_labels,
+        columns=column_names,
+    )
+    key = state.table_key(name)
+    st.data_editor(
+        frame,
+        key=key,
+        num_rows="fixed",
+        height=height,
+        column_config={column: st.column_config.TextColumn(column, max_chars=32) for column in column_names},
+    )
+    return state.typed_cells(key, column_names)

@@ -1,0 +1,88 @@
+"""One way to print a number and one way to read a typed cell."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attnviz import AttnvizInputError
+from attnviz.core.numbers import (
+    cell_text,
+    format_fixed,
+    format_number,
+    format_vector,
+    latex_number,
+    parse_cells,
+    parse_number,
+    with_cells,
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.0, "0"), (-0.0, "0"), (-1e-9, "−1e−9"), (0.66524, "0.6652"), (-3.0, "−3"), (1234567.0, "1.235e6"), (-math.inf, "−∞")],
+)
+def test_format_number_uses_one_minus_sign_and_no_minus_zero(value, text):
+    assert format_number(value) == text
+
+
+@pytest.mark.parametrize(("value", "text"), [(-0.001, "0.00"), (-0.0, "0.00"), (-0.005001, "−0.01"), (0.666, "0.67")])
+def test_format_fixed_never_prints_minus_zero(value, text):
+    assert format_fixed(value) == text
+    assert "−0.00" not in format_fixed(value) and "-" not in format_fixed(value)
+
+
+def test_vectors_and_latex():
+    assert format_vector([0.5, -0.25, 0]) == "[0.5, −0.25, 0]"
+    assert latex_number(-2.5) == "(-2.5)" and latex_number(-2.5, bracket=False) == "-2.5"
+    assert latex_number(1.5e-7) == r"1.5\times 10^{-7}"
+
+
+@pytest.mark.parametrize("value", [0.3, -1.04, 20.0, 0.1 + 0.2, 1 / 3, 1e-320, -123.456789012345, 1e-6])
+def test_cell_text_reads_back_exactly_and_stays_short(value):
+    assert float(cell_text(value)) == value
+    assert len(cell_text(value)) <= 24  # 1e-320 is "1e-320", not 320 digits
+
+
+def test_cell_text_keeps_the_sign_of_minus_zero():
+    assert cell_text(-0.0) == "-0"
+    assert math.copysign(1, parse_number(cell_text(-0.0))) == -1
+
+
+@pytest.mark.parametrize(("raw", "value"), [("0.5", 0.5), (" -2 ", -2.0), ("1e-3", 0.001), (".5", 0.5), ("−1.5", -1.5), ("3.", 3.0), (2, 2.0)])
+def test_plain_decimals_are_accepted(raw, value):
+    assert parse_number(raw) == value
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("", "left empty"),
+        (None, "left empty"),
+        ("0_5", "“0_5” is not a number; use plain decimals"),
+        ("1_000", "is not a number"),
+        ("１２", "is not a number"),  # full-width digits
+        ("٣", "is not a number"),  # Arabic-Indic digit
+        ("1\u00a0000", "is not a number"),  # a non-breaking space inside
+        ("1,5", "write decimals with a dot"),
+        ("nan", "is not a number"),
+        ("inf", "is not a number"),
+        ("1e400", "outside the allowed range"),
+        ("1000.0000000001", "1000.0000000001 is outside the allowed range −1000 to 1000"),
+        (True, "is not a number"),
+    ],
+)
+def test_everything_else_is_refused_with_a_reason(raw, message):
+    with pytest.raises(AttnvizInputError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        parse_number(raw)
+
+
+def test_typed_cells_are_checked_one_by_one():
+    typed = {(0, 2): "1.5", (1, 0): "abc", (1, 1): 5000, (9, 0): 1}
+    values, problems = parse_cells(typed, (2, 3), lambda r, c: f"X[{r}, {c}]")
+    assert values == {(0, 2): 1.5}
+    assert problems == [
+        "X[1, 0]: “abc” is not a number; use plain decimals such as 0.5, -2 or 1e-3; the previous value is kept.",
+        "X[1, 1]: 5000.0 is outside the allowed range −1000 to 1000; the previous value is kept.",
+    ]
+    np.testing.assert_array_equal(with_cells(np.zeros((2, 3)), values), [[0, 0, 1.5], [0, 0, 0]])

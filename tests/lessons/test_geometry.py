@@ -1,0 +1,58 @@
+import math
+
+import numpy as np
+import pytest
+
+from attnviz import AttnvizInputError
+from attnviz.lessons import geometry as geo
+
+
+def test_refresher_rows_give_the_textbook_angles_and_the_worked_sum():
+    rows = {row.name: row.comparison for row in geo.refresher_rows()}
+    same, right, opposite = rows["same direction (0°)"], rows["perpendicular (90°)"], rows["opposite (180°)"]
+    assert (same.angle_deg, same.dot) == (0.0, 10.0) and same.cos == pytest.approx(1.0)
+    assert (right.angle_deg, right.dot, right.cos) == (90.0, 0.0, 0.0)
+    assert (opposite.angle_deg, opposite.dot) == (180.0, -10.0) and opposite.cos == pytest.approx(-1.0)
+    worked = rows["worked example"]  # [2, 3]·[5, −1] = 10 − 3
+    assert worked.dot == 7.0
+    assert worked.query_length * worked.key_length * worked.cos == pytest.approx(7.0)
+    assert worked.angle_deg == pytest.approx(math.degrees(math.acos(7 / (math.sqrt(13) * math.sqrt(26)))))
+
+
+def test_pronoun_example_scores_weights_and_angles():
+    result = geo.attend_2d(geo.PRONOUN_QUERY, geo.PRONOUN_KEYS, geo.PRONOUN_VALUES)
+    assert geo.PRONOUN_KEY_LABELS == ("animal", "street", "because")
+    np.testing.assert_array_equal(result.scores, [10, 7, 5])
+    np.testing.assert_allclose(result.scaled, np.array([10, 7, 5]) / math.sqrt(2))
+    np.testing.assert_allclose(result.weights, [0.8703, 0.1043, 0.0254], atol=5e-5)
+    assert [c.angle_deg for c in result.comparisons][0::2] == [0.0, 0.0]  # animal and because point like "it"
+    assert result.comparisons[1].angle_deg == pytest.approx(57.5288, abs=1e-4)
+    assert result.comparisons[1].cos == pytest.approx(7 / (math.sqrt(10) * math.sqrt(17)))
+    # the context vector is the weighted blend of the values
+    np.testing.assert_allclose(result.context, result.weights @ np.array(geo.PRONOUN_VALUES))
+    # without the √2 the same order, but sharper
+    assert result.unscaled_weights[0] > result.weights[0]
+
+
+def test_magnitude_problem_street_beats_because():
+    wins = geo.magnitude_wins(geo.PRONOUN_QUERY, geo.PRONOUN_KEYS)
+    assert wins == [geo.MagnitudeWin(longer=1, aligned=2)]  # street (7.0, 57.5°) beats because (5.0, 0°)
+    assert geo.magnitude_wins([1, 0], [[1, 0], [2, 0]]) == []  # same direction: no paradox
+
+
+def test_zero_vectors_have_no_angle_and_do_not_divide_by_zero():
+    comparison = geo.compare([0, 0], [1, 2])
+    assert comparison.dot == 0 and comparison.angle_deg is None and comparison.cos is None
+    assert "undefined" in geo.angle_text(comparison)
+    result = geo.attend_2d([0, 0], geo.PRONOUN_KEYS, geo.PRONOUN_VALUES)
+    np.testing.assert_allclose(result.weights, [1 / 3] * 3)  # every score 0: uniform weights
+    assert geo.magnitude_wins([1, 1], [[0, 0], [3, 0]]) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [([1, 2, 3], "two numbers"), ([11, 0], "between"), ([math.nan, 0], "finite"), (["a", 1], "two numbers")],
+)
+def test_bad_vectors_get_plain_messages(query, message):
+    with pytest.raises(AttnvizInputError, match=message):
+        geo.attend_2d(query, geo.PRONOUN_KEYS, geo.PRONOUN_VALUES)
