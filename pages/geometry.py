@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.core.limits import VECTOR_LIMIT
-from attnviz.figures import lessons as figs
+from attnviz.figures import geometry as figs
 from attnviz.lessons import geometry as geo
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box

@@ -8,7 +8,7 @@ import attnviz
 from attnviz.core import random as heads
 from attnviz.core.limits import EDITABLE_CELLS, MAX_D_MODEL, MAX_SEED
 from attnviz.core.numbers import parse_cells, with_cells
-from attnviz.figures import lessons as figs
+from attnviz.figures import costs as figs
 from attnviz.figures.heatmaps import matrix_heatmap
 from attnviz.lessons import costs
 from attnviz.ui import state as session

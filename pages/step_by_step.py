@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attnviz.figures import lessons as figs
+from attnviz.figures import stages as figs
 from attnviz.lessons import stages as steps
 from attnviz.ui import state as session
 from attnviz.ui.charts import show_chart

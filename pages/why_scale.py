@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attnviz.core.limits import MAX_LESSON_DK, MAX_SEED
-from attnviz.figures import lessons as figs
+from attnviz.figures import scaling as figs
 from attnviz.lessons import scaling
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box

@@ -35,6 +35,7 @@ BLUE, ORANGE, GREEN, VERMILION, PURPLE, SKY, YELLOW = (
     "#56B4E9",
     "#F0E442",
 )
+UNSCALED, SCALED = VERMILION, BLUE  # the same two colours for "without √d_k" and "with" on every lesson chart
 
 
 def signed_log(values, reach: float) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attnviz.core.playground_state import PlaygroundState, load_example
-from attnviz.figures import lessons as figs
+from attnviz.figures import colours
 from tests.support.apptest import button, chart, chart_keys, open_page, setting_key, texts, trace
 
 PAGE = "pages/step_by_step.py"
@@ -68,7 +68,7 @@ def test_pronoun_formulas_with_live_numbers(pronoun):
     button(pronoun, "Next").click().run()  # mask: the Playground blocks key 3 ("it") for every query
     assert chart_keys(pronoun) == ["steps_panel_mask_0", "steps_panel_mask_1"]
     shapes = chart(pronoun, "steps_panel_mask_0")["layout"]["shapes"]
-    assert sum(s["line"]["color"] == figs.YELLOW for s in shapes) == 4  # the four blocked cells, outlined
+    assert sum(s["line"]["color"] == colours.YELLOW for s in shapes) == 4  # the four blocked cells, outlined
     assert "the 4 cells this stage changed" in texts(pronoun.caption)
     assert "Encoder" in texts(pronoun.markdown) and "Decoder" in texts(pronoun.markdown)
     assert chart(pronoun, "steps_panel_mask_1")["layout"]["title"]["text"] == "If it were a decoder (causal)"

@@ -1,0 +1,94 @@
+"""Figures of the "why we scale" page: the variance of the scores, softmax saturation, one row side by side."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from attnviz.figures.colours import SCALED, UNSCALED
+from attnviz.figures.layout import finish, marker
+from attnviz.lessons.scaling import OneRow, Saturation, VarianceCurve
+
+
+def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) -> go.Figure:
+    """Measured variance of raw and scaled scores against d_k, on log–log axes, with the lines y = d_k and y = 1."""
+    dims = curve.dims.astype(float)
+    figure = go.Figure()
+    figure.add_trace(
+        go.Scatter(x=dims, y=dims, mode="lines", name="theory: d_k", line={"color": "#999", "dash": "dash"})
+    )
+    figure.add_trace(
+        go.Scatter(x=dims, y=np.ones_like(dims), mode="lines", name="theory: 1", line={"color": "#999", "dash": "dot"})
+    )
+    figure.add_trace(
+        go.Scatter(x=dims, y=curve.raw, mode="lines+markers", name="measured Var(q·k)", line={"color": UNSCALED})
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=dims, y=curve.scaled, mode="lines+markers", name="measured Var(q·k / √d_k)", line={"color": SCALED}
+        )
+    )
+    low, high = min(curve.scaled.min(), 1.0) * 0.7, max(curve.raw.max(), dims.max()) * 1.4
+    marker(figure, chosen_dk, (low, high), f"d_k = {chosen_dk}", "#444")
+    figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
+    figure.update_yaxes(type="log", title="variance of the scores", dtick=1)  # ticks at powers of ten only
+    return finish(
+        figure, title="Raw scores spread out like d_k; scaled scores stay near 1", height=height, legend_y=-0.25
+    )
+
+
+def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) -> go.Figure:
+    """Mean row entropy (bits) and mean largest weight, with and without scaling, against d_k."""
+    dims = curves.dims.astype(float)
+    figure = make_subplots(cols=2, subplot_titles=("Row entropy (bits)", "Largest weight in a row"))
+    for y, name, colour, col in (
+        (curves.entropy_raw, "unscaled", UNSCALED, 1),
+        (curves.entropy_scaled, "scaled by √d_k", SCALED, 1),
+        (curves.max_raw, "unscaled", UNSCALED, 2),
+        (curves.max_scaled, "scaled by √d_k", SCALED, 2),
+    ):
+        figure.add_trace(
+            go.Scatter(
+                x=dims,
+                y=y,
+                mode="lines+markers",
+                name=name,
+                line={"color": colour},
+                legendgroup=name,
+                showlegend=col == 1,
+            ),
+            row=1,
+            col=col,
+        )
+    figure.add_hline(
+        y=curves.uniform_entropy,
+        line={"color": "#999", "dash": "dot"},
+        row=1,
+        col=1,
+        annotation_text=f"uniform: log₂ {curves.n_tokens}",
+        annotation_position="bottom right",
+    )
+    figure.add_hline(y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="one-hot")
+    for col, top in ((1, curves.uniform_entropy * 1.05), (2, 1.02)):
+        marker(figure, chosen_dk, (0, top), f"d_k = {chosen_dk}", "#444", row=1, col=col)
+    figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
+    figure.update_yaxes(range=[0, curves.uniform_entropy * 1.1], row=1, col=1)
+    figure.update_yaxes(range=[0, 1.05], row=1, col=2)
+    return finish(figure, height=height, legend_y=-0.25)
+
+
+def row_weights_bars(row: OneRow, d_k: int, *, height: int = 340) -> go.Figure:
+    """One query's weights over the keys: unscaled beside scaled."""
+    keys = [f"key {j}" for j in range(len(row.scores))]
+    figure = go.Figure()
+    for weights, name, colour in (
+        (row.raw_weights, "unscaled", UNSCALED),
+        (row.scaled_weights, "scaled by √d_k", SCALED),
+    ):
+        figure.add_trace(
+            go.Bar(x=keys, y=weights, name=name, marker_color=colour, hovertemplate="%{x}: %{y:.4f}<extra></extra>")
+        )
+    figure.update_yaxes(range=[0, 1.05], title="weight")
+    figure.update_xaxes(type="category", tickangle=-45)
+    return finish(figure, title=f"Query 0's weights at d_k = {d_k}", barmode="group", height=height, legend_y=-0.3)
