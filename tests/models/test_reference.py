@@ -193,3 +193,10 @@ def test_the_decoder_converts_once_then_loads_from_the_cache(decoder, decoder_ca
     assert decoder.converted_now and not cached.converted_now
     sentence = "Converted once, read many times."
     np.testing.assert_array_equal(cached.run(sentence).attention, decoder.run(sentence).attention)
+
+
+def test_decoder_weights_are_shared_read_only_memory_maps(decoder):
+    embedding = decoder.weights["token_embd.weight"]
+    assert embedding.shape == (49152, 576) and embedding.dtype == np.float32
+    assert not embedding.flags.writeable
+    assert isinstance(embedding.base, np.memmap)  # pages of the cached file, shared by every process that loads it

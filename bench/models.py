@@ -1,0 +1,197 @@
+"""Real-model benchmark (issue 11): load and forward-pass times of both models, and the RSS of a server-like process.
+
+- Loads are timed in this process after a first load, so the files are in the page cache and the libraries imported
+  (a "warm" load, what a server restart costs). The decoder's first conversion is timed into empty cache folders.
+- A forward pass is ``model.run`` on a sentence it has not seen (every repeat shuffles the words), so the run cache
+  never answers: tokenizing, every layer, every head through ``attnviz.attention``.
+- RSS: a fresh Python process imports what the Streamlit server imports for the app, loads the encoder and runs a
+  128-token sentence, then loads the decoder and does the same; it reports its VmRSS after each step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from threadpoolctl import threadpool_limits
+
+from attnviz.models import load_model
+from attnviz.models.decoder import Decoder
+from attnviz.models.encoder import Encoder
+
+WORDS = [
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "and",
+    "dog",
+    "ran",
+    "to",
+    "it",
+    "was",
+    "big",
+    "red",
+    "old",
+    "new",
+    "day",
+    "sun",
+    "sky",
+    "sea",
+    "one",
+    "two",
+    "three",
+    "but",
+    "not",
+    "all",
+    "can",
+    "see",
+    "how",
+    "far",
+    "we",
+    "go",
+]
+TARGETS_MS = {("encoder", 32): 60.0, ("encoder", 128): 200.0, ("decoder", 32): 400.0}
+TARGET_ENCODER_LOAD_S, TARGET_DECODER_LOAD_S = 1.0, 2.0
+TARGET_RSS_ENCODER_MB, TARGET_RSS_BOTH_MB = 450.0, 1200.0
+MACHINE_NOTE = "1 BLAS thread"
+
+
+def sentence(n_words: int, seed: int) -> str:
+    """``n_words`` words, one token each, in an order of their own (so each seed is a new sentence)."""
+    rng = random.Random(seed)
+    return " ".join(rng.choice(WORDS) for _ in range(n_words))
+
+
+def _row(measure, values, unit, target, detail) -> dict:
+    value = statistics.median(values)
+    return {
+        "measure": measure,
+        "value": value,
+        "unit": unit,
+        "target": None if target is None else f"≤ {target:g}",
+        "met": None if target is None else value <= target,
+        "n": len(values),
+        "detail": detail,
+    }
+
+
+def _seconds(make, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        make()
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def _forward_row(kind: str, model, n_tokens: int, repeat: int) -> dict:
+    specials = 0 if model.causal else 2  # [CLS] and [SEP]
+    model.run(sentence(n_tokens - specials, seed=repeat))  # warm-up, not counted (seeds 0..repeat-1 follow)
+    times, lengths = [], set()
+    for seed in range(repeat):
+        text = sentence(n_tokens - specials, seed)
+        started = time.perf_counter()
+        run = model.run(text)
+        times.append((time.perf_counter() - started) * 1000)
+        lengths.add(len(run.tokens))
+    target = TARGETS_MS.get((kind, n_tokens))
+    detail = f"model.run on an unseen sentence of {'/'.join(map(str, sorted(lengths)))} tokens; min {min(times):.0f} ms"
+    return _row(f"{kind} forward pass, {n_tokens} tokens", times, "ms", target, f"{detail}; {MACHINE_NOTE}")
+
+
+def _conversion_row(repeat: int) -> dict:
+    times = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="attnviz-bench-") as folder:
+            os.environ["ATTNVIZ_CACHE_DIR"] = folder
+            try:
+                times += _seconds(Decoder, 1)
+            finally:
+                del os.environ["ATTNVIZ_CACHE_DIR"]
+    return _row(
+        "decoder first load (GGUF conversion)", times, "s", None, "read the GGUF, dequantise, write float32 .npy files"
+    )
+
+
+RSS_SCRIPT = """
+import sys
+def memory_mb():
+    fields = dict(line.split(':', 1) for line in open('/proc/self/status'))
+    return {name: int(fields[name].split()[0]) / 1024 for name in ('VmRSS', 'VmHWM')}
+import json, streamlit, streamlit.web.server, plotly.graph_objects, pandas, attnviz  # what the server imports
+from attnviz.models import load_model
+readings = {'baseline': memory_mb()}
+for name in sys.argv[1:]:
+    load_model(name).run(' '.join(['word'] * 120))
+    readings[name] = memory_mb()
+print(json.dumps(readings))
+"""
+
+
+def _rss_rows(repeat: int) -> list[dict]:
+    samples = []
+    for _ in range(repeat):
+        out = subprocess.run(
+            [sys.executable, "-c", RSS_SCRIPT, "all-MiniLM-L6-v2", "SmolLM2-135M"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[1],
+        ).stdout
+        samples.append(json.loads(out))
+    baseline = statistics.median(s["baseline"]["VmRSS"] for s in samples)
+    encoder = [s["all-MiniLM-L6-v2"]["VmRSS"] for s in samples]
+    both = [s["SmolLM2-135M"]["VmRSS"] for s in samples]
+    peak = max(s["SmolLM2-135M"]["VmHWM"] for s in samples)
+    note = f"fresh process with streamlit, plotly, pandas and attnviz imported ({baseline:.0f} MB before any model)"
+    return [
+        _row("RSS, encoder loaded", encoder, "MB", TARGET_RSS_ENCODER_MB, f"{note}; after a 122-token run"),
+        _row(
+            "RSS, both models loaded",
+            both,
+            "MB",
+            TARGET_RSS_BOTH_MB,
+            f"then the decoder and a 120-token run; peak {peak:.0f} MB",
+        ),
+    ]
+
+
+def run(repeat: int = 7) -> list[dict]:
+    encoder = load_model("all-MiniLM-L6-v2")  # first load: imports the libraries, fills the page cache
+    decoder = load_model("SmolLM2-135M")  # converts the GGUF if this machine never has
+    rows = [
+        _row("encoder load (warm)", _seconds(Encoder, 5), "s", TARGET_ENCODER_LOAD_S, "files in the page cache"),
+        _forward_row("encoder", encoder, 32, repeat),
+        _forward_row("encoder", encoder, 128, repeat),
+        _conversion_row(3),
+        _row(
+            "decoder load (converted)",
+            _seconds(Decoder, 5),
+            "s",
+            TARGET_DECODER_LOAD_S,
+            "float32 .npy files memory-mapped, tokenizer.json read",
+        ),
+        _forward_row("decoder", decoder, 32, repeat),
+        _forward_row("decoder", decoder, 128, repeat),
+    ]
+    with threadpool_limits(limits=2, user_api="blas"):  # what load_model's one thread is chosen over
+        rows.append({**_forward_row("decoder", decoder, 32, repeat), "target": None, "met": None})
+        rows[-1]["measure"] += ", 2 BLAS threads"
+        rows[-1]["detail"] = rows[-1]["detail"].replace(MACHINE_NOTE, "2 BLAS threads, for comparison")
+    return rows + _rss_rows(3)
+
+
+if __name__ == "__main__":
+    from bench import report
+
+    print(report.table(run()))
