@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]  # tests/support/live.py → the repository
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
 # Without the networking flags Chromium keeps trying to reach hosts this machine cannot reach.
 CHROMIUM_ARGS = [
