@@ -28,8 +28,8 @@ def _symmetric_range(values: np.ndarray) -> tuple[float, float]:
 
 
 def _cell_text(z: np.ndarray, kind: str, blocked) -> np.ndarray:
-    """What each cell says: weights to 2 decimals; other values to 2 decimals, or whole from 100 up, so they fit;
-    "−∞" where the cell is masked."""
+    """What each cell says: weights to 2 decimals; other values to 2 decimals, or whole from 100 up, so they fit.
+    A masked cell says "−∞" in a score matrix and "0.00" in a weight matrix: its score is −∞, so its weight is 0."""
 
     def say(value: float) -> str:
         text = f"{value:.2f}" if kind == "weights" or abs(value) < 100 else f"{value:.0f}"
@@ -37,7 +37,7 @@ def _cell_text(z: np.ndarray, kind: str, blocked) -> np.ndarray:
 
     text = np.array([[say(value) for value in row] for row in z], dtype=object)  # (rows, cols)
     if blocked is not None:
-        text[blocked] = "−∞"
+        text[blocked] = "0.00" if kind == "weights" else "−∞"
     return text
 
 
@@ -57,8 +57,8 @@ def matrix_heatmap(
 ) -> go.Figure:
     """A heatmap of ``matrix`` (rows × cols) read like a matrix: row 0 at the top.
 
-    ``blocked`` (bool, same shape) marks masked cells: they are drawn grey with "−∞" instead of a colour,
-    because a colour would claim a value they do not have.
+    ``blocked`` (bool, same shape) marks masked cells: they are drawn grey instead of a colour, because a colour
+    would claim a value they do not have, and say "−∞" (a score) or "0.00" (a weight).
     """
     z = np.array(matrix, dtype=float)  # (rows, cols)
     rows, cols = z.shape

@@ -88,3 +88,10 @@ def test_editing_x_flows_through_and_bad_cells_are_explained(page):
     page.switch_page("pages/playground.py").run()
     page.switch_page("pages/multi_head.py").run()
     np.testing.assert_allclose(trace(page, "mh_output", 0, "z"), expected(X=X).output, rtol=1e-12)
+
+
+def test_masked_head_weights_read_zero_not_minus_infinity(page):
+    page.checkbox(key=setting_key("multi_head", "causal")).check().run()
+    text = np.array(chart(page, "mh_head_0")["data"][0]["text"], dtype=object)  # (n, n) what each cell says
+    assert (text[np.triu_indices(N, 1)] == "0.00").all()  # a masked weight is 0; −∞ belongs to the scores
+    assert "−∞" not in text
