@@ -19,10 +19,10 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tests.support.live import REPO, StreamlitServer
 from bench.load_moves import RECONNECT, Student, Wrong, pick_move
 from bench.load_report import Sampler, cpu_figures, latency_figures, table, write
 from bench.st_client import Session
+from tests.support.live import REPO, StreamlitServer
 
 OUTPUT = REPO / "artifacts" / "load.json"
 P95_TARGET_MS = 1000.0

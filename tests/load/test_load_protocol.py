@@ -1,0 +1,111 @@
+"""The load test's own parts: its protocol client against a real server, and the numbers it expects.
+
+``make load`` is only worth its figures if each session really drives the app and really checks what comes back,
+so these tests run one student through every move on a live ``streamlit run app.py`` and show that a wrong number or
+a lost session is caught.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+from streamlit.proto.Element_pb2 import Element
+
+from attnviz import random_qkv
+from bench.load_moves import DEFAULT_SENTENCE, Expected, Student, Wrong
+from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
+from tests.reference import naive_attention
+from tests.support.live import StreamlitServer
+
+
+def test_plotly_heatmaps_are_read_exactly_from_typed_arrays_and_lists():
+    z = np.array([[0.25, 0.75, 0.0], [1 / 3, 1 / 3, 1 / 3]])
+    element = Element()
+    element.plotly_chart.spec = pio.to_json(go.Figure(go.Heatmap(z=z, y=["0: a", "1: b"])))  # numpy → base64 bytes
+    chart = heatmap(Widget("$$ID-0-chart.weights", "plotly_chart", "", "", element.plotly_chart))
+    assert np.array_equal(chart.values, z) and chart.rows == ["0: a", "1: b"] and chart.tolerance <= 1e-9
+    np.testing.assert_array_equal(plotly_z([[1.5, None], [None, -2.0]]), [[1.5, np.nan], [np.nan, -2.0]])
+
+
+def test_echarts_heatmaps_are_read_from_their_cells():
+    option = {
+        "xAxis": {"data": ["a", "b"]},
+        "yAxis": {"data": ["0: a", {"value": "1: b", "textStyle": {"fontWeight": "bold"}}]},
+        "series": [
+            {
+                "type": "heatmap",
+                "data": [[0, 0, 1.0, "1.00", "…"], [0, 1, 0.4256, "0.43", "…"], [1, 1, 0.5744, "", ""]],
+            },
+            {"type": "heatmap", "name": "masked", "data": [[1, 0, 0.0, "0", "masked"]]},
+            {"type": "heatmap", "name": "focus", "silent": True, "data": [[0, 1, 0], [1, 1, 0]]},  # outlines only
+        ],
+    }
+    element = Element()
+    element.echarts_chart.spec = json.dumps(option)
+    chart = heatmap(Widget("$$ID-0-chart.weights", "echarts_chart", "", "", element.echarts_chart))
+    np.testing.assert_array_equal(chart.values, [[1.0, 0.0], [0.4256, 0.5744]])
+    assert chart.rows == ["0: a", "1: b"]
+
+
+def test_widgets_are_found_by_the_words_of_their_key():
+    assert user_key("$$ID-aad8caa832d6964b5977a3cc8daeac44-pg_causal") == "pg_causal"
+    assert user_key("$$ID-4e5ffc33adf8d45641590a5c272c0753-table.Q-0") == "table.Q-0"
+    assert key_parts("$$ID-4e5ffc33adf8d45641590a5c272c0753-pg_editor_Q_0") == ["pg", "editor", "Q", "0"]
+    assert "weights" in key_parts("$$ID-3814064d972c18ec0fbf015f66e73c6b-chart.weights")
+
+
+def test_expected_weights_match_a_naive_reference():
+    expected = Expected(sentence="The cat sat on the mat.", causal=True, edits={("K", 2, 1): 2.5, ("Q", 0, 3): -1.0})
+    Q, K, V = random_qkv(7, 4, 4, 42, decimals=2)
+    K[2, 1], Q[0, 3] = 2.5, -1.0
+    _, weights, _ = naive_attention(Q.tolist(), K.tolist(), V.tolist(), causal=True)
+    np.testing.assert_allclose(expected.weights(), weights, rtol=0, atol=1e-12)
+    assert expected.labels == ["0: The", "1: cat", "2: sat", "3: on", "4: the", "5: mat", "6: ."]
+    assert Expected().sentence == DEFAULT_SENTENCE
+
+
+@pytest.fixture(scope="module")
+def server():
+    with StreamlitServer("app.py") as running:
+        yield running
+
+
+def test_a_student_makes_every_move_and_the_numbers_hold(server):
+    async def lesson():
+        student = Student(Session(server.url), seed=1)
+        try:
+            await student.load()
+            await student.toggle_causal()
+            await student.edit_cell()
+            await student.change_sentence()
+            await student.edit_cell()
+            session_id = student.session.session_id
+            await student.reconnect()  # raises Wrong if the server forgot the session or its numbers
+            return student, session_id
+        finally:
+            await student.session.close()
+
+    student, session_id = asyncio.run(lesson())
+    assert student.expected.causal is True
+    assert student.expected.edits, "the cell edits are part of what was checked"
+    assert student.session.session_id == session_id
+
+
+def test_a_wrong_number_is_caught(server):
+    async def lesson():
+        student = Student(Session(server.url), seed=2)
+        try:
+            await student.load()
+            student.expected.causal = True  # the student believes in a mask the server never got
+            box = student.session.find(label="Causal mask")
+            with pytest.raises(Wrong, match="weights differ"):
+                student.check(await student.session.rerun(fragment_id=box.fragment_id), "rerun")
+        finally:
+            await student.session.close()
+
+    asyncio.run(lesson())
