@@ -63,6 +63,7 @@ class Model:
     n_heads: int
     d_head: int
     causal: bool
+    run_class: type[ModelRun] = ModelRun  # what run() returns
 
     def __init__(self) -> None:
         self._runs: OrderedDict[str, ModelRun] = OrderedDict()  # recent runs by sentence, least recent first
@@ -76,8 +77,9 @@ class Model:
         """attention, q, k, v, hidden (and for a decoder last_logits) for token ids (n,)."""
         raise NotImplementedError
 
-    def make_run(self, sentence: str, tokens: list[str], sinks: tuple[int, ...], arrays: dict) -> ModelRun:
-        return ModelRun(model=self.name, sentence=sentence, tokens=tokens, sinks=sinks, causal=self.causal, **arrays)
+    def run_extras(self) -> dict:
+        """Fields a subclass's run_class has beyond ModelRun's and the forward pass's arrays."""
+        return {}
 
     def run(self, sentence: str) -> ModelRun:
         """The sentence through the model. Recent runs are kept (RUN_CACHE_BYTES per model) and shared."""
@@ -90,7 +92,16 @@ class Model:
         check_length(len(ids))
         arrays = self.forward(np.asarray(ids, dtype=np.int64))
         arrays = {name: readonly(array) for name, array in arrays.items()}
-        run = self.make_run(sentence, tokens, sinks, {"token_ids": readonly(np.asarray(ids, np.int64)), **arrays})
+        run = self.run_class(
+            model=self.name,
+            sentence=sentence,
+            tokens=tokens,
+            token_ids=readonly(np.asarray(ids, dtype=np.int64)),
+            sinks=sinks,
+            causal=self.causal,
+            **arrays,
+            **self.run_extras(),
+        )
         self._remember(sentence, run)
         return run
 

@@ -23,7 +23,7 @@ from attnviz.models.layers import (
     split_heads,
     stack_layers,
 )
-from attnviz.models.runs import DecoderRun, ModelRun
+from attnviz.models.runs import DecoderRun
 from attnviz.models.sources import Source, cache_dir, locate, require
 
 SOURCE = Source(
@@ -39,13 +39,14 @@ GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 class Decoder(Model):
     causal = True
+    run_class = DecoderRun
 
     def __init__(self, source: Source = SOURCE) -> None:
         super().__init__()
         tokenizers = require("tokenizers")
         gguf_path = locate(source, (GGUF_FILE,))[GGUF_FILE]
         folder = converted_folder(gguf_path, cache_dir())
-        self.converted_now = not folder.is_dir()  # True the first time on this machine (a few seconds)
+        self.converted_now = not folder.is_dir()  # True the first time on this machine (about 10 s)
         if self.converted_now:
             convert(gguf_path, folder)
         config, self.weights, tokenizer_path = load_converted(folder)  # weights memory-mapped, read-only
@@ -63,16 +64,8 @@ class Decoder(Model):
         ids = self.tokenizer.encode(sentence).ids  # no start token is added, as in SmolLM2's own tokenizer
         return ids, [self.token_text(i) for i in ids], (0,)  # the first token is where idle heads park attention
 
-    def make_run(self, sentence: str, tokens: list[str], sinks: tuple[int, ...], arrays: dict) -> ModelRun:
-        return DecoderRun(
-            model=self.name,
-            sentence=sentence,
-            tokens=tokens,
-            sinks=sinks,
-            causal=True,
-            token_text=self.token_text,
-            **arrays,
-        )
+    def run_extras(self) -> dict:
+        return {"token_text": self.token_text}  # a DecoderRun names its predicted tokens
 
     def forward(self, ids: np.ndarray) -> dict[str, np.ndarray]:
         W = self.weights

@@ -68,8 +68,8 @@ class DecoderRun(ModelRun):
     used them, so every head has its own (n, d_head) Q, K and V.
     """
 
-    last_logits: np.ndarray = field(default=None)  # (vocab,) float32: a score for every possible next token
-    token_text: Callable[[int], str] = field(default=str, repr=False)  # a token id -> its text
+    last_logits: np.ndarray  # (vocab,) float32: a score for every possible next token
+    token_text: Callable[[int], str] = field(repr=False)  # a token id -> its text
 
     @property
     def nbytes(self) -> int:
