@@ -29,25 +29,7 @@ st.markdown(
     r"gives 0, opposite directions give the most negative."
 )
 rows = geo.refresher_rows()
-st.dataframe(
-    pd.DataFrame(
-        {
-            "case": [r.name for r in rows],
-            "a": [f"[{r.a[0]:g}, {r.a[1]:g}]" for r in rows],
-            "b": [f"[{r.b[0]:g}, {r.b[1]:g}]" for r in rows],
-            "a₁b₁ + a₂b₂": [r.coordinate_sum for r in rows],
-            "θ": [f"{r.comparison.angle_deg:.1f}°" for r in rows],
-            "cos θ": [f"{r.comparison.cos:.3f}" for r in rows],
-            "|a| |b| cos θ": [
-                f"{r.comparison.query_length:.3f} × {r.comparison.key_length:.3f} × {r.comparison.cos:.3f} "
-                f"= {r.comparison.query_length * r.comparison.key_length * r.comparison.cos:.3f}"
-                for r in rows
-            ],
-        }
-    ),
-    hide_index=True,
-    width="stretch",
-)
+st.dataframe(pd.DataFrame(geo.refresher_table(rows)), hide_index=True, width="stretch")
 worked = rows[-1]
 st.caption(
     f"Worked example: [2, 3]·[5, −1] = 2·5 + 3·(−1) = 10 − 3 = {worked.comparison.dot:g}. "
@@ -86,18 +68,7 @@ if result.comparisons[0].query_length == 0:
         "The query is the zero vector: every score is 0 and no angle is defined, so attention is spread evenly."
     )
 numbers.dataframe(
-    pd.DataFrame(
-        {
-            "key": key_names,
-            "q·k": result.scores,
-            "|k|": [c.key_length for c in result.comparisons],
-            "θ": [
-                f"{c.angle_deg:.1f}°" if c.angle_deg is not None else "undefined (zero length)"
-                for c in result.comparisons
-            ],
-            "cos θ": [f"{c.cos:.3f}" if c.cos is not None else "undefined" for c in result.comparisons],
-        }
-    ),
+    pd.DataFrame(geo.key_table(result, key_names)),
     hide_index=True,
     width="stretch",
     column_config={
@@ -108,43 +79,37 @@ numbers.dataframe(
 
 # ----------------------------------------------------------------------------- 3. magnitude
 st.header("3. The magnitude problem")
-wins = geo.magnitude_wins(result.query, result.keys)
-if wins:
-    for win in wins:
-        far, near = result.comparisons[win.longer], result.comparisons[win.aligned]
-        st.markdown(
-            f"- **“{key_names[win.longer]}”** points {far.angle_deg:.1f}° away from the query, yet scores "
-            f"**{far.dot:.1f}**, more than **“{key_names[win.aligned]}”** ({near.dot:.1f}), which points "
-            f"{near.angle_deg:.1f}° away. It wins only because it is longer: |k| = {far.key_length:.2f} "
-            f"against {near.key_length:.2f}."
-        )
-else:
-    st.markdown("With the current vectors, no longer key outscores a key that points closer to the query.")
+magnitude = geo.magnitude_sentences(result, key_names)
+st.markdown(
+    "\n".join(f"- {sentence}" for sentence in magnitude)
+    or "With the current vectors, no longer key outscores a key that points closer to the query."
+)
 st.markdown(
     "A dot product mixes two things: direction (cos θ) and length. A key can win by being long rather than by "
     "pointing the right way. Scaling by √d_k does **not** change this: it divides every score by the same number, "
     "so the order of the keys stays the same. What it changes is how *sharp* the softmax is, as the next section "
-    "shows. In a trained model the lengths are learned too, so a long key is one the model chose to make loud."
+    "shows. In a trained model the lengths are learned too: training can make a word's key long, and then that "
+    "word scores high against many queries, whichever way they point."
 )
 
 # ----------------------------------------------------------------------------- 4. scale and softmax
 st.header("4. Scaling and softmax")
 st.markdown(
-    "Here d_k = 2, so every score is divided by √2 ≈ 1.414 before the softmax turns the scores into weights that "
-    "add up to 1. Dividing shrinks the gaps between the scores, so the weights are a little less extreme."
+    "Here the query and the keys have d_k = 2 dimensions (the number of dimensions, not the arrows' lengths), so "
+    "every score is divided by √2 ≈ 1.414 before the softmax turns the scores into weights that add up to 1. "
+    "Dividing shrinks the gaps between the scores, so the weights are a little less extreme."
 )
 show_chart(figs.score_bars(result, key_names), key="geometry_bars")
-st.markdown(
-    " · ".join(f"“{name}”: **{w:.4f}**" for name, w in zip(key_names, result.weights, strict=True))
-    + f" (sum {result.weights.sum():.4f})"
-)
+st.markdown(geo.weights_text(result, key_names))
 
 # ----------------------------------------------------------------------------- 5. values
 st.header("5. The weighted sum in V-space")
 st.markdown(
     "Each key has a value vector: what the word passes on when it is attended to. Here the two dimensions mean "
-    "“a living thing” and “a place”. The output for “it” (its context vector) is the weighted blend Σ wⱼ vⱼ: "
-    "the dotted arrows are the values, the thick ones the weighted pieces laid end to end."
+    "“a living thing” and “a place”; “because”, a linking word, passes on nothing: [0, 0]. The output for “it” "
+    "(its context vector) is the weighted blend Σ wⱼ vⱼ: the dotted arrows are the values, the thick ones the "
+    "weighted pieces laid end to end. The defaults are the vectors of the Playground's example “What does ‘it’ "
+    "refer to?”, so the context vector here is the output the Playground shows for “it” in that example."
 )
 value_cols = st.columns(3)
 for j, name in enumerate(key_names):
@@ -153,7 +118,6 @@ for j, name in enumerate(key_names):
 blend, numbers = st.columns([3, 2])
 with blend:
     show_chart(figs.value_blend(result, key_names), key="geometry_values")
-terms = " + ".join(f"{w:.4f}·[{v[0]:g}, {v[1]:g}]" for w, v in zip(result.weights, result.values, strict=True))
-numbers.markdown(f"context = {terms} = **[{result.context[0]:.4f}, {result.context[1]:.4f}]**")
+numbers.markdown(geo.context_text(result))
 
 share_link_box(PAGE)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from attnviz.figures.colours import BLUE, GREEN, ORANGE, PURPLE, SCALED, SKY, UNSCALED, VERMILION
-from attnviz.figures.layout import finish
+from attnviz.figures.colours import BLUE, GREEN, ORANGE, PURPLE, SKY, VERMILION
+from attnviz.figures.layout import finish, unscaled_and_scaled
 from attnviz.lessons.geometry import GeometryResult, angle_text
 
 KEY_COLOURS = (ORANGE, GREEN, PURPLE, SKY, VERMILION)
@@ -108,29 +107,26 @@ def query_key_arrows(result: GeometryResult, query_label: str, key_labels, *, he
 
 def score_bars(result: GeometryResult, key_labels, *, height: int = 340) -> go.Figure:
     """Left: raw and scaled scores. Right: the softmax weights with and without the √2."""
-    figure = make_subplots(cols=2, subplot_titles=("Scores: q·k and q·k / √2", "Softmax weights"))
     labels = list(key_labels)
-    for values, name, colour, col in (
-        (result.scores, "raw q·k", UNSCALED, 1),
-        (result.scaled, "scaled q·k / √2", SCALED, 1),
-        (result.unscaled_weights, "softmax of raw", UNSCALED, 2),
-        (result.weights, "softmax of scaled", SCALED, 2),
-    ):
-        figure.add_trace(
-            go.Bar(
-                x=labels,
-                y=values,
-                name=name,
-                marker_color=colour,
-                text=[f"{v:.4f}" if col == 2 else f"{v:.2f}" for v in values],
-                textposition="outside",
-                legendgroup=name,
-                showlegend=True,
-                cliponaxis=False,
-            ),
-            row=1,
-            col=col,
+
+    def bars(values, name, colour, panel):
+        return go.Bar(
+            x=labels,
+            y=values,
+            name=name,
+            marker_color=colour,
+            text=[f"{v:.4f}" if panel == 2 else f"{v:.2f}" for v in values],
+            textposition="outside",
+            legendgroup=name,
+            showlegend=True,
+            cliponaxis=False,
         )
+
+    panels = (
+        ((result.scores, "raw q·k"), (result.scaled, "scaled q·k / √2")),
+        ((result.unscaled_weights, "softmax of raw"), (result.weights, "softmax of scaled")),
+    )
+    figure = unscaled_and_scaled(("Scores: q·k and q·k / √2", "Softmax weights"), panels, bars)
     figure.update_yaxes(range=[0, 1.15], title="weight", row=1, col=2)
     return finish(figure, barmode="group", height=height, legend_y=-0.15)
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from attnviz.figures.colours import SCALED, UNSCALED
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
 
@@ -39,3 +44,15 @@ def marker(
         row=row,
         col=col,
     )
+
+
+def unscaled_and_scaled(titles: tuple[str, str], panels, trace: Callable[..., go.BaseTraceType]) -> go.Figure:
+    """Two charts side by side, each comparing an unscaled series (in UNSCALED's colour) with a scaled one (SCALED).
+
+    ``panels`` holds per chart ((values, name) unscaled, (values, name) scaled); ``trace(values, name, colour,
+    panel)`` draws one series (a bar, a line) for chart ``panel`` (1 or 2)."""
+    figure = make_subplots(cols=2, subplot_titles=titles)
+    for panel, pair in enumerate(panels, start=1):
+        for (values, name), colour in zip(pair, (UNSCALED, SCALED), strict=True):
+            figure.add_trace(trace(values, name, colour, panel), row=1, col=panel)
+    return figure

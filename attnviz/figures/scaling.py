@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from attnviz.figures.colours import SCALED, UNSCALED
-from attnviz.figures.layout import finish, marker
+from attnviz.figures.layout import finish, marker, unscaled_and_scaled
 from attnviz.lessons.scaling import OneRow, Saturation, VarianceCurve
 
 
@@ -41,26 +40,23 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
 def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) -> go.Figure:
     """Mean row entropy (bits) and mean largest weight, with and without scaling, against d_k."""
     dims = curves.dims.astype(float)
-    figure = make_subplots(cols=2, subplot_titles=("Row entropy (bits)", "Largest weight in a row"))
-    for y, name, colour, col in (
-        (curves.entropy_raw, "unscaled", UNSCALED, 1),
-        (curves.entropy_scaled, "scaled by √d_k", SCALED, 1),
-        (curves.max_raw, "unscaled", UNSCALED, 2),
-        (curves.max_scaled, "scaled by √d_k", SCALED, 2),
-    ):
-        figure.add_trace(
-            go.Scatter(
-                x=dims,
-                y=y,
-                mode="lines+markers",
-                name=name,
-                line={"color": colour},
-                legendgroup=name,
-                showlegend=col == 1,
-            ),
-            row=1,
-            col=col,
+
+    def line(values, name, colour, panel):
+        return go.Scatter(
+            x=dims,
+            y=values,
+            mode="lines+markers",
+            name=name,
+            line={"color": colour},
+            legendgroup=name,
+            showlegend=panel == 1,
         )
+
+    panels = (
+        ((curves.entropy_raw, "unscaled"), (curves.entropy_scaled, "scaled by √d_k")),
+        ((curves.max_raw, "unscaled"), (curves.max_scaled, "scaled by √d_k")),
+    )
+    figure = unscaled_and_scaled(("Row entropy (bits)", "Largest weight in a row"), panels, line)
     figure.add_hline(
         y=curves.uniform_entropy,
         line={"color": "#999", "dash": "dot"},
@@ -69,7 +65,9 @@ def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) ->
         annotation_text=f"uniform: log₂ {curves.n_tokens}",
         annotation_position="bottom right",
     )
-    figure.add_hline(y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="one-hot")
+    figure.add_hline(
+        y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="all weight on one key"
+    )
     for col, top in ((1, curves.uniform_entropy * 1.05), (2, 1.02)):
         marker(figure, chosen_dk, (0, top), f"d_k = {chosen_dk}", "#444", row=1, col=col)
     figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])

@@ -1,7 +1,7 @@
 """Dot products seen as geometry: lengths, angles and cos θ for 2-D queries, keys and values.
 
-The default example is the pronoun one: which earlier word does "it" point to? Its query and keys come from
-``PRESETS["pronoun_it"]``; the values are ours (the text it comes from gives none).
+The default example is the pronoun one: which earlier word does "it" point to? Its query, keys and values are the
+Playground's example ``PRESETS["pronoun_it"]``, so both pages give "it" the same context vector.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from attnviz.core import attention, softmax
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import VECTOR_LIMIT
+from attnviz.core.numbers import format_fixed, format_number, format_vector
 from attnviz.core.presets import PRESETS
 
 _PRONOUN = PRESETS["pronoun_it"]
@@ -21,8 +22,8 @@ PRONOUN_QUERY_LABEL = "it"
 PRONOUN_KEY_LABELS = _PRONOUN.tokens[:3]  # animal, street, because: the words "it" may refer to
 PRONOUN_QUERY = tuple(_PRONOUN.Q[3])  # [3, 1]
 PRONOUN_KEYS = tuple(tuple(row) for row in _PRONOUN.K[:3])  # [3, 1], [1, 4], [1.5, 0.5]
-# Dimensions "a living thing" and "a place". "because" carries a little of neither, so its arrow is still visible.
-PRONOUN_VALUES = ((1.0, 0.0), (0.0, 1.0), (0.3, 0.3))
+# Dimensions "a living thing" and "a place": animal [1, 0], street [0, 1], and "because", a linking word, [0, 0].
+PRONOUN_VALUES = tuple(tuple(row) for row in _PRONOUN.V[:3])
 
 
 def vector(name: str, values) -> np.ndarray:
@@ -63,15 +64,24 @@ def compare(query, key) -> Comparison:
     return Comparison(dot, query_length, key_length, cos, math.degrees(math.atan2(abs(cross), dot)))
 
 
+def degrees_text(comparison: Comparison) -> str:
+    return "undefined" if comparison.angle_deg is None else f"{format_fixed(comparison.angle_deg, decimals=1)}°"
+
+
+def cos_text(comparison: Comparison) -> str:
+    return "undefined" if comparison.cos is None else format_fixed(comparison.cos, decimals=3)
+
+
 def angle_text(comparison: Comparison) -> str:
     if comparison.angle_deg is None:
         return "angle undefined (a zero-length vector has no direction)"
-    return f"θ = {comparison.angle_deg:.1f}°, cos θ = {comparison.cos:.3f}"
+    return f"θ = {degrees_text(comparison)}, cos θ = {cos_text(comparison)}"
 
 
 def number_text(x: float) -> str:
     """A number for running text: a true minus sign, and brackets when it follows a "·"."""
-    return f"(−{-x:g})" if x < 0 else f"{x:g}"
+    text = format_number(x, digits=6)
+    return f"({text})" if x < 0 else text
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,19 @@ class RefresherRow:
     def coordinate_sum(self) -> str:
         """e.g. "2·5 + 3·(−1) = 7"."""
         products = " + ".join(f"{number_text(x)}·{number_text(y)}" for x, y in zip(self.a, self.b, strict=True))
-        return f"{products} = {self.comparison.dot:g}".replace("= -", "= −")
+        return f"{products} = {format_number(self.comparison.dot, digits=6)}"
+
+    @property
+    def length_product(self) -> str:
+        """e.g. "3.606 × 5.099 × 0.381 = 7.000": |a| |b| cos θ, each factor as the table prints it."""
+        c = self.comparison
+        if c.cos is None:
+            return "undefined (a zero-length vector)"
+        cos = format_fixed(c.cos, decimals=3)
+        cos = f"({cos})" if cos.startswith("−") else cos
+        return f"{format_fixed(c.query_length, decimals=3)} × {format_fixed(c.key_length, decimals=3)} × {cos} = " + (
+            format_fixed(c.dot, decimals=3)
+        )
 
 
 def refresher_rows() -> list[RefresherRow]:
@@ -150,3 +172,61 @@ def attend_2d(query, keys, values) -> GeometryResult:
         unscaled_weights=softmax(result.scores[0]),
         context=result.output[0],
     )
+
+
+# ----------------------------------------------------------------------------- what the page shows
+
+
+def refresher_table(rows: list[RefresherRow]) -> dict[str, list[str]]:
+    """The refresher's table: both ways of computing each dot product, side by side."""
+    return {
+        "case": [r.name for r in rows],
+        "a": [format_vector(r.a, digits=6) for r in rows],
+        "b": [format_vector(r.b, digits=6) for r in rows],
+        "a₁b₁ + a₂b₂": [r.coordinate_sum for r in rows],
+        "θ": [degrees_text(r.comparison) for r in rows],
+        "cos θ": [cos_text(r.comparison) for r in rows],
+        "|a| |b| cos θ": [r.length_product for r in rows],
+    }
+
+
+def key_table(result: GeometryResult, key_labels) -> dict[str, list]:
+    """One row a key: its score, its length |k|, and its angle with the query."""
+    return {
+        "key": list(key_labels),
+        "q·k": [float(s) for s in result.scores],
+        "|k|": [c.key_length for c in result.comparisons],
+        "θ": [degrees_text(c) for c in result.comparisons],
+        "cos θ": [cos_text(c) for c in result.comparisons],
+    }
+
+
+def magnitude_sentences(result: GeometryResult, key_labels) -> list[str]:
+    """One sentence (markdown) for each key that outscores a better-aligned key only by being longer."""
+    sentences = []
+    for win in magnitude_wins(result.query, result.keys):
+        far, near = result.comparisons[win.longer], result.comparisons[win.aligned]
+        sentences.append(
+            f"**“{key_labels[win.longer]}”** points {degrees_text(far)} away from the query, yet scores "
+            f"**{format_fixed(far.dot, decimals=1)}**, more than **“{key_labels[win.aligned]}”** "
+            f"({format_fixed(near.dot, decimals=1)}), which points {degrees_text(near)} away. It wins only because "
+            f"it is longer: |k| = {format_fixed(far.key_length)} against {format_fixed(near.key_length)}."
+        )
+    return sentences
+
+
+def weights_text(result: GeometryResult, key_labels) -> str:
+    shares = " · ".join(
+        f"“{name}”: **{format_fixed(w, decimals=4)}**" for name, w in zip(key_labels, result.weights, strict=True)
+    )
+    return f"{shares} (sum {format_fixed(result.weights.sum(), decimals=4)})"
+
+
+def context_text(result: GeometryResult) -> str:
+    """context = Σ wⱼ vⱼ written out with the numbers."""
+    terms = " + ".join(
+        f"{format_fixed(w, decimals=4)}·{format_vector(v, digits=6)}"
+        for w, v in zip(result.weights, result.values, strict=True)
+    )
+    context = ", ".join(format_fixed(x, decimals=4) for x in result.context)
+    return f"context = {terms} = **[{context}]**"

@@ -1,8 +1,9 @@
 """Why the scores are divided by √d_k: measured on random vectors, not just argued.
 
-For q and k with independent standard-normal entries, q·k is a sum of d_k terms of variance 1, so its variance is
-d_k. Dividing by √d_k divides the variance by d_k and brings it back to 1, whatever the width. Without it the
-scores spread out as d_k grows and softmax puts nearly all the weight on the largest one.
+For q and k with d_k dimensions (d_k numbers each) and independent standard-normal entries, q·k is a sum of d_k
+terms of variance 1, so its variance is d_k. Dividing by √d_k divides the variance by d_k and brings it back to 1,
+whatever the number of dimensions. Without it the scores spread out as d_k grows and softmax puts nearly all the
+weight on the largest one.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 from attnviz.core import attention, random_qkv, softmax
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_DK
+from attnviz.core.numbers import format_fixed
 
 N_PAIRS = 4000  # enough pairs that the measured variance is within a few per cent of the true one
 DK_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the widths the curves are measured at
@@ -22,6 +24,11 @@ DK_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the widths the curves are m
 def _check_dk(d_k: int) -> None:
     if not (1 <= d_k <= MAX_LESSON_DK):
         raise AttnvizInputError(f"d_k must be between 1 and {MAX_LESSON_DK}, not {d_k}.")
+
+
+def position(dims: np.ndarray, d_k: int) -> int:
+    """Where ``d_k`` sits in a curve's ``dims`` (the page measures its chosen d_k along with the grid)."""
+    return int(np.flatnonzero(dims == d_k)[0])
 
 
 @dataclass(frozen=True)
@@ -106,3 +113,19 @@ def one_row(d_k: int, *, n_tokens: int = 16, seed: int = 0) -> OneRow:
     Q, K, _ = random_qkv(n_tokens, d_k, 1, seed)  # the same vectors as saturation() uses
     scores = K @ Q[0]  # (n_tokens,)
     return OneRow(scores=scores, scaled_weights=softmax(scores / np.sqrt(d_k)), raw_weights=softmax(scores))
+
+
+# ----------------------------------------------------------------------------- what the page says
+
+
+def uniform_text(n_tokens: int) -> str:
+    """The entropy of a row that gives every key the same weight, worked out."""
+    return f"log₂ {n_tokens} = {format_fixed(float(np.log2(n_tokens)))} bits"
+
+
+def row_text(row: OneRow) -> str:
+    return (
+        f"Unscaled, query 0's largest weight is **{format_fixed(row.raw_weights.max(), decimals=3)}**; scaled, it is "
+        f"**{format_fixed(row.scaled_weights.max(), decimals=3)}**. Slide d_k up and watch the unscaled row collapse "
+        "onto one key."
+    )

@@ -1,11 +1,17 @@
-"""Geometry page: every vector input, the reset button, and the numbers in its charts."""
+"""Geometry page: every vector input, the reset button, and every number it shows, checked by hand.
+
+Expected numbers are worked out here with math (lengths, angles, e^x): never with the lesson code the page calls.
+"""
+
+import math
 
 import numpy as np
 import pytest
 
-from tests.support.apptest import button, chart, open_page, setting_key, texts, trace
+from tests.support.apptest import as_read, button, chart, control_key, open_app, open_page, setting_key, texts, trace
 
 PAGE = "pages/geometry.py"
+QUERY, KEYS, VALUES = (3, 1), [(3, 1), (1, 4), (1.5, 0.5)], [(1, 0), (0, 1), (0, 0)]  # the Playground's "it" example
 
 
 @pytest.fixture
@@ -13,28 +19,87 @@ def page():
     return open_page(PAGE)
 
 
-def test_defaults_are_the_pronoun_example(page):
-    np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 7, 5])
-    np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), [0.8703, 0.1043, 0.0254], atol=5e-5)
+def by_hand(query, keys, values):
+    """(scores, |k|, angles in degrees, weights, context) with math only."""
+    scores = [query[0] * k[0] + query[1] * k[1] for k in keys]
+    lengths = [math.hypot(*k) for k in keys]
+    angles = [
+        math.degrees(math.acos(min(1.0, s / (math.hypot(*query) * n)))) for s, n in zip(scores, lengths, strict=True)
+    ]
+    exps = [math.exp(s / math.sqrt(2)) for s in scores]
+    weights = [e / sum(exps) for e in exps]
+    context = [sum(w * v[c] for w, v in zip(weights, values, strict=True)) for c in range(2)]
+    return scores, lengths, angles, weights, context
+
+
+def test_defaults_are_the_pronoun_example_every_number_by_hand(page):
+    scores, lengths, angles, weights, context = by_hand(QUERY, KEYS, VALUES)
+    assert [round(w, 4) for w in weights] == [0.8703, 0.1043, 0.0254] and [round(c, 4) for c in context] == [
+        0.8703,
+        0.1043,
+    ]
+    np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), scores)
+    np.testing.assert_allclose(trace(page, "geometry_bars", 1, "y"), np.array(scores) / math.sqrt(2), rtol=1e-12)
+    np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), weights, rtol=1e-12)
+    unscaled = [math.exp(s) / sum(math.exp(t) for t in scores) for s in scores]
+    np.testing.assert_allclose(trace(page, "geometry_bars", 2, "y"), unscaled, rtol=1e-12)
+    keys = page.dataframe[1].value
+    assert keys["q·k"].tolist() == scores
+    np.testing.assert_allclose(keys["|k|"], lengths, rtol=1e-12)
+    assert lengths == [math.sqrt(10), math.sqrt(17), math.sqrt(2.5)]
+    assert keys["θ"].tolist() == [f"{a:.1f}°" for a in angles] == ["0.0°", "57.5°", "0.0°"]
+    assert keys["cos θ"].tolist() == ["1.000", f"{7 / math.sqrt(170):.3f}", "1.000"]
     labels = [a["text"] for a in chart(page, "geometry_arrows")["layout"]["annotations"] if a.get("text")]
     assert "query “it”" in labels[0] and "q·k = 10.00" in labels[1] and "θ = 0.0°" in labels[1]
-    assert "q·k = 7.00" in labels[2] and "θ = 57.5°" in labels[2]
-    refresher = page.dataframe[0].value
-    assert list(refresher["θ"]) == ["0.0°", "90.0°", "180.0°", "67.6°"]
-    assert list(refresher["a₁b₁ + a₂b₂"])[2:] == ["2·(−4) + 1·(−2) = −10", "2·5 + 3·(−1) = 7"]
+    assert "q·k = 7.00" in labels[2] and "θ = 57.5°" in labels[2] and "cos θ = 0.537" in labels[2]
     markdown = texts(page.markdown)
-    assert "“street”** points 57.5° away" in markdown and "scores **7.0**" in markdown and "(5.0)" in markdown
-    assert "context = 0.8703·[1, 0] + 0.1043·[0, 1] + 0.0254·[0.3, 0.3] = **[0.8779, 0.1119]**" in markdown
+    assert "**“street”** points 57.5° away from the query, yet scores **7.0**" in markdown
+    assert "(5.0), which points 0.0° away" in markdown and "|k| = 4.12 against 1.58" in markdown
+    assert "“animal”: **0.8703** · “street”: **0.1043** · “because”: **0.0254** (sum 1.0000)" in markdown
+    assert "context = 0.8703·[1, 0] + 0.1043·[0, 1] + 0.0254·[0, 0] = **[0.8703, 0.1043]**" in markdown
+    end = trace(page, "geometry_values", -1, "x")[-1], trace(page, "geometry_values", -1, "y")[-1]
+    np.testing.assert_allclose(end, context, rtol=1e-12)
+
+
+def test_the_refresher_table_by_hand(page):
+    refresher = page.dataframe[0].value
+    assert refresher["a₁b₁ + a₂b₂"].tolist() == [
+        "2·4 + 1·2 = 10",
+        "2·(−1) + 1·2 = 0",
+        "2·(−4) + 1·(−2) = −10",
+        "2·5 + 3·(−1) = 7",
+    ]
+    worked = math.degrees(math.acos(7 / (math.sqrt(13) * math.sqrt(26))))  # 67.62°
+    assert refresher["θ"].tolist() == ["0.0°", "90.0°", "180.0°", f"{worked:.1f}°"]
+    assert refresher["cos θ"].tolist() == ["1.000", "0.000", "−1.000", f"{7 / math.sqrt(13 * 26):.3f}"]
+    assert refresher["|a| |b| cos θ"].tolist()[2:] == [
+        f"{math.sqrt(5):.3f} × {math.sqrt(20):.3f} × (−1.000) = −10.000",
+        f"{math.sqrt(13):.3f} × {math.sqrt(26):.3f} × {7 / math.sqrt(338):.3f} = 7.000",
+    ]
+    assert refresher["b"].tolist() == ["[4, 2]", "[−1, 2]", "[−4, −2]", "[5, −1]"]
+
+
+def test_the_context_vector_is_the_playgrounds_for_the_same_example():
+    """Issue 13 item 6: the "it" example gives one context vector on both pages."""
+    at = open_app()
+    at.selectbox(key=control_key("example")).set_value("pronoun_it").run()
+    blend = next(frame.value for frame in at.dataframe if "wⱼ · vⱼ" in frame.value.columns)
+    playground = blend["wⱼ · vⱼ"].tolist()[-1]
+    at.switch_page(PAGE).run()
+    context = by_hand(QUERY, KEYS, VALUES)[-1]
+    assert playground == f"[{context[0]:.4f}, {context[1]:.4f}]" == "[0.8703, 0.1043]"
+    assert f"= **{playground}**" in texts(at.markdown)
 
 
 def test_moving_a_key_updates_scores_angles_and_the_magnitude_story(page):
     page.number_input(key=setting_key("geometry", "key1_x")).set_value(3.0).run()  # street → [3, 4]: 13, now the winner
     page.number_input(key=setting_key("geometry", "key1_y")).set_value(4.0).run()
     assert not page.exception
+    scores, _, angles, weights, _ = by_hand(QUERY, [(3, 1), (3, 4), (1.5, 0.5)], VALUES)
     np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 13, 5])
-    weights = trace(page, "geometry_bars", 3, "y")
-    assert weights.argmax() == 1 and weights.sum() == pytest.approx(1)
-    assert page.dataframe[1].value["q·k"].tolist() == [10, 13, 5]
+    np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), weights, rtol=1e-12)
+    assert page.dataframe[1].value["q·k"].tolist() == scores
+    assert f"points {angles[1]:.1f}° away from the query, yet scores **13.0**" in texts(page.markdown)
 
 
 def test_query_input_and_zero_query(page):
@@ -42,7 +107,7 @@ def test_query_input_and_zero_query(page):
     page.number_input(key=setting_key("geometry", "query_y")).set_value(0.0).run()
     assert not page.exception
     assert "zero vector" in texts(page.warning)
-    assert list(page.dataframe[1].value["θ"]) == ["undefined (zero length)"] * 3
+    assert list(page.dataframe[1].value["θ"]) == ["undefined"] * 3
     np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), [1 / 3] * 3)
     assert "no longer key outscores a key that points closer" in texts(page.markdown)
 
@@ -59,15 +124,23 @@ def test_values_move_the_context_vector_and_reset_restores(page):
     page.number_input(key=setting_key("geometry", "value0_y")).set_value(-1.0).run()
     assert not page.exception
     context = trace(page, "geometry_values", -1, "x")[-1], trace(page, "geometry_values", -1, "y")[-1]
-    exps = np.exp(np.array([10, 7, 5]) / np.sqrt(2))
-    expected = (exps / exps.sum()) @ np.array([[2, -1], [0, 1], [0.3, 0.3]])  # the new value for "animal"
+    expected = by_hand(QUERY, KEYS, [(2, -1), (0, 1), (0, 0)])[-1]  # the new value for "animal"
     np.testing.assert_allclose(context, expected, rtol=1e-12)
+    assert f"**[{expected[0]:.4f}, −{-expected[1]:.4f}]**" in texts(page.markdown)
     page.number_input(key=setting_key("geometry", "key0_x")).set_value(-3.0).run()
     button(page, "Reset to the pronoun example").click().run()
     assert not page.exception
     assert page.number_input(key=setting_key("geometry", "value0_x")).value == 1.0
     assert page.number_input(key=setting_key("geometry", "key0_x")).value == 3.0
     np.testing.assert_array_equal(trace(page, "geometry_bars", 0, "y"), [10, 7, 5])
+
+
+def test_words_say_number_of_dimensions_and_plain_english(page):
+    """Issue 13 items 5 and 10: d_k is a number of dimensions, not a length; no "make loud"."""
+    words = as_read(texts(page.markdown))
+    assert "d_k = 2 dimensions (the number of dimensions, not the arrows' lengths)" in words
+    assert "make loud" not in words
+    assert "training can make a word's key long, and then that word scores high against many queries" in words
 
 
 def test_presenter_mode_enlarges_chart_text(page):

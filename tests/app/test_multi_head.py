@@ -1,15 +1,20 @@
-"""Multi-head page: sizes, heads, seed, mask, the tie exercise and X edits, checked against the core."""
+"""Multi-head page: sizes, heads, seed, mask, the tie exercise, X edits and the costs.
+
+Every number the page shows is checked against an independent value: the matrices against plain loops over the X
+and weights the page itself shows, the counts against a loop that counts each operation, the rest by hand.
+"""
+
+import math
 
 import numpy as np
 import pytest
 
-from attnviz import multi_head_attention
-from attnviz.core import random as heads
-from attnviz.lessons import costs
+from tests.reference import naive_attention
 from tests.support.apptest import as_read, chart, chart_keys, open_page, setting_key, texts, trace, type_cells
 
 PAGE = "pages/multi_head.py"
 N = 12  # the Playground's default sentence
+X_COLUMNS = [f"x{c + 1}" for c in range(8)]
 
 
 @pytest.fixture
@@ -17,34 +22,111 @@ def page():
     return open_page(PAGE)
 
 
-def expected(d_model=8, n_heads=2, seed=0, causal=False, tie_qk=False, X=None):
-    X = heads.random_embeddings(N, d_model, seed) if X is None else X
-    return multi_head_attention(X, *heads.random_projections(d_model, seed, tie_qk=tie_qk), n_heads, causal=causal)
+def matmul(A, B) -> np.ndarray:
+    """A B one product at a time."""
+    return np.array([[sum(a[t] * B[t][j] for t in range(len(B))) for j in range(len(B[0]))] for a in A])
 
 
-def test_defaults_two_heads_match_the_core(page):
-    result = expected()
+def naive_multi_head(X, W_q, W_k, W_v, W_o, n_heads, *, causal=False):
+    """(Q, K, V, per-head (scores, weights), concat, output) from loops and tests.reference.naive_attention."""
+    Q, K, V = matmul(X, W_q), matmul(X, W_k), matmul(X, W_v)
+    d_head = Q.shape[1] // n_heads
+    heads, blocks = [], []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        scores, weights, output = naive_attention(
+            Q[:, cols].tolist(), K[:, cols].tolist(), V[:, cols].tolist(), causal=causal
+        )
+        heads.append((np.array(scores), np.array(weights)))
+        blocks.append(np.array(output))
+    concat = np.hstack(blocks)
+    return Q, K, V, heads, concat, matmul(concat, W_o)
+
+
+def shown_x(page) -> np.ndarray:
+    """The X table as drawn (its text read as numbers). After typing, one more run draws the typed cells in it."""
+    return page.dataframe[0].value.astype(float).to_numpy()
+
+
+def shown_weights(page):
+    return [trace(page, f"mh_{name}", 0, "z") for name in ("W_Q", "W_K", "W_V", "W_O")]
+
+
+def check_every_matrix(page, n_heads, *, causal=False):
+    """Each chart equals what loops make of the X and W the page shows."""
+    Q, K, V, heads, concat, output = naive_multi_head(shown_x(page), *shown_weights(page), n_heads, causal=causal)
+    for name, expected in (("Q", Q), ("K", K), ("V", V), ("concat", concat), ("output", output)):
+        np.testing.assert_allclose(trace(page, f"mh_{name}", 0, "z"), expected, rtol=1e-9, atol=1e-12)
+    for h, (_, weights) in enumerate(heads[:8]):
+        blocked = np.triu(np.ones((N, N), bool), 1) if causal else np.zeros((N, N), bool)
+        drawn = trace(page, f"mh_head_{h}", 0, "z")
+        np.testing.assert_allclose(drawn[~blocked], weights[~blocked], rtol=1e-9, atol=1e-12)
+        assert np.isnan(drawn[blocked]).all() and (weights[blocked] == 0).all()  # masked: grey, weight 0
+    np.testing.assert_allclose(trace(page, "mh_scores", 0, "z"), heads[0][0], rtol=1e-9, atol=1e-12)
+    return heads
+
+
+def count_flops(n, d, h):
+    """Every operation of one pass counted in loops: a multiply-add is 2, each softmax step on a score is 1."""
+    count = 0
+    for _ in range(3 * n * d * d):  # Q, K, V: n rows × d outputs × d multiply-adds
+        count += 2
+    d_head = d // h
+    for _ in range(h):
+        for _ in range(n * n):
+            count += 2 * d_head  # the score: d_head multiply-adds
+            count += 1 + 1 + 1 + 1 + 1  # ÷√d_head, − row max, e^x, add to the sum, ÷ sum
+            count += 2 * d_head  # its share of weights · V: d_head multiply-adds
+    for _ in range(n * d * d):  # concat W_O
+        count += 2
+    return count
+
+
+def test_defaults_every_number_against_loops_and_hand_counts(page):
     assert page.selectbox(key=setting_key("multi_head", "heads")).options == ["1", "2", "4", "8"]
-    for h in range(2):
-        np.testing.assert_allclose(trace(page, f"mh_head_{h}", 0, "z"), result.heads[h].weights, rtol=1e-12)
-    np.testing.assert_allclose(trace(page, "mh_concat", 0, "z"), result.concat, rtol=1e-12)
-    np.testing.assert_allclose(trace(page, "mh_output", 0, "z"), result.output, rtol=1e-12)
+    np.testing.assert_array_equal(shown_x(page)[0], [0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3, 0.95])  # seed 0
+    heads = check_every_matrix(page, 2)
     assert len(chart(page, "mh_concat")["layout"]["shapes"]) == 1  # one boundary between two heads
-    assert "Total **256**" in texts(page.markdown)  # 4 · 8²
-    flops = page.dataframe[-1].value  # the first is the X editor
-    assert flops["FLOPs"].tolist() == [4608, 2304, 2304, 1536, 10752]  # 6nd², 2n²d, 2n²d, 2nd² at n = 12, d = 8
+    asymmetry = max(np.abs(scores - scores.T).max() for scores, _ in heads)
+    assert f"largest |S − Sᵀ| over the heads: {asymmetry:.4g})" in texts(page.markdown)
+    markdown = texts(page.markdown)
+    assert "d_head = d_model / n_heads = 8 / 2 = 4" in markdown and "√d_head = √4" in markdown
+    assert "3·8·4 = 96 weights" in markdown and "Total **256**" in markdown  # 3·d·d_head; 4·8²
+    flops = page.dataframe[-1].value
+    # 6nd², 2n²d, 5n²h, 2n²d, 2nd² at n = 12, d = 8, h = 2
+    assert flops["FLOPs"].tolist() == [4608, 2304, 1440, 2304, 1536, 12192] and count_flops(12, 8, 2) == 12192
+    assert "n²·h = 288 numbers" in texts(page.caption)
+    crossover = 8 * 8**2 / (4 * 8 + 5 * 2)  # 8nd² = n²(4d + 5h)
+    assert f"= {crossover:.3g} the n² part is the larger" in markdown and "2·d_model = 16" in markdown
+    assert chart(page, "mh_cost")["layout"]["title"]["text"].endswith(f"past n = {crossover:.3g}")
+
+
+def test_width_is_d_head_everywhere_and_the_crossover_agrees(page):
+    """Issue 13 item 7: no d_k for the head width, no "2d" title beside a "2·d_model" text."""
+    page.slider(key=setting_key("multi_head", "d_model")).set_value(4).run()
+    page.selectbox(key=setting_key("multi_head", "heads")).set_value(4).run()
+    words = texts(page.markdown) + texts(page.header) + texts(page.caption)
+    assert "d_k" not in words and "d(2" not in words
+    assert (
+        "each d_head = 1 wide" in texts(page.header)
+        and chart(page, "mh_head_1")["layout"]["title"]["text"] == "head 2 (dim 2)"
+    )
+    crossover = 8 * 16 / (4 * 4 + 5 * 4)  # 3.56: softmax is half the quadratic work when d_head = 1
+    assert f"{crossover:.3g}" in chart(page, "mh_cost")["layout"]["title"]["text"] and f"{crossover:.3g}" in words
+    assert page.dataframe[-1].value["FLOPs"].tolist()[-1] == count_flops(N, 4, 4)
 
 
 def test_heads_selector_offers_only_divisors_and_redraws(page):
     page.slider(key=setting_key("multi_head", "d_model")).set_value(12).run()
-    assert page.selectbox(key=setting_key("multi_head", "heads")).options == [str(h) for h in costs.divisors(12)]
+    assert page.selectbox(key=setting_key("multi_head", "heads")).options == ["1", "2", "3", "4", "6", "12"]
     page.selectbox(key=setting_key("multi_head", "heads")).set_value(3).run()
     assert not page.exception
-    result = expected(d_model=12, n_heads=3)
     assert [k for k in chart_keys(page) if k.startswith("mh_head_")] == ["mh_head_0", "mh_head_1", "mh_head_2"]
-    np.testing.assert_allclose(trace(page, "mh_head_2", 0, "z"), result.heads[2].weights, rtol=1e-12)
     assert "X has 12×12 = 144 numbers" in texts(page.caption)  # too big to edit: drawn instead
-    assert "Total **576**" in texts(page.markdown)
+    X = trace(page, "mh_x", 0, "z")
+    Q, *_ = naive_multi_head(X, *shown_weights(page), 3)
+    np.testing.assert_allclose(trace(page, "mh_Q", 0, "z"), Q, rtol=1e-9, atol=1e-12)
+    assert "Total **576**" in texts(page.markdown)  # 4 · 12²
 
 
 def test_many_heads_draws_the_first_eight(page):
@@ -59,35 +141,7 @@ def test_seed_and_causal(page):
     page.number_input(key=setting_key("multi_head", "seed")).set_value(5).run()
     page.checkbox(key=setting_key("multi_head", "causal")).check().run()
     assert not page.exception
-    result = expected(seed=5, causal=True)
-    weights = trace(page, "mh_head_1", 0, "z")
-    np.testing.assert_allclose(np.nan_to_num(weights), result.heads[1].weights, rtol=1e-12)
-    assert np.isnan(weights[np.triu_indices(N, 1)]).all()  # masked cells drawn as −∞, not a colour
-
-
-def test_tying_wq_and_wk_makes_the_scores_symmetric(page):
-    assert "Scores are not symmetric now" in texts(page.markdown)
-    page.checkbox(key=setting_key("multi_head", "tie")).check().run()
-    assert not page.exception
-    scores = trace(page, "mh_scores", 0, "z")
-    np.testing.assert_allclose(scores, scores.T, atol=1e-12)
-    np.testing.assert_allclose(scores, expected(tie_qk=True).heads[0].scores, rtol=1e-12)
-    assert "symmetric: the largest |S − Sᵀ| over all heads is 0. " in texts(page.success)
-
-
-def test_editing_x_flows_through_and_bad_cells_are_explained(page):
-    type_cells(page, "x.0.8", {(0, 0): "2.5", (1, 1): None}, [f"x{c + 1}" for c in range(8)])
-    assert not page.exception
-    X = heads.random_embeddings(N, 8, 0)
-    X[0, 0] = 2.5  # the empty cell keeps its value
-    np.testing.assert_allclose(trace(page, "mh_output", 0, "z"), expected(X=X).output, rtol=1e-12)
-    assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
-    # The edit is kept across a change of seed and back, and across a visit to another page.
-    page.number_input(key=setting_key("multi_head", "seed")).set_value(3).run()
-    page.number_input(key=setting_key("multi_head", "seed")).set_value(0).run()
-    page.switch_page("pages/playground.py").run()
-    page.switch_page("pages/multi_head.py").run()
-    np.testing.assert_allclose(trace(page, "mh_output", 0, "z"), expected(X=X).output, rtol=1e-12)
+    check_every_matrix(page, 2, causal=True)
 
 
 def test_masked_head_weights_read_zero_not_minus_infinity(page):
@@ -95,3 +149,67 @@ def test_masked_head_weights_read_zero_not_minus_infinity(page):
     text = np.array(chart(page, "mh_head_0")["data"][0]["text"], dtype=object)  # (n, n) what each cell says
     assert (text[np.triu_indices(N, 1)] == "0.00").all()  # a masked weight is 0; −∞ belongs to the scores
     assert "−∞" not in text
+
+
+def test_tying_wq_and_wk_makes_the_scores_symmetric(page):
+    assert "Scores are not symmetric now" in texts(page.markdown)
+    page.checkbox(key=setting_key("multi_head", "tie")).check().run()
+    assert not page.exception
+    W_q, W_k, _, _ = shown_weights(page)
+    np.testing.assert_array_equal(W_q, W_k)
+    heads = check_every_matrix(page, 2)
+    for scores, weights in heads:
+        np.testing.assert_allclose(scores, scores.T, atol=1e-12)
+        assert not np.allclose(weights, weights.T)
+    assert "symmetric: the largest |S − Sᵀ| over all heads is 0. " in texts(page.success)
+
+
+def test_editing_x_flows_through_and_bad_cells_are_explained(page):
+    type_cells(page, "x.0.8", {(0, 0): "2.5", (1, 1): None}, X_COLUMNS)
+    assert not page.exception
+    assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
+    on_typing = trace(page, "mh_output", 0, "z")
+    page.run()  # now the table itself holds the typed cell
+    np.testing.assert_array_equal(trace(page, "mh_output", 0, "z"), on_typing)
+    assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
+    X = shown_x(page)
+    assert X[0, 0] == 2.5 and X[1, 1] == -1.27  # the empty cell keeps its value
+    check_every_matrix(page, 2)
+
+
+def test_x_edits_survive_other_pages_and_other_sizes(page):
+    """Issue 16 item 4: edits come back after another page, another seed and another d_model."""
+    type_cells(page, "x.0.8", {(0, 0): "2.5", (11, 7): "-3"}, X_COLUMNS)
+    moves = [
+        lambda: page.number_input(key=setting_key("multi_head", "seed")).set_value(3).run(),
+        lambda: page.number_input(key=setting_key("multi_head", "seed")).set_value(0).run(),
+        lambda: page.slider(key=setting_key("multi_head", "d_model")).set_value(4).run(),
+        lambda: page.slider(key=setting_key("multi_head", "d_model")).set_value(8).run(),
+        lambda: page.switch_page("pages/geometry.py").run(),
+        lambda: page.switch_page("pages/multi_head.py").run(),
+    ]
+    for move in moves:
+        move()
+    assert not page.exception
+    X = shown_x(page)
+    assert (X[0, 0], X[11, 7]) == (2.5, -3.0)
+    check_every_matrix(page, 2)
+    page.number_input(key=setting_key("multi_head", "seed")).set_value(3).run()
+    assert shown_x(page)[0, 0] != 2.5  # seed 3 has its own X, without seed 0's edits
+
+
+@pytest.mark.parametrize("typed", ["**x**", "$x^2$", ":red[x]", "[a](http://b)"])
+def test_cell_warnings_show_typed_markup_literally(page, typed):
+    """Issue 16 item 3: what the user typed appears as typed, never as bold, a formula or red text."""
+    type_cells(page, "x.0.8", {(0, 0): typed}, X_COLUMNS)
+    (warning,) = page.warning
+    assert f"“{typed}” is not a number" in as_read(warning.value)
+    assert typed not in warning.value  # every markdown character in it is escaped
+    assert shown_x(page)[0, 0] == 0.13
+
+
+def test_default_head_count_follows_d_model(page):
+    page.slider(key=setting_key("multi_head", "d_model")).set_value(7).run()
+    assert page.selectbox(key=setting_key("multi_head", "heads")).value == 1  # 7 is prime: one head of width 7
+    assert "each d_head = 7 wide" in texts(page.header)
+    assert math.isclose(float(page.dataframe[-1].value["FLOPs"].iloc[2]), 5 * N * N * 1)

@@ -1,12 +1,20 @@
-"""Why-scale page: the d_k slider, the seed and the row size, checked on the measured numbers."""
+"""Why-scale page: the d_k slider, the seed and the row size, every shown number checked by loops.
+
+The variance is recomputed with plain loops from the same documented draw (dimension by dimension from
+default_rng(seed)); the weights from tests.reference.naive_attention; entropies with math.log2.
+"""
+
+import math
 
 import numpy as np
 import pytest
 
-from attnviz.lessons import scaling
-from tests.support.apptest import open_page, setting_key, texts, trace
+from attnviz import random_qkv
+from tests.reference import naive_attention
+from tests.support.apptest import as_read, open_page, setting_key, texts, trace
 
 PAGE = "pages/why_scale.py"
+N_PAIRS, WIDEST = 4000, 512
 
 
 @pytest.fixture
@@ -18,25 +26,66 @@ def metrics(at) -> list[str]:
     return [m.value for m in at.metric]
 
 
-def test_default_dk_64_variances(page):
-    raw, scaled = (float(v) for v in metrics(page)[:2])
-    assert raw == pytest.approx(64, rel=0.1) and scaled == pytest.approx(1, rel=0.1)
+def variance_by_loops(d_k: int, seed: int) -> float:
+    """Var(q·k) over the page's 4,000 pairs: the first d_k of 512 dimensions drawn in order, summed in a loop."""
+    draw = np.random.default_rng(seed).standard_normal((WIDEST, 2, N_PAIRS))  # (dimension, q or k, pair)
+    q, k = draw[:d_k, 0, :].T.tolist(), draw[:d_k, 1, :].T.tolist()
+    scores = [sum(a * b for a, b in zip(qs, ks, strict=True)) for qs, ks in zip(q, k, strict=True)]
+    mean = sum(scores) / N_PAIRS
+    return sum((s - mean) ** 2 for s in scores) / N_PAIRS
+
+
+def rows_by_loops(d_k: int, n_tokens: int, seed: int, *, scale: bool) -> list[list[float]]:
+    Q, K, V = random_qkv(n_tokens, d_k, 1, seed)  # the page's random vectors
+    return naive_attention(Q.tolist(), K.tolist(), V.tolist(), scale=scale)[1]
+
+
+def entropy_bits(row) -> float:
+    return -sum(w * math.log2(w) for w in row if w > 0)
+
+
+def check_metrics(page, d_k: int, seed: int, n_tokens: int):
+    """All six metrics, as shown, against loops."""
+    raw = variance_by_loops(d_k, seed)
+    unscaled = rows_by_loops(d_k, n_tokens, seed, scale=False)
+    scaled = rows_by_loops(d_k, n_tokens, seed, scale=True)
+    mean = lambda values: sum(values) / len(values)  # noqa: E731
+    assert metrics(page) == [
+        f"{raw:.2f}",
+        f"{raw / d_k:.3f}",
+        f"{mean([entropy_bits(r) for r in unscaled]):.2f} bits",
+        f"{mean([entropy_bits(r) for r in scaled]):.2f} bits",
+        f"{mean([max(r) for r in unscaled]):.3f}",
+        f"{mean([max(r) for r in scaled]):.3f}",
+    ]
+    np.testing.assert_allclose(trace(page, "why_row", 0, "y"), unscaled[0], rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(trace(page, "why_row", 1, "y"), scaled[0], rtol=1e-9)
+    assert f"largest weight is **{max(unscaled[0]):.3f}**; scaled, it is **{max(scaled[0]):.3f}**" in texts(
+        page.markdown
+    )
+    return raw
+
+
+def test_default_dk_64_every_number_by_loops(page):
+    raw = check_metrics(page, 64, 0, 16)
+    assert raw == pytest.approx(64, rel=0.1)  # and the theory: Var(q·k) = d_k
     measured = trace(page, "why_variance", 2, "y")
-    np.testing.assert_allclose(measured / trace(page, "why_variance", 2, "x"), 1, rtol=0.12)
-    np.testing.assert_allclose(trace(page, "why_variance", 3, "y"), 1, rtol=0.12)
+    widths = trace(page, "why_variance", 2, "x")
+    assert list(widths) == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+    for d_k, value in zip(widths[:5], measured[:5], strict=True):
+        assert value == pytest.approx(variance_by_loops(int(d_k), 0), rel=1e-9)
+    np.testing.assert_allclose(trace(page, "why_variance", 3, "y") * widths, measured, rtol=1e-12)
+    np.testing.assert_allclose(measured / widths, 1, rtol=0.12)
+    assert "log₂ 16 = 4.00 bits" in texts(page.markdown)
 
 
 def test_dk_slider_to_512_saturates_the_unscaled_row(page):
     page.slider(key=setting_key("why_scale", "d_k")).set_value(512).run()
     assert not page.exception
-    raw, scaled = (float(v) for v in metrics(page)[:2])
-    assert raw == pytest.approx(512, rel=0.1) and scaled == pytest.approx(1, rel=0.1)
-    unscaled_row = trace(page, "why_row", 0, "y")
-    scaled_row = trace(page, "why_row", 1, "y")
-    assert unscaled_row.max() > 0.95 and scaled_row.max() < 0.5
-    expected = scaling.one_row(512, n_tokens=16, seed=0)
-    np.testing.assert_allclose(unscaled_row, expected.raw_weights)
-    assert float(metrics(page)[2].split()[0]) < 0.3  # unscaled entropy in bits: near one-hot
+    check_metrics(page, 512, 0, 16)
+    assert trace(page, "why_row", 0, "y").max() > 0.95 and trace(page, "why_row", 1, "y").max() < 0.5
+    saturation = [entropy_bits(r) for r in rows_by_loops(512, 16, 0, scale=False)]
+    np.testing.assert_allclose(trace(page, "why_saturation", 0, "y")[-1], sum(saturation) / 16, rtol=1e-9)
 
 
 def test_odd_dk_is_added_to_the_curve(page):
@@ -44,6 +93,7 @@ def test_odd_dk_is_added_to_the_curve(page):
     assert not page.exception
     assert 100 in trace(page, "why_variance", 2, "x")
     assert "Var(q·k) at d_k = 100" in [m.label for m in page.metric]
+    check_metrics(page, 100, 0, 16)
 
 
 def test_seed_and_token_count(page):
@@ -51,6 +101,13 @@ def test_seed_and_token_count(page):
     page.slider(key=setting_key("why_scale", "tokens")).set_value(4).run()
     assert not page.exception
     assert len(trace(page, "why_row", 0, "y")) == 4
-    expected = scaling.saturation((*scaling.DK_GRID, 64), n_tokens=4, seed=7)
-    np.testing.assert_allclose(trace(page, "why_saturation", 0, "y"), expected.entropy_raw)
+    check_metrics(page, 64, 7, 4)
     assert "log₂ 4 = 2.00 bits" in texts(page.markdown)
+
+
+def test_words_say_number_of_dimensions_and_explain_the_gradient(page):
+    """Issue 13 items 5 and 10: d_k counts dimensions, it is not a length; no unexplained "gradient"."""
+    words = as_read(texts(page.markdown))
+    assert "the number of dimensions d_k counts the numbers in a vector; it is not the vector's length |q|" in words
+    assert "gradient" not in words and "one-hot" not in words
+    assert "a small nudge to any score barely changes any weight" in words

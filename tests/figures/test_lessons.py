@@ -80,9 +80,13 @@ def test_panel_figure_outlines_changed_cells_and_the_chosen_one():
 
 def test_cost_plot_splits_linear_and_quadratic_work():
     lengths, linear, quadratic = costs.cost_curve([1, 10, 100], 8, 2)
-    figure = cost_figures.cost_plot(lengths, linear, quadratic, current_n=10, crossover=16)
-    np.testing.assert_array_equal(array(figure.data[1].y), [2 * 2 * 1 * 8, 4 * 100 * 8, 4 * 10_000 * 8])
+    figure = cost_figures.cost_plot(lengths, linear, quadratic, current_n=10, crossover=512 / 42)
+    # n² (2·2d + 5h) at d = 8, h = 2: scores and weighted sum 2n²d each, softmax 5 per score in each head
+    np.testing.assert_array_equal(array(figure.data[1].y), [42 * 1, 42 * 100, 42 * 10_000])
+    np.testing.assert_array_equal(array(figure.data[0].y), [64 * 1 * 8, 64 * 10 * 8, 64 * 100 * 8])  # 8nd²
     np.testing.assert_array_equal(array(figure.data[2].y), linear + quadratic)
+    assert figure.layout.title.text == "Cost against n: the n² part takes over past n = 12.2"
+    assert figure.data[-1].text[0] == "n = 12.2"  # the crossover marker says the title's number
 
 
 def test_labels_at_shared_tips_are_stacked_not_piled():
@@ -97,5 +101,5 @@ def test_chosen_width_and_length_are_marked_in_data_coordinates():
     marker = scaling_figures.variance_plot(scaling.score_variance([1, 64]), 64).data[-1]
     assert list(marker.x) == [64, 64] and marker.text[-1] == "d_k = 64"
     lengths, linear, quadratic = costs.cost_curve([1, 10, 100], 8, 2)
-    now, crossover = cost_figures.cost_plot(lengths, linear, quadratic, current_n=12, crossover=16).data[-2:]
-    assert list(now.x) == [12, 12] and list(crossover.x) == [16, 16]
+    now, crossover = cost_figures.cost_plot(lengths, linear, quadratic, current_n=12, crossover=16.5).data[-2:]
+    assert list(now.x) == [12, 12] and list(crossover.x) == [16.5, 16.5]

@@ -1,8 +1,11 @@
+import math
+
 import numpy as np
 import pytest
 
-from attnviz import AttnvizInputError, attention, random_qkv
+from attnviz import AttnvizInputError, random_qkv
 from attnviz.lessons import scaling
+from tests.reference import naive_attention
 
 
 def test_variance_at_dk_64_is_near_64_raw_and_1_scaled():
@@ -16,7 +19,18 @@ def test_variance_grows_like_dk_across_the_grid():
     curve = scaling.score_variance(scaling.DK_GRID, seed=3)
     np.testing.assert_allclose(curve.raw / curve.dims, 1, rtol=0.12)
     np.testing.assert_allclose(curve.scaled, 1, rtol=0.12)
-    np.testing.assert_allclose(curve.scaled, curve.raw / curve.dims)
+
+
+def test_variance_is_the_plain_variance_of_the_dot_products():
+    """Against a loop over 300 pairs drawn as documented: dimension by dimension, q then k."""
+    draw = np.random.default_rng(4).standard_normal((8, 2, 300))  # (dimension, q or k, pair)
+    for d_k in (1, 3, 8):
+        scores = [sum(draw[t, 0, p] * draw[t, 1, p] for t in range(d_k)) for p in range(300)]
+        mean = sum(scores) / 300
+        variance = sum((s - mean) ** 2 for s in scores) / 300
+        curve = scaling.score_variance([1, 3, 8], n_pairs=300, seed=4)
+        assert curve.raw[scaling.position(curve.dims, d_k)] == pytest.approx(variance, rel=1e-12)
+        assert curve.scaled[scaling.position(curve.dims, d_k)] == pytest.approx(variance / d_k, rel=1e-12)
 
 
 def test_one_draw_serves_every_width():
@@ -38,15 +52,35 @@ def test_unscaled_softmax_saturates_and_scaled_does_not():
     assert curves.uniform_entropy == 4.0
 
 
-def test_one_row_matches_the_core():
+def test_one_row_matches_the_naive_reference():
     row = scaling.one_row(512, n_tokens=8, seed=1)
-    Q, K, V = random_qkv(8, 512, 1, 1)
-    np.testing.assert_allclose(row.scaled_weights, attention(Q, K, V).weights[0])
-    np.testing.assert_allclose(row.raw_weights, attention(Q, K, V, scale=False).weights[0])
+    Q, K, V = (M.tolist() for M in random_qkv(8, 512, 1, 1))
+    np.testing.assert_allclose(row.scaled_weights, naive_attention(Q, K, V)[1][0], rtol=1e-9)
+    np.testing.assert_allclose(row.raw_weights, naive_attention(Q, K, V, scale=False)[1][0], rtol=1e-9, atol=1e-300)
     assert row.raw_weights.max() > 0.99
+
+
+def test_saturation_averages_every_row_like_a_loop():
+    curves = scaling.saturation([4], n_tokens=5, seed=2)
+    Q, K, V = (M.tolist() for M in random_qkv(5, 4, 1, 2))
+    for scale, entropy, largest in (
+        (True, curves.entropy_scaled, curves.max_scaled),
+        (False, curves.entropy_raw, curves.max_raw),
+    ):
+        rows = naive_attention(Q, K, V, scale=scale)[1]
+        bits = [-sum(w * math.log2(w) for w in row if w > 0) for row in rows]
+        assert entropy[0] == pytest.approx(sum(bits) / 5, rel=1e-9)
+        assert largest[0] == pytest.approx(sum(max(row) for row in rows) / 5, rel=1e-9)
 
 
 @pytest.mark.parametrize("d_k", [0, 513])
 def test_out_of_range_dk(d_k):
     with pytest.raises(AttnvizInputError, match="between 1 and 512"):
         scaling.score_variance([d_k])
+
+
+def test_page_words():
+    assert scaling.uniform_text(16) == "log₂ 16 = 4.00 bits" and scaling.uniform_text(3) == "log₂ 3 = 1.58 bits"
+    row = scaling.OneRow(scores=np.zeros(2), scaled_weights=np.array([0.6, 0.4]), raw_weights=np.array([0.99, 0.01]))
+    assert scaling.row_text(row).startswith("Unscaled, query 0's largest weight is **0.990**; scaled, it is **0.600**.")
+    assert scaling.position(np.array([1, 2, 64, 100]), 64) == 2

@@ -1,0 +1,104 @@
+"""The multi-head lesson as numbers and words: embeddings and projections from a seed, the heads, and the exercise.
+
+Everything here is random from the seed, so a class that shares a seed sees the same numbers; only X can be edited.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz import MultiHeadResult, multi_head_attention
+from attnviz.core.limits import EDITABLE_CELLS
+from attnviz.core.numbers import format_number
+from attnviz.core.random import random_embeddings, random_projections
+from attnviz.lessons.costs import head_width
+
+MAX_HEADS_DRAWN = 8  # beyond this the heatmaps get too small to read; the concatenation still shows every head
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the page's controls chose."""
+
+    d_model: int
+    n_heads: int
+    seed: int
+    causal: bool = False
+    tie_qk: bool = False
+
+    @property
+    def d_head(self) -> int:
+        return head_width(self.d_model, self.n_heads)
+
+
+def embeddings(n: int, setup: Setup) -> np.ndarray:  # (n, d_model)
+    return random_embeddings(n, setup.d_model, setup.seed)
+
+
+def x_is_editable(X) -> bool:
+    """A small X is a table to type into; a larger one is drawn instead."""
+    return np.asarray(X).size <= EDITABLE_CELLS
+
+
+@dataclass(frozen=True)
+class MultiHead:
+    X: np.ndarray  # (n, d_model)
+    W_q: np.ndarray  # (d_model, d_model), and so are W_k, W_v and W_o
+    W_k: np.ndarray
+    W_v: np.ndarray
+    W_o: np.ndarray
+    result: MultiHeadResult
+    setup: Setup
+
+    @property
+    def largest_asymmetry(self) -> float:
+        """max |S − Sᵀ| over every head's score matrix: 0 exactly when each token's interest in another is returned."""
+        return max(float(np.abs(head.scores - head.scores.T).max()) for head in self.result.heads)
+
+
+def run(X, setup: Setup) -> MultiHead:
+    """The layer on ``X`` with the seed's projections (W_K = W_Q when ``setup.tie_qk``)."""
+    W_q, W_k, W_v, W_o = random_projections(setup.d_model, setup.seed, tie_qk=setup.tie_qk)
+    result = multi_head_attention(X, W_q, W_k, W_v, W_o, setup.n_heads, causal=setup.causal)
+    return MultiHead(np.asarray(X, dtype=float), W_q, W_k, W_v, W_o, result, setup)
+
+
+def head_columns(h: int, d_head: int) -> tuple[int, int]:
+    """The first and last dimension (counting from 1) of head ``h`` (counting from 0)."""
+    return h * d_head + 1, (h + 1) * d_head
+
+
+def head_title(h: int, d_head: int) -> str:
+    first, last = head_columns(h, d_head)
+    return f"head {h + 1} (dims {first}–{last})" if last > first else f"head {h + 1} (dim {first})"
+
+
+def heads_heading(setup: Setup) -> str:
+    return f"2. {setup.n_heads} head{'s' if setup.n_heads > 1 else ''}, each d_head = {setup.d_head} wide"
+
+
+def heads_text(setup: Setup) -> str:
+    w = setup.d_head
+    return (
+        f"d_head = d_model / n_heads = {setup.d_model} / {setup.n_heads} = {w} is the width of one head: head h "
+        f"(counting from 1) uses dimensions {w}·(h−1)+1 … {w}·h of Q, K and V, and divides its scores by "
+        f"√d_head = √{w}. Each head has its own slice of the weights, so one can follow the previous word while "
+        "another follows the subject."
+    )
+
+
+def tie_text(lesson: MultiHead) -> str:
+    """The exercise's sentence: what tying W_K = W_Q does to the scores, with the measured asymmetry."""
+    if lesson.setup.tie_qk:
+        return (
+            "With W_K = W_Q every score is q_i·k_j = x_i W Wᵀ x_jᵀ = q_j·k_i, so each head's score matrix is "
+            f"symmetric: the largest |S − Sᵀ| over all heads is {format_number(lesson.largest_asymmetry)}. The "
+            "weights are still not symmetric, because softmax normalises each row on its own."
+        )
+    return (
+        "Scores are not symmetric now: token i's interest in j differs from j's in i (largest |S − Sᵀ| over the "
+        f"heads: {format_number(lesson.largest_asymmetry)}). Tick **tie W_K = W_Q** above and predict what happens "
+        "before you look."
+    )
