@@ -106,7 +106,10 @@ def _forward_row(kind: str, model, n_tokens: int, repeat: int) -> dict:
         lengths.add(len(run.tokens))
     target = TARGETS_MS.get((kind, n_tokens))
     detail = f"model.run on an unseen sentence of {'/'.join(map(str, sorted(lengths)))} tokens; min {min(times):.0f} ms"
-    return _row(f"{kind} forward pass, {n_tokens} tokens", times, "ms", target, f"{detail}; {MACHINE_NOTE}")
+    load = os.getloadavg()[0]  # the machine is shared: say how busy it was
+    return _row(
+        f"{kind} forward pass, {n_tokens} tokens", times, "ms", target, f"{detail}; {MACHINE_NOTE}; load {load:.1f}"
+    )
 
 
 def _conversion_row(repeat: int) -> dict:
