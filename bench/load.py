@@ -62,28 +62,28 @@ class Tally:
     loaded: asyncio.Event = field(default_factory=asyncio.Event)  # set when every session has loaded (or failed to)
     until: float = 0.0  # when moves stop: ``duration_s`` after the whole class is in
 
-    def fail(self, error: BaseException, *, wrong: bool) -> None:
+    def fail(self, what: str, error: BaseException, *, wrong: bool) -> None:
         if wrong:
             self.wrong += 1
         else:
             self.errors += 1
         if len(self.failures) < 5:
-            self.failures.append(f"{type(error).__name__}: {error}")
+            self.failures.append(f"{what}: {type(error).__name__}: {error}")
 
     def all_moves(self) -> list[float]:
         """Every student move's time. Reconnects are a fault the test injects, not a move: reported on their own."""
         return [t for name, times in self.moves_ms.items() if name != RECONNECT[0] for t in times]
 
 
-async def _attempt(tally: Tally, action) -> bool:
+async def _attempt(tally: Tally, what: str, action) -> bool:
     """Runs one move; a wrong answer or a broken session is counted and ends that student (its state is unknown)."""
     try:
         await action
     except Wrong as error:
-        tally.fail(error, wrong=True)
+        tally.fail(what, error, wrong=True)
         return False
     except Exception as error:  # any failure of a session is a load-test finding, never a crash
-        tally.fail(error, wrong=False)
+        tally.fail(what, error, wrong=False)
         return False
     return True
 
@@ -95,7 +95,7 @@ async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
     async def load():
         tally.loads_ms.append((await student.load()).elapsed_ms)
 
-    ok = await _attempt(tally, load())
+    ok = await _attempt(tally, "load", load())
     if len(tally.loads_ms) + tally.errors + tally.wrong >= scenario.sessions:
         tally.until = time.monotonic() + scenario.duration_s
         tally.loaded.set()
@@ -111,7 +111,7 @@ async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
         async def timed(name=name, move=move):
             tally.moves_ms.setdefault(name, []).append((await move(student)).elapsed_ms)
 
-        ok = await _attempt(tally, timed())
+        ok = await _attempt(tally, name, timed())
         made += 1
         next_at = max(next_at + scenario.move_every_s, time.monotonic())
     await student.session.close()
@@ -173,7 +173,7 @@ async def _open_students(url: str, count: int, first_seed: int, tally: Tally) ->
     students = [Student(Session(url), seed=first_seed + i) for i in range(count)]
     tally.students += students
     for move in (Student.load, Student.toggle_causal, Student.edit_cell, Student.change_sentence):
-        ok = await asyncio.gather(*(_attempt(tally, move(s)) for s in students))
+        ok = await asyncio.gather(*(_attempt(tally, move.__name__, move(s)) for s in students))
         students = [s for s, fine in zip(students, ok, strict=True) if fine]
     return students
 

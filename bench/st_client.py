@@ -150,9 +150,10 @@ def _http_get(url: str, cookie: str) -> tuple[str, str]:
 class Session:
     """One browser tab. ``await open()`` loads the page; ``await rerun(...)`` makes one move and waits for its end."""
 
-    def __init__(self, base_url: str, *, timeout: float = 30.0):
+    def __init__(self, base_url: str, *, timeout: float = 30.0, load_timeout: float = 120.0):
         self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
+        self.timeout = timeout  # how long a move may take before it counts as an error
+        self.load_timeout = load_timeout  # the same for opening the page, which a whole class may do at once
         self.cookie = ""
         self.session_id = ""  # the server's id for this session, kept across reconnects
         self.replicas: list[str] = []  # the replica named by each HTTP answer and websocket handshake, in order
@@ -170,7 +171,7 @@ class Session:
         self.cookie = "; ".join(part for part in (self.cookie, kept) if part)
         self._note_replica(replica)
         await self._connect()
-        result = await self.rerun(page=page)
+        result = await self.rerun(page=page, timeout=self.load_timeout)
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         return result
 
@@ -221,7 +222,7 @@ class Session:
 
     # ------------------------------------------------------------------ runs
 
-    async def rerun(self, *, fragment_id: str = "", page: str | None = None) -> RunResult:
+    async def rerun(self, *, fragment_id: str = "", page: str | None = None, timeout: float | None = None) -> RunResult:
         """Sends a rerun with every value this session set (for widgets still on the page) and waits until the
         server says the run has finished. The time is from sending to that last message."""
         if self._socket is None:
@@ -236,10 +237,11 @@ class Session:
         state.cached_message_hashes.extend(self._cache)
         started = time.perf_counter()
         await self._socket.send(message.SerializeToString())
+        timeout = timeout or self.timeout
         try:
-            result = await asyncio.wait_for(self._read_run(fragment_id), self.timeout)
+            result = await asyncio.wait_for(self._read_run(fragment_id), timeout)
         except TimeoutError:
-            raise ProtocolError(f"no end of run within {self.timeout:.0f} s") from None
+            raise ProtocolError(f"no end of run within {timeout:.0f} s") from None
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         return result
 
