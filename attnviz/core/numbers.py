@@ -45,8 +45,29 @@ def format_fixed(x: float, *, decimals: int = 2) -> str:
     return _unsigned_zero(f"{x:.{decimals}f}").replace("-", MINUS)
 
 
+def format_numbers(values, *, digits: int = 4) -> list[str]:
+    """``format_number`` of every value, in reading order. A chart prints thousands of numbers, so the usual case
+    (finite, not 0, no exponent) only needs the minus sign swapped; the rest go through ``format_number``."""
+    flat = np.asarray(values, dtype=float).ravel().tolist()
+    texts = map(f"{{:.{digits}g}}".format, flat)
+    return [
+        text.replace("-", MINUS) if x and text[-1].isdigit() and "e" not in text else format_number(x, digits=digits)
+        for x, text in zip(flat, texts, strict=True)
+    ]
+
+
+def format_fixed_numbers(values, *, decimals: int = 2) -> list[str]:
+    """``format_fixed`` of every value, in reading order; only a "−0.00" or a non-finite value takes the slow path."""
+    flat = np.asarray(values, dtype=float).ravel().tolist()
+    texts = map(f"{{:.{decimals}f}}".format, flat)
+    return [
+        text.replace("-", MINUS) if text[-1].isdigit() and text.strip("-0.") else format_fixed(x, decimals=decimals)
+        for x, text in zip(flat, texts, strict=True)
+    ]
+
+
 def format_vector(values, *, digits: int = 4) -> str:
-    return "[" + ", ".join(format_number(float(x), digits=digits) for x in values) + "]"
+    return "[" + ", ".join(format_numbers(values, digits=digits)) + "]"
 
 
 def latex_number(x: float, *, bracket: bool = True) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.numbers import format_fixed, format_number
+from attnviz.core.numbers import format_fixed_numbers, format_number, format_numbers
 from attnviz.figures.colours import BLUE_RED, CHANGED, FOCUS, MASKED_GREY, VIRIDIS, signed_log
 
 TEXT_LIMIT = 24  # above this many rows or columns cell text is left out (hover stays): unreadable, and slow
@@ -40,11 +40,15 @@ class Scale:
         return (0.0, 1.0) if self.kind == "weights" else (-1.0, 1.0)
 
 
-def cell_label(value: float, scale: Scale) -> str:
-    """What a cell says: weights to 2 decimals; other values to 2 decimals, or 3 significant digits from 100 up."""
-    if scale.kind == "weights" or abs(value) < 100:
-        return format_fixed(value, decimals=2)
-    return format_number(value, digits=3)
+def cell_labels(values: np.ndarray, scale: Scale) -> list[str]:
+    """What each cell says, in reading order: weights to 2 decimals; other values to 2 decimals, or 3 significant
+    digits from 100 up."""
+    labels = format_fixed_numbers(values, decimals=2)
+    if scale.kind != "weights":
+        wide = np.flatnonzero(np.abs(values) >= 100)
+        for at, text in zip(wide.tolist(), format_numbers(np.ravel(values)[wide], digits=3), strict=True):
+            labels[at] = text
+    return labels
 
 
 def heatmap_option(
@@ -71,17 +75,28 @@ def heatmap_option(
     blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
     show_text = max(rows, cols) <= TEXT_LIMIT
     colour = scale.positions(np.where(blocked, 0.0, z))
-    masked_text = "0" if scale.kind == "weights" else "−∞"
-    cells, masked = [], []
-    for i in range(rows):
-        for j in range(cols):
-            if blocked[i, j]:
-                hover = f"{row_labels[i]} → {col_labels[j]}: masked, score −∞, weight 0"
-                masked.append([j, i, 0.0, masked_text, hover])
-            else:
-                text = cell_label(z[i, j], scale)
-                hover = f"{row_labels[i]} → {col_labels[j]}: {value_name} {format_number(z[i, j])}"
-                cells.append([j, i, round(float(colour[i, j]), 4), text, hover])
+    # Cell text only where it is drawn; above TEXT_LIMIT tokens the hover says the number.
+    masked_text = ("0" if scale.kind == "weights" else "−∞") if show_text else ""
+    # Built column by column with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view.
+    shown = ~blocked
+    at_rows, at_cols = np.nonzero(shown)  # reading order, like View.cells
+    arrow = [f"{label} → " for label in row_labels]
+    texts = cell_labels(z[shown], scale) if show_text else [""] * len(at_rows)
+    cells = [
+        [j, i, round(position, 4), text, f"{arrow[i]}{col_labels[j]}: {value_name} {number}"]
+        for i, j, position, text, number in zip(
+            at_rows.tolist(),
+            at_cols.tolist(),
+            colour[shown].tolist(),
+            texts,
+            format_numbers(z[shown]),
+            strict=True,
+        )
+    ]
+    masked = [
+        [j, i, 0.0, masked_text, f"{arrow[i]}{col_labels[j]}: masked, score −∞, weight 0"]
+        for i, j in np.argwhere(blocked).tolist()
+    ]
     label = {"show": show_text, "formatter": "{@[3]}", "fontSize": max(8, font_size - (1 if cols <= 6 else 3))}
     series = [
         {"type": "heatmap", "name": chart_name, "data": cells, "label": label | _LABEL, "selectedMode": "single"},

@@ -9,7 +9,9 @@ from attnviz import AttnvizInputError
 from attnviz.core.numbers import (
     cell_text,
     format_fixed,
+    format_fixed_numbers,
     format_number,
+    format_numbers,
     format_vector,
     latex_number,
     parse_cells,
@@ -86,3 +88,25 @@ def test_typed_cells_are_checked_one_by_one():
         "X[1, 1]: 5000.0 is outside the allowed range −1000 to 1000; the previous value is kept.",
     ]
     np.testing.assert_array_equal(with_cells(np.zeros((2, 3)), values), [[0, 0, 1.5], [0, 0, 0]])
+
+
+EXTREMES = [0.0, -0.0, math.inf, -math.inf, math.nan, -0.001, -0.005, 0.004999, 99.995, -99.995, 1e-320, -1.5e-7, 1234567.0]
+
+
+def spread(seed: int, lowest: int, highest: int) -> np.ndarray:
+    """Random values over many orders of magnitude, and the awkward ones."""
+    magnitudes = 10.0 ** np.random.default_rng(seed).integers(lowest, highest, 500)
+    return np.concatenate([np.random.default_rng(seed).standard_normal(500) * magnitudes, EXTREMES])
+
+
+@pytest.mark.parametrize("digits", [1, 3, 4])
+def test_format_numbers_prints_each_value_as_format_number_does(digits):
+    values = spread(digits, -8, 9)
+    assert format_numbers(values.reshape(-1, 1), digits=digits) == [format_number(v, digits=digits) for v in values]
+
+
+@pytest.mark.parametrize("decimals", [0, 2, 4])
+def test_format_fixed_numbers_prints_each_value_as_format_fixed_does(decimals):
+    values = spread(decimals, -4, 5)
+    assert format_fixed_numbers(values, decimals=decimals) == [format_fixed(v, decimals=decimals) for v in values]
+    assert format_fixed_numbers([[-0.001, 2.5]]) == ["0.00", "2.50"]

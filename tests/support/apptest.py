@@ -8,12 +8,24 @@ import re
 from pathlib import Path
 
 import numpy as np
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from attnviz.ui.state import control_key, setting_key, table_key_at
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 __all__ = ["APP", "control_key", "setting_key"]
+
+
+class RouterAlreadyRan(PagesManager):
+    """AppTest re-detects the pages/ folder on every run and so runs each one in Streamlit's legacy multipage mode,
+    which a real server leaves for good once app.py has called st.navigation. Patched in as AppTest's
+    PagesManager (tests/app/conftest.py, bench/worst.py), it makes every run go through the router as on a warmed-up
+    server (see attnviz/ui/__init__.py for the same fix on a real server, and tests/app/test_router.py for its check)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        PagesManager.uses_pages_directory = False
 
 
 def open_app(page: str | None = None, **query_params) -> AppTest:
