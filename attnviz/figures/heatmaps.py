@@ -54,11 +54,13 @@ def matrix_heatmap(
     show_text: bool | None = None,
     height: int | None = None,
     font_size: int = 13,
+    column_groups: int = 1,
 ) -> go.Figure:
     """A heatmap of ``matrix`` (rows × cols) read like a matrix: row 0 at the top.
 
     ``blocked`` (bool, same shape) marks masked cells: they are drawn grey instead of a colour, because a colour
     would claim a value they do not have, and say "−∞" (a score) or "0.00" (a weight).
+    ``column_groups`` > 1 draws a line between that many equal groups of columns (the heads of a concatenation).
     """
     z = np.array(matrix, dtype=float)  # (rows, cols)
     rows, cols = z.shape
@@ -122,8 +124,17 @@ def matrix_heatmap(
             "tickangle": -45,
         },
         "yaxis": {"title": {"text": y_title}, "type": "category", "tickfont": tick_font, "autorange": "reversed"},
+        "shapes": _dividers(cols, column_groups),
     }
     return _figure(traces, layout)
+
+
+def _dividers(cols: int, groups: int) -> list[dict]:
+    """Lines between ``groups`` equal groups of columns, all in the layout at once: adding them one by one with
+    ``Figure.add_vline`` validates and copies every shape so far, 150 ms for the 31 lines of 32 heads."""
+    width = cols // groups if groups > 1 else cols
+    line = {"type": "line", "xref": "x", "yref": "paper", "y0": 0, "y1": 1, "line": {"color": "black", "width": 2}}
+    return [line | {"x0": g * width - 0.5, "x1": g * width - 0.5} for g in range(1, groups)]
 
 
 def _figure(traces: list[dict], layout: dict) -> go.Figure:
