@@ -1,46 +1,138 @@
-"""Step by step's matrices: a stage's heatmap with the cells it changed and the chosen cell boxed."""
+"""Step by step's pictures: a stage's panels side by side as ECharts heatmaps, drawn like the Playground's views.
+
+Same cells and colours as the Playground (attention_charts.heatmap_option): scores blue–red on one signed-log scale
+fixed by the largest |raw score|, weights 0 to 1, masked cells grey ("−∞" as a score, "0" as a weight). On top: the
+cells a stage changed, outlined in orange as one series, and the cells the chosen formula reads, boxed.
+
+ECharts, not plotly: a chart with a fixed key keeps its instance, so Back, Next or another chosen cell repaint the
+cells in place instead of re-creating every chart.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
-from attnviz.figures.colours import YELLOW
-from attnviz.figures.heatmaps import matrix_heatmap
-from attnviz.lessons.stages import Panel
+from attnviz.core.numbers import format_number
+from attnviz.figures.attention_charts import Scale, heatmap_option
+from attnviz.figures.colours import FOCUS, reach_of
+from attnviz.lessons.stages import Panel, Stage
+
+OUTLINE_LIMIT = 48  # above this many rows or columns a cell is a few pixels wide: an outline there is noise
+CHART_AREA_PX = 860  # the width the panels share on a 1280-px screen, beside the control rail
+LABEL_COLUMNS = 2  # the width units the first panel's row labels take
+NUMBER_WIDTH, MASKED_WIDTH = 3.3, 1.8  # how many font sizes wide a cell must be for "−0.37", and for "−∞"
+_VALUE_NAME = {"scores": "score", "weights": "weight", "values": "value"}
+# The chosen cells: a box that stands out from the panel's darkest colours (dark purple on weights, dark blue on
+# scores), with a glow of the opposite colour so it also shows on the lightest cells.
+_CHOSEN = {
+    "weights": {"borderColor": "#ffffff", "borderWidth": 3, "shadowColor": FOCUS, "shadowBlur": 4},
+    "other": {"borderColor": FOCUS, "borderWidth": 3, "shadowColor": "#ffffff", "shadowBlur": 6},
+}
 
 
-def outline_cells(figure: go.Figure, cells, *, colour: str = YELLOW, width: float = 3) -> go.Figure:
-    """Draws a box round each (row, col) of a matrix_heatmap (category axes: cell centres sit at integers)."""
-    for row, col in cells:
-        figure.add_shape(
-            type="rect",
-            x0=col - 0.5,
-            x1=col + 0.5,
-            y0=row - 0.5,
-            y1=row + 0.5,
-            line={"color": colour, "width": width},
-            fillcolor="rgba(0,0,0,0)",
+def scale_of(panel: Panel) -> Scale:
+    return Scale("weights") if panel.kind == "weights" else Scale("signed", reach_of(panel.reach_of))
+
+
+def outlined(panel: Panel) -> np.ndarray | None:
+    """The changed cells worth outlining: only when some changed (all or none is said in words), and only while a
+    cell is big enough for an outline to be seen."""
+    changed = panel.changed
+    if changed is None or not changed.any() or changed.all() or max(changed.shape) > OUTLINE_LIMIT:
+        return None
+    return changed
+
+
+def picked_cells(panel: Panel, query: int, column: int) -> list[tuple[int, int]]:
+    """The (row, col) cells of ``panel`` that the formula for (query, column) of the stage's result reads."""
+    rows, cols = panel.matrix.shape
+    match panel.picks:
+        case "cell":
+            return [(query, column)]
+        case "row":
+            return [(query, c) for c in range(cols)]
+        case "key_row":  # K's row j: the key of the chosen column
+            return [(column, c) for c in range(cols)]
+        case "column":
+            return [(r, column) for r in range(rows)]
+    return []
+
+
+def panel_widths(stage: Stage) -> list[int]:
+    """Width units of the panels side by side: by number of columns (a square score matrix gets more room than a
+    narrow Q), within 3 to 12, and the first also holds the row labels the panels share."""
+    return [min(max(p.matrix.shape[1], 3), 12) + (LABEL_COLUMNS if k == 0 else 0) for k, p in enumerate(stage.panels)]
+
+
+def cell_widths(stage: Stage) -> list[float]:
+    """About how many pixels wide each panel's cells are on a 1280-px screen."""
+    widths = panel_widths(stage)
+    return [
+        CHART_AREA_PX * (width - (LABEL_COLUMNS if k == 0 else 0)) / sum(widths) / panel.matrix.shape[1]
+        for k, (panel, width) in enumerate(zip(stage.panels, widths, strict=True))
+    ]
+
+
+def numbers_fit(stage: Stage, font_size: int) -> list[bool]:
+    """Whether each panel's cells are wide enough for a number like "−0.37" at the label size heatmap_option uses."""
+    return [cell_px >= NUMBER_WIDTH * _label_px(font_size) for cell_px in cell_widths(stage)]
+
+
+def _label_px(font_size: int) -> int:
+    return max(8, font_size - 3)
+
+
+def stage_options(stage: Stage, chosen: tuple[int, int] | None = None, *, font_size: int = 12) -> list[dict]:
+    """The ECharts option of each panel of ``stage``; ``chosen`` (query, column) boxes the cells its formula reads."""
+    options = []
+    for k, (panel, cell_px) in enumerate(zip(stage.panels, cell_widths(stage), strict=True)):
+        option = heatmap_option(
+            panel.matrix,
+            panel.row_labels,
+            panel.col_labels,
+            title=panel.title,
+            scale=scale_of(panel),
+            value_name=_VALUE_NAME[panel.kind],
+            chart_name=f"{stage.key}-{k}",
+            blocked=panel.blocked,
+            changed=outlined(panel),
+            font_size=font_size,
         )
-    return figure
+        option["yAxis"]["axisLabel"]["show"] = k == 0  # the panels share their rows: one set of labels
+        cells, masked = option["series"][:2]
+        cells["label"]["show"] &= cell_px >= NUMBER_WIDTH * _label_px(font_size)
+        masked["label"]["show"] &= cell_px >= MASKED_WIDTH * _label_px(font_size)  # "−∞" fits where "−0.37" may not
+        if chosen is not None:
+            _box(option, set(picked_cells(panel, *chosen)), _CHOSEN.get(panel.kind, _CHOSEN["other"]))
+        options.append(option)
+    return options
 
 
-def panel_figure(panel: Panel, chosen_cell: tuple[int, int] | None = None, *, height: int | None = None) -> go.Figure:
-    """A step's matrix as a heatmap: the cells the step changed boxed in yellow (when only some changed),
-    and the cell whose formula is shown boxed in black and white."""
-    figure = matrix_heatmap(
-        panel.matrix,
-        panel.row_labels,
-        panel.col_labels,
-        kind=panel.kind,
-        title=panel.title,
-        blocked=panel.blocked,
-        x_title="key" if panel.kind != "values" else "dimension",
-        height=height,
-    )
-    if panel.changed is not None and 0 < panel.changed.sum() < panel.changed.size:
-        outline_cells(figure, np.argwhere(panel.changed), colour=YELLOW, width=3)
-    if chosen_cell is not None:  # black with a white core: visible on dark and light cells alike
-        outline_cells(figure, [chosen_cell], colour="black", width=5)
-        outline_cells(figure, [chosen_cell], colour="white", width=2)
-    return figure
+def _box(option: dict, cells: set[tuple[int, int]], style: dict) -> None:
+    """Gives the chosen cells a border of their own (an item style on the cell itself, so nothing is drawn twice)."""
+    for series in option["series"][:2]:  # the coloured cells and the masked ones
+        series["data"] = [
+            {"value": item, "itemStyle": style} if (item[1], item[0]) in cells else item for item in series["data"]
+        ]
+
+
+def stage_notes(stage: Stage, font_size: int) -> str:
+    """How to read the colours of this stage's pictures, and what is left out at this size."""
+    notes = []
+    scores = [p for p in stage.panels if p.kind == "scores"]
+    if scores:
+        reach = format_number(reach_of(scores[0].reach_of))
+        notes.append(
+            f"Scores: blue below 0, red above, one scale for every score picture (full colour at ±{reach}, the largest "
+            "raw score; log-compressed, so one big score does not wash out the rest)."
+        )
+    if any(p.kind == "weights" for p in stage.panels):
+        notes.append("Weights: 0 (dark) to 1 (yellow).")
+    partly_changed = [p for p in stage.panels if p.changed is not None and p.changed.any() and not p.changed.all()]
+    if any(outlined(p) is not None for p in partly_changed):
+        notes.append("Outlined in orange: the cells this stage changed.")
+    elif partly_changed:
+        notes.append(f"Above {OUTLINE_LIMIT} tokens a cell is too small to outline: the changed cells are not marked.")
+    if not all(numbers_fit(stage, font_size)):
+        notes.append("Numbers that do not fit their cells are left out: hover a cell to read it.")
+    return " ".join(notes)

@@ -1,208 +1,286 @@
-"""The attention pipeline as separate stages, each with its matrix, what it changed and one cell worked out.
+"""The attention pipeline as a list of stages, each carrying its pictures, words and one cell worked out.
 
 Stages: project (only when starting from embeddings X), scores, scale, mask, softmax, weighted sum. The numbers
 come from one ``attention()`` call on the Playground's vectors, so the walkthrough always agrees with the Playground.
-Formulas are LaTeX strings with the live numbers substituted.
+Every sentence is built from the live numbers, so it says what this divisor or this mask actually did.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from attnviz.core import AttentionResult, attention, causal_mask, project
+from attnviz.core.numbers import format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
+from attnviz.lessons.stage_formulas import (
+    mask_formula,
+    output_formula,
+    project_formula,
+    scale_formula,
+    scores_formula,
+    softmax_formula,
+)
 
-MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯"
-
-STAGE_TITLES = {
-    "project": "Project: Q = X W_Q, K = X W_K, V = X W_V",
-    "scores": "Scores: S = Q Kᵀ",
-    "scale": "Scale: divide by √d_k",
-    "mask": "Mask: hide what a token may not see",
-    "softmax": "Softmax: each row becomes weights",
-    "output": "Weighted sum: output = weights · V",
+# key: (name in the list of stages, title, what the chosen cell's column indexes)
+_ABOUT = {
+    "project": ("Project", "Project: Q = X W_Q, K = X W_K, V = X W_V", "dimension"),
+    "scores": ("Scores", "Scores: S = Q Kᵀ", "key"),
+    "scale": ("Scale", "Scale: divide by √d_k · τ", "key"),
+    "mask": ("Mask", "Mask: hide what a token may not see", "key"),
+    "softmax": ("Softmax", "Softmax: each row becomes weights", "key"),
+    "output": ("Weighted sum", "Weighted sum: output = weights · V", "dimension"),
 }
 
 
 @dataclass(frozen=True)
 class Panel:
-    """One matrix to draw. ``changed`` marks the cells this stage altered (None: every cell is new)."""
+    """One matrix to draw.
+
+    ``reach_of`` is the matrix whose largest |value| gets full colour: every score panel passes the raw scores, so
+    scaling visibly lowers the contrast; V and the outputs share V's (an output is a blend of V's rows). ``changed``
+    marks the cells this stage altered in its input (None: an input, or a matrix that is new here). ``picks`` says
+    which cells the chosen (query, column) uses here: "cell", "row" (the query's row), "key_row" (row j of K),
+    "column" or "none"."""
 
     title: str
     matrix: np.ndarray  # (rows, cols)
-    kind: str  # "scores", "weights" or "values", as attnviz.figures.matrix_heatmap expects
+    kind: str  # "scores", "weights" or "values"
     row_labels: list[str]
     col_labels: list[str]
-    blocked: np.ndarray | None = None  # (rows, cols) bool, drawn as −∞
+    reach_of: np.ndarray | None = None  # None for weights: always 0 to 1
+    blocked: np.ndarray | None = None  # (rows, cols) bool: masked, −∞ as a score and 0 as a weight
     changed: np.ndarray | None = None  # (rows, cols) bool
+    picks: str = "cell"
 
 
 @dataclass(frozen=True)
 class Stage:
+    """One stage: its pictures (inputs first, its result last), what it does, what changed, and a cell in numbers."""
+
     key: str
+    name: str  # short, for the list of stages
     title: str
     panels: tuple[Panel, ...]
+    explanation: str  # markdown, no user text
+    caption: str  # what changed between the input and the result, from the numbers
     columns_are: str  # "key" or "dimension": what the chosen cell's column indexes
+    formula: Callable[[int, int], str]  # LaTeX for cell (query, column) of the result, with the live numbers
 
-
-def _num(x: float, *, bracket: bool = True) -> str:
-    """A number for a formula: 4 significant digits; negatives in brackets where they follow an operator."""
-    if math.isinf(x):
-        return r"-\infty" if x < 0 else r"\infty"
-    text = f"{x:.4g}"
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        text = rf"{mantissa}\times 10^{{{int(exponent)}}}"
-    return f"({text})" if x < 0 and bracket else text
-
-
-def _sum(terms: list[str]) -> str:
-    shown = terms[:MAX_TERMS]
-    more = len(terms) - len(shown)
-    return " + ".join(shown) + (rf" + \cdots\ (\text{{{more} more}})" if more else "")
-
-
-def _lines(lhs: str, *steps: str) -> str:
-    """``lhs = step = step …``, one step a line, so a long sum stays on screen."""
-    return rf"\begin{{aligned}} {lhs} &= " + r" \\ &= ".join(steps) + r" \end{aligned}"
-
-
-def _products(a, b) -> str:
-    return _sum([rf"{_num(x)} \cdot {_num(y)}" for x, y in zip(a, b, strict=True)])
+    @property
+    def result(self) -> Panel:
+        return self.panels[-1]
 
 
 @dataclass(frozen=True)
 class Walkthrough:
-    labels: list[str]
+    state: PlaygroundState  # the sentence and settings
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     V: np.ndarray  # (n, d_v)
     result: AttentionResult
-    causal: bool
-    scale: bool
-    temperature: float
-    blocked_keys: tuple[int, ...]
     X: np.ndarray | None = None  # (n, d_model), when starting from embeddings
     W_q: np.ndarray | None = None  # (d_model, d_k)
-    W_k: np.ndarray | None = None  # (d_model, d_k)
-    W_v: np.ndarray | None = None  # (d_model, d_v)
 
     @property
-    def stage_keys(self) -> tuple[str, ...]:
-        keys = ("scores", "scale", "mask", "softmax", "output")
-        return keys if self.X is None else ("project", *keys)
+    def stages(self) -> tuple[Stage, ...]:
+        builders = (_scores, _scale, _mask, _softmax, _output)
+        return tuple(build(self) for build in ((_project, *builders) if self.X is not None else builders))
 
     @property
     def d_k(self) -> int:
         return self.Q.shape[1]
 
-    def _dims(self, width: int) -> list[str]:
+    @property
+    def labels(self) -> list[str]:
+        return self.state.labels
+
+    def dims(self, width: int) -> list[str]:
         return [f"dim {c + 1}" for c in range(width)]
 
-    def _why_blocked(self, i: int, j: int) -> str:
-        if self.causal and j > i:
-            return "key comes after the query (causal mask)"
-        return "key is blocked for every query"
+    def scores_panel(self, title: str, matrix: np.ndarray, **marks) -> Panel:
+        """A score matrix on the one colour scale every score panel shares: the raw scores'."""
+        return Panel(title, matrix, "scores", self.labels, self.labels, reach_of=self.result.scores, **marks)
 
-    def stage(self, key: str) -> Stage:
-        r, labels = self.result, self.labels
-        if key == "project":
-            panels = tuple(
-                Panel(f"{name} = X W_{name}", m, "values", labels, self._dims(m.shape[1]))
-                for name, m in (("Q", self.Q), ("K", self.K), ("V", self.V))
-            )
-            return Stage(key, STAGE_TITLES[key], panels, "dimension")
-        if key == "scores":
-            return Stage(key, STAGE_TITLES[key], (Panel("S = Q Kᵀ", r.scores, "scores", labels, labels),), "key")
-        if key == "scale":
-            every = np.full(r.scaled.shape, r.scale_factor != 1.0)  # dividing by 1 changes nothing
-            panel = Panel(f"S / {r.scale_factor:.4g}", r.scaled, "scores", labels, labels, changed=every)
-            return Stage(key, STAGE_TITLES[key], (panel,), "key")
-        if key == "mask":
-            after = Panel("After the mask", r.masked, "scores", labels, labels, blocked=r.blocked, changed=r.blocked)
-            # The other architecture, for comparison: an encoder sees every key, a decoder only the past.
-            padding = np.zeros_like(r.blocked)  # keys the Playground blocks for every query stay blocked
-            padding[:, list(self.blocked_keys)] = True
-            other_blocked = padding if self.causal else padding | ~causal_mask(len(labels))
-            other_title = "If it were an encoder (no causal mask)" if self.causal else "If it were a decoder (causal)"
-            other = Panel(
-                other_title,
-                np.where(other_blocked, -np.inf, r.scaled),
-                "scores",
-                labels,
-                labels,
-                blocked=other_blocked,
-                changed=other_blocked,
-            )
-            return Stage(key, STAGE_TITLES[key], (after, other), "key")
-        if key == "softmax":
-            panel = Panel("Weights", r.weights, "weights", labels, labels, blocked=r.blocked)
-            return Stage(key, STAGE_TITLES[key], (panel,), "key")
-        if key == "output":
-            panel = Panel("Output = weights · V", r.output, "values", labels, self._dims(r.output.shape[1]))
-            return Stage(key, STAGE_TITLES[key], (panel,), "dimension")
-        raise KeyError(key)
 
-    def formula(self, key: str, i: int, col: int) -> str:
-        """LaTeX for cell (i, col) of the stage's main matrix, with the live numbers. Token subscripts are
-        positions (from 0, as in the labels); dimension subscripts count from 1, as in "dim 1"."""
-        r = self.result
-        if key == "project":
-            return _lines(
-                rf"Q_{{{i},{col + 1}}}",
-                rf"\sum_m X_{{{i},m}}\,W^Q_{{m,{col + 1}}}",
-                rf"{_products(self.X[i], self.W_q[:, col])} = {_num(self.Q[i, col], bracket=False)}",
-            )
-        if key == "scores":
-            return _lines(
-                rf"S_{{{i},{col}}}",
-                rf"q_{{{i}}}\cdot k_{{{col}}}",
-                rf"{_products(self.Q[i], self.K[col])} = {_num(r.scores[i, col], bracket=False)}",
-            )
-        if key == "scale":
-            divisor = rf"\sqrt{{{self.d_k}}}" if self.scale else "1"
-            if self.temperature != 1.0:
-                divisor += rf"\times {_num(self.temperature)}"
-            return (
-                rf"\frac{{S_{{{i},{col}}}}}{{{divisor}}} = \frac{{{_num(r.scores[i, col])}}}{{{_num(r.scale_factor)}}}"
-                rf" = {_num(r.scaled[i, col], bracket=False)}"
-            )
-        if key == "mask":
-            if r.blocked[i, col]:
-                return rf"M_{{{i},{col}}} = -\infty \quad \text{{({self._why_blocked(i, col)})}}"
-            return rf"M_{{{i},{col}}} = {_num(r.scaled[i, col], bracket=False)} \quad \text{{(allowed: unchanged)}}"
-        if key == "softmax":
-            if r.fully_masked[i]:
-                return rf"w_{{{i},{col}}} = 0 \quad \text{{(every key is masked for this query)}}"
-            if r.blocked[i, col]:
-                return rf"w_{{{i},{col}}} = \frac{{e^{{-\infty}}}}{{\cdots}} = 0"
-            row = r.masked[i]
-            peak = float(row[np.isfinite(row)].max())
-            exps = np.exp(row - peak)  # masked entries give exp(−∞) = 0
-            return _lines(
-                rf"w_{{{i},{col}}}",
-                rf"\frac{{e^{{M_{{{i},{col}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
-                rf" \quad (m = \max_j M_{{{i},j}} = {_num(peak, bracket=False)})",
-                rf"\frac{{e^{{{_num(row[col])} - {_num(peak)}}}}}{{{_sum([_num(e) for e in exps])}}}",
-                rf"\frac{{{_num(exps[col])}}}{{{_num(exps.sum())}}} = {_num(r.weights[i, col])}",
-            )
-        if key == "output":
-            return _lines(
-                rf"\text{{out}}_{{{i},{col + 1}}}",
-                rf"\sum_j w_{{{i},j}}\,V_{{j,{col + 1}}}",
-                rf"{_products(r.weights[i], self.V[:, col])} = {_num(r.output[i, col], bracket=False)}",
-            )
-        raise KeyError(key)
+# ----------------------------------------------------------------------------- the stages
+
+
+def _stage(key: str, panels, explanation: str, caption: str, formula: Callable[[int, int], str]) -> Stage:
+    name, title, columns_are = _ABOUT[key]
+    return Stage(key, name, title, panels, explanation, caption, columns_are, formula)
+
+
+def _project(w: Walkthrough) -> Stage:
+    n, d_model = w.X.shape
+    both = np.concatenate([w.Q, w.K])  # Q and K on one scale: their products are the scores
+    panels = (
+        Panel("Before: X (embeddings)", w.X, "values", w.labels, w.dims(d_model), reach_of=w.X, picks="row"),
+        Panel("After: Q = X W_Q", w.Q, "values", w.labels, w.dims(w.d_k), reach_of=both),
+        Panel("After: K = X W_K", w.K, "values", w.labels, w.dims(w.d_k), reach_of=both, picks="none"),
+        Panel("After: V = X W_V", w.V, "values", w.labels, w.dims(w.V.shape[1]), reach_of=w.V, picks="none"),
+    )
+    explanation = (
+        f"Each token starts as an embedding, one row of X ({n} × {d_model}). Three matrices turn it into a query "
+        f"(what it looks for), a key (what it offers) and a value (what it passes on). In a trained model they are "
+        f"learned; here they are random from the Playground's seed ({w.state.seed})."
+    )
+    caption = "Q, K and V are new at this stage: each row is that token's row of X times a matrix."
+    return _stage("project", panels, explanation, caption, partial(project_formula, w.X, w.W_q, w.Q))
+
+
+def _scores(w: Walkthrough) -> Stage:
+    both = np.concatenate([w.Q, w.K])
+    panels = (
+        Panel("Before: Q", w.Q, "values", w.labels, w.dims(w.d_k), reach_of=both, picks="row"),
+        Panel("Before: K", w.K, "values", w.labels, w.dims(w.d_k), reach_of=both, picks="key_row"),
+        w.scores_panel("After: S = Q Kᵀ", w.result.scores),
+    )
+    explanation = (
+        "Cell (i, j) is query i's dot product with key j: large when what token i looks for matches what token j "
+        "offers. Row i lists everything token i could attend to."
+    )
+    caption = "Every score is new at this stage: one dot product for each query and key."
+    return _stage("scores", panels, explanation, caption, partial(scores_formula, w.Q, w.K, w.result.scores))
+
+
+def divisor_words(*, scale: bool, d_k: int, temperature: float) -> str:
+    """What the scores are divided by, written out: "√d_k · τ = √4 · 0.5 = 1"."""
+    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
+    if not scale:
+        return f"τ = {format_number(divisor)} (scaling is off, so only the temperature divides)"
+    return f"√d_k · τ = √{d_k} · {format_number(temperature)} = {format_number(divisor)}"
+
+
+def scale_explanation(*, scale: bool, d_k: int, temperature: float) -> str:
+    """What dividing by this divisor does: nothing at 1, flatter rows above 1, sharper rows below 1."""
+    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
+    written = divisor_words(scale=scale, d_k=d_k, temperature=temperature)
+    if math.isclose(divisor, 1.0, rel_tol=1e-12):
+        return f"Every score is divided by {written} here, so the scores pass through unchanged."
+    if divisor > 1:
+        return (
+            f"Every score is divided by {written}. The order within a row stays the same, but the gaps between "
+            "scores shrink, so the softmax that follows is less extreme. This is why attention divides by √d_k: "
+            "with many dimensions, raw scores lie so far apart that one key takes all the weight."
+        )
+    return (
+        f"Every score is divided by {written}. A divisor below 1 makes every score bigger: the order within a row "
+        "stays the same, but the gaps between scores grow, so the softmax that follows gets sharper."
+    )
+
+
+def _scale(w: Walkthrough) -> Stage:
+    r = w.result
+    divides = not math.isclose(r.scale_factor, 1.0, rel_tol=1e-12)
+    panels = (
+        w.scores_panel("Before: S", r.scores),
+        w.scores_panel(
+            f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=np.full(r.scaled.shape, divides)
+        ),
+    )
+    if not divides:
+        caption = "No cell changed: dividing by 1 leaves every score as it was, so both pictures are the same."
+    else:
+        paler = "paler" if r.scale_factor > 1 else "stronger"
+        caption = (
+            f"Every cell changed: each score was divided by {format_number(r.scale_factor)}. Both pictures share one "
+            f"colour scale, so the {paler} colours on the right are the change."
+        )
+    explanation = scale_explanation(scale=w.state.scale, d_k=w.d_k, temperature=w.state.temperature)
+    return _stage(
+        "scale",
+        panels,
+        explanation,
+        caption,
+        partial(scale_formula, r, d_k=w.d_k, scale=w.state.scale, temperature=w.state.temperature),
+    )
+
+
+def mask_caption(blocked: np.ndarray) -> str:
+    count = int(blocked.sum())
+    if count == 0:
+        return "No cell changed: no key is masked, so both pictures are the same."
+    if count == blocked.size:
+        return "Every cell changed: every key is blocked for every query, so every score is now −∞ (grey)."
+    return f"{count} cells changed: this stage set them to −∞ (grey)."
+
+
+def _mask(w: Walkthrough) -> Stage:
+    r = w.result
+    # The other architecture, for comparison: an encoder sees every key, a decoder only the past.
+    other_blocked = np.zeros_like(r.blocked)  # keys the Playground blocks for every query stay blocked
+    other_blocked[:, list(w.state.blocked_keys)] = True
+    if not w.state.causal:
+        other_blocked |= ~causal_mask(len(w.labels))
+    panels = (
+        w.scores_panel("Before: scaled scores", r.scaled),
+        w.scores_panel("After: the Playground's mask", r.masked, blocked=r.blocked, changed=r.blocked),
+        w.scores_panel(
+            "If it were an encoder (no causal mask)" if w.state.causal else "If it were a decoder (causal)",
+            np.where(other_blocked, -np.inf, r.scaled),
+            blocked=other_blocked,
+            changed=other_blocked,
+        ),
+    )
+    also = (
+        f", and also blocks key(s) {', '.join(map(str, w.state.blocked_keys))} for every query"
+        if w.state.blocked_keys
+        else ""
+    )
+    setup = "a decoder" if w.state.causal else "an encoder"
+    explanation = (
+        "The mask sets the scores a query may not use to −∞, so the softmax gives them exactly 0. An **encoder** "
+        "(BERT) has no mask: every token sees every token. A **decoder** (GPT) writes one token after another, so it "
+        f"has a *causal* mask: token i sees only tokens 0…i. The Playground is set up as {setup}{also}; the third "
+        "picture shows the other choice."
+    )
+    return _stage("mask", panels, explanation, mask_caption(r.blocked), partial(mask_formula, r, causal=w.state.causal))
+
+
+def _softmax(w: Walkthrough) -> Stage:
+    r = w.result
+    panels = (
+        w.scores_panel("Before: masked scores", r.masked, blocked=r.blocked, picks="row"),
+        Panel("After: weights", r.weights, "weights", w.labels, w.labels, blocked=r.blocked),
+    )
+    caption = (
+        "Every cell changed: each row became weights from 0 to 1 that add up to 1 (weights have their own 0-to-1 "
+        "colours). A masked cell's weight is exactly 0."
+    )
+    if r.fully_masked.any():
+        caption += " A row whose keys are all blocked has no weights: it stays all 0."
+    explanation = (
+        "Each row is exponentiated and divided by its sum, so it becomes positive weights that add up to 1. "
+        "Subtracting the row's largest score m first changes nothing in the result but keeps eˣ from overflowing."
+    )
+    return _stage("softmax", panels, explanation, caption, partial(softmax_formula, r))
+
+
+def _output(w: Walkthrough) -> Stage:
+    r, d_v = w.result, w.V.shape[1]
+    panels = (
+        Panel("Before: weights", r.weights, "weights", w.labels, w.labels, blocked=r.blocked, picks="row"),
+        Panel("Before: V", w.V, "values", w.labels, w.dims(d_v), reach_of=w.V, picks="column"),
+        Panel("After: output = weights · V", r.output, "values", w.labels, w.dims(d_v), reach_of=w.V),
+    )
+    explanation = (
+        "Each token's output is a blend of all the value rows, mixed in the proportions of its weights. A token that "
+        "put 0.9 on one key gets mostly that key's value."
+    )
+    caption = "Every output is new: row i blends V's rows by row i of the weights (V and the outputs share colours)."
+    return _stage("output", panels, explanation, caption, partial(output_formula, r, w.V))
 
 
 def walkthrough(state: PlaygroundState, *, from_embeddings: bool = False, d_model: int = 4) -> Walkthrough:
     """The Playground's attention pass as stages. With ``from_embeddings`` Q, K and V are made by projecting
     random embeddings (seeded by the Playground's seed) instead of being the Playground's own vectors."""
-    X = W_q = W_k = W_v = None
+    X = W_q = None
     if from_embeddings:
         X = random_embeddings(state.n, d_model, state.seed)  # (n, d_model)
         W_q, W_k, W_v, _ = random_projections(d_model, state.seed, d_k=state.d_k, d_v=state.d_v)
@@ -213,18 +291,4 @@ def walkthrough(state: PlaygroundState, *, from_embeddings: bool = False, d_mode
     else:
         Q, K, V = state.matrices()
         result = state.result()  # the very numbers the Playground shows
-    return Walkthrough(
-        labels=state.labels,
-        Q=Q,
-        K=K,
-        V=V,
-        result=result,
-        causal=state.causal,
-        scale=state.scale,
-        temperature=state.temperature,
-        blocked_keys=state.blocked_keys,
-        X=X,
-        W_q=W_q,
-        W_k=W_k,
-        W_v=W_v,
-    )
+    return Walkthrough(state, Q, K, V, result, X, W_q)

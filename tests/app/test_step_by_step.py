@@ -1,15 +1,18 @@
-"""Step-by-step page: Next/Back through every stage, the cell pickers, the embeddings toggle, the shared state."""
+"""Step-by-step page: Back/Next and the stage list, the cell pickers, the embeddings toggle, the pictures' numbers
+(against the naive reference and the reference texts' worked examples) and every sentence that depends on the
+settings."""
 
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from attnviz.core.playground_state import PlaygroundState, load_example
-from attnviz.figures import colours
-from tests.support.apptest import button, chart, chart_keys, open_page, setting_key, texts, trace
+from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
+from tests.reference import naive_attention
+from tests.support.apptest import as_read, button, echarts, open_page, setting_key, texts
 
 PAGE = "pages/step_by_step.py"
+STAGE = setting_key("step_by_step", "stage")
 
 
 @pytest.fixture
@@ -17,82 +20,202 @@ def page():
     return open_page(PAGE)
 
 
-@pytest.fixture
-def pronoun():
+def typed(sentence: str, **changes) -> PlaygroundState:
+    """The Playground's state after typing ``sentence`` (and then making ``changes``)."""
+    state, _ = set_sentence(PlaygroundState(), sentence)
+    return replace(state, **changes)
+
+
+def with_state(state: PlaygroundState, stage: str | None = None):
+    """The page showing ``state`` (as if the Playground had set it), on ``stage`` if given."""
     at = open_page(PAGE)
-    at.session_state["playground"] = load_example(PlaygroundState(), "pronoun_it")
+    at.session_state["playground"] = state
+    if stage is not None:
+        at.session_state[STAGE] = stage
     at.run()
+    assert not at.exception, at.exception
     return at
 
 
 def heading(at) -> str:
-    return at.header[0].value
+    return at.subheader[0].value
 
 
-def test_next_and_back_walk_every_stage_of_the_playground_pass(page):
+def intro(at) -> str:
+    return next(m.value for m in at.markdown if "Playground's" in m.value)
+
+
+def charts(at) -> list[dict]:
+    """The stage's pictures, left to right (one chart key a slot: steps.panel0, steps.panel1, ...)."""
+    options = echarts(at)
+    return [options[f"steps.panel{slot}"] for slot in range(len(options))]
+
+
+def items(option: dict, series: int = 0) -> list[list]:
+    """[x, y, colour position, text, hover] of each cell of a series (a boxed cell is {"value": [...], ...})."""
+    return [item["value"] if isinstance(item, dict) else item for item in option["series"][series]["data"]]
+
+
+def drawn(option: dict, series: int = 0) -> dict[tuple[int, int], str]:
+    """{(row, col): cell text} of a chart's cells (series 0) or masked cells (series 1)."""
+    return {(y, x): text for x, y, _, text, _ in items(option, series)}
+
+
+def hovered(option: dict) -> np.ndarray:
+    """Every unmasked cell's value, read back from its hover sentence ("… : score −1.234"), NaN where masked."""
+    rows, cols = len(option["yAxis"]["data"]), len(option["xAxis"]["data"])
+    values = np.full((rows, cols), np.nan)
+    for x, y, _, _, sentence in items(option):
+        values[y, x] = float(sentence.rsplit(" ", 1)[1].replace("−", "-"))
+    return values
+
+
+def test_next_and_back_walk_every_stage_with_numbers_from_the_naive_reference(page):
     state = page.session_state["playground"]
-    result = state.result()
-    expected = {
-        "scores": result.scores,
-        "scale": result.scaled,
-        "softmax": result.weights,
-        "output": result.output,
-    }
+    Q, K, V = state.matrices()
+    scores, weights, output = (np.array(m) for m in naive_attention(Q.tolist(), K.tolist(), V.tolist()))
+    expected = {"scores": scores, "scale": scores / 2, "softmax": weights, "output": output}  # d_k = 4: ÷ √4
     assert button(page, "Back").disabled
     seen = []
     for step in range(5):
         seen.append(heading(page))
-        key = page.session_state[setting_key("step_by_step", "stage")]
-        if key in expected:
-            np.testing.assert_allclose(trace(page, f"steps_panel_{key}_0", 0, "z"), expected[key], rtol=1e-12)
+        key = page.session_state[STAGE]
+        if key in expected:  # the stage's result, to the 4 significant digits a hover shows
+            np.testing.assert_allclose(hovered(charts(page)[-1]), expected[key], rtol=5e-4, atol=1e-12)
         if step < 4:
             button(page, "Next").click().run()
             assert not page.exception
     assert [s.split(". ", 1)[0] for s in seen] == [f"Stage {i} of 5" for i in range(1, 6)]
     assert button(page, "Next").disabled
     button(page, "Back").click().run()
-    assert page.session_state[setting_key("step_by_step", "stage")] == "softmax"
-    assert "The Playground's" not in heading(page)
-    assert "“The movie was not good, but the soundtrack was amazing\\.”" in texts(page.markdown)  # shown literally
+    assert page.session_state[STAGE] == "softmax" and page.radio(key=STAGE).value == "softmax"
+    page.radio(key=STAGE).set_value("scale").run()  # the list of stages jumps too
+    assert heading(page).startswith("Stage 2 of 5. Scale")
 
 
-def test_pronoun_formulas_with_live_numbers(pronoun):
-    # focus token 3 ("it"); the key picker starts on the key it attends to most, "animal"
-    assert pronoun.selectbox(key=setting_key("step_by_step", "query")).value == 3
-    assert pronoun.selectbox(key=setting_key("step_by_step", "key")).value == 0
-    assert r"= 3 \cdot 3 + 1 \cdot 1 = 10 \end{aligned}" in texts(pronoun.latex)
-    pronoun.selectbox(key=setting_key("step_by_step", "key")).set_value(1).run()
-    assert r"3 \cdot 1 + 1 \cdot 4 = 7" in texts(pronoun.latex)
-    button(pronoun, "Next").click().run()
-    assert r"\frac{7}{1.414} = 4.95" in texts(pronoun.latex)
-    button(pronoun, "Next").click().run()  # mask: the Playground blocks key 3 ("it") for every query
-    assert chart_keys(pronoun) == ["steps_panel_mask_0", "steps_panel_mask_1"]
-    shapes = chart(pronoun, "steps_panel_mask_0")["layout"]["shapes"]
-    assert sum(s["line"]["color"] == colours.YELLOW for s in shapes) == 4  # the four blocked cells, outlined
-    assert "the 4 cells this stage changed" in texts(pronoun.caption)
-    assert "Encoder" in texts(pronoun.markdown) and "Decoder" in texts(pronoun.markdown)
-    assert chart(pronoun, "steps_panel_mask_1")["layout"]["title"]["text"] == "If it were a decoder (causal)"
-    button(pronoun, "Next").click().run()
-    assert r"= \frac{0.1199}{1.149} = 0.1043" in texts(pronoun.latex)
-    pronoun.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()  # "animal" itself
-    weights = trace(pronoun, "steps_panel_softmax_0", 0, "z")
-    assert weights[0, 3] != weights[0, 3]  # blocked: drawn as NaN (grey, "−∞")
-    button(pronoun, "Next").click().run()
-    pronoun.selectbox(key=setting_key("step_by_step", "query")).set_value(3).run()
-    pronoun.selectbox(key=setting_key("step_by_step", "dimension")).set_value(0).run()
-    assert r"\text{out}_{3,1}" in texts(pronoun.latex) and r"= 0.8703 \end{aligned}" in texts(pronoun.latex)
+def test_scale_and_mask_stages_show_their_input_beside_their_result(page):
+    page.radio(key=STAGE).set_value("scale").run()
+    before, after = charts(page)
+    assert before["title"]["text"] == "Before: S" and after["title"]["text"] == "After: S ÷ 2"
+    raw, halved = hovered(before), hovered(after)
+    np.testing.assert_allclose(halved, raw / 2, rtol=5e-4)
+    colour_before = np.array([position for _, _, position, _, _ in items(before)])
+    colour_after = np.array([position for _, _, position, _, _ in items(after)])
+    assert before["visualMap"] == after["visualMap"]  # one fixed scale: the change shows as paler colours
+    assert (np.abs(colour_after) <= np.abs(colour_before)).all() and np.abs(colour_after).sum() < np.abs(
+        colour_before
+    ).sum()
 
 
-def test_causal_playground_is_explained_as_a_decoder(pronoun):
-    pronoun.session_state["playground"] = replace(pronoun.session_state["playground"], causal=True)
-    pronoun.session_state[setting_key("step_by_step", "stage")] = "mask"
-    pronoun.run()
-    assert not pronoun.exception
-    assert "set up as a decoder" in texts(pronoun.markdown)
-    assert chart(pronoun, "steps_panel_mask_1")["layout"]["title"]["text"] == "If it were an encoder (no causal mask)"
-    pronoun.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()
-    pronoun.selectbox(key=setting_key("step_by_step", "key")).set_value(2).run()
-    assert "key comes after the query (causal mask)" in texts(pronoun.latex)
+def test_pronoun_formulas_with_the_worked_example_numbers():
+    at = with_state(load_example(PlaygroundState(), "pronoun_it"))  # focus 3 "it"; key 3 blocked for every query
+    assert at.selectbox(key=setting_key("step_by_step", "query")).value == 3
+    assert at.selectbox(key=setting_key("step_by_step", "key")).value == 0  # the key "it" attends to most
+    assert r"= 3 \cdot 3 + 1 \cdot 1 = 10 \end{aligned}" in texts(at.latex)
+    at.selectbox(key=setting_key("step_by_step", "key")).set_value(1).run()
+    assert r"3 \cdot 1 + 1 \cdot 4 = 7" in texts(at.latex)
+    button(at, "Next").click().run()
+    assert r"\frac{7}{1.414} = 4.95" in texts(at.latex)
+    button(at, "Next").click().run()  # mask
+    assert [c["title"]["text"] for c in charts(at)] == [
+        "Before: scaled scores",
+        "After: the Playground's mask",
+        "If it were a decoder (causal)",
+    ]
+    assert "4 cells changed: this stage set them to −∞ (grey)." in texts(at.caption)
+    assert "Outlined in orange" in texts(at.caption)
+    assert "**encoder**" in texts(at.markdown) and "**decoder**" in texts(at.markdown)
+    button(at, "Next").click().run()
+    assert r"= \frac{0.1199}{1.149} = 0.1043" in texts(at.latex)  # the reference text's 0.8703, 0.1043, 0.0254
+    assert drawn(charts(at)[1])[(3, 0)] == "0.87" and drawn(charts(at)[1])[(3, 2)] == "0.03"
+    button(at, "Next").click().run()
+    at.selectbox(key=setting_key("step_by_step", "dimension")).set_value(0).run()
+    assert r"\text{out}_{3,1}" in texts(at.latex) and r"= 0.8703 \end{aligned}" in texts(at.latex)
+
+
+def test_a_masked_weight_shows_0_and_a_masked_score_minus_infinity():
+    at = with_state(load_example(PlaygroundState(), "pronoun_it"), "softmax")
+    before, after = charts(at)
+    assert set(drawn(before, 1).values()) == {"−∞"} and set(drawn(after, 1).values()) == {"0"}
+    assert sorted(drawn(after, 1)) == [(row, 3) for row in range(4)]
+    at.selectbox(key=setting_key("step_by_step", "key")).set_value(3).run()
+    assert r"w_{3,3} = \frac{e^{-\infty}}{\cdots} = 0" in texts(at.latex)
+
+
+def test_causal_playground_is_explained_as_a_decoder():
+    at = with_state(replace(load_example(PlaygroundState(), "pronoun_it"), causal=True), "mask")
+    assert "set up as a decoder, and also blocks key(s) 3 for every query" in texts(at.markdown)
+    assert charts(at)[2]["title"]["text"] == "If it were an encoder (no causal mask)"
+    at.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()
+    at.selectbox(key=setting_key("step_by_step", "key")).set_value(2).run()
+    assert "key comes after the query (causal mask)" in texts(at.latex)
+
+
+# ----------------------------------------------------------------------------- sentences that follow the numbers
+
+
+@pytest.mark.parametrize(
+    ("changes", "written"),
+    [
+        ({"d_k": 1}, "√d_k · τ = √1 · 1 = 1"),  # scaling on, d_k = 1
+        ({"d_k": 4, "temperature": 0.5}, "√d_k · τ = √4 · 0.5 = 1"),
+        ({"scale": False}, "τ = 1 (scaling is off, so only the temperature divides)"),
+    ],
+)
+def test_a_divisor_of_one_is_said_as_it_is(changes, written):
+    at = with_state(typed("a b c", **changes), "scale")
+    assert f"Every score is divided by {written} here, so the scores pass through unchanged." in texts(at.markdown)
+    assert "Scaling is off and the temperature is 1" not in texts(at.markdown)
+    caption = texts(at.caption)
+    assert "No cell changed: dividing by 1" in caption and "Every cell is new" not in caption
+    before, after = charts(at)
+    assert drawn(before) == drawn(after)
+
+
+def test_the_scaling_sentence_follows_the_divisor():
+    flatter = texts(with_state(typed("a b c"), "scale").markdown)  # ÷ √4 = 2
+    assert "the gaps between scores shrink, so the softmax that follows is less extreme" in flatter
+    assert "grow" not in flatter
+    sharper = texts(with_state(typed("a b c", d_k=2, temperature=0.5), "scale").markdown)
+    assert "√d_k · τ = √2 · 0.5 = 0.7071" in sharper  # √2 · 0.5 = 0.70711
+    assert "the gaps between scores grow, so the softmax that follows gets sharper" in sharper
+    assert "shrink" not in sharper and "less extreme" not in sharper
+
+
+def test_mask_stage_with_every_key_blocked_says_so():
+    at = with_state(replace(load_example(PlaygroundState(), "pronoun_it"), blocked_keys=(0, 1, 2, 3)), "mask")
+    caption = texts(at.caption)
+    assert "every key is blocked for every query, so every score is now −∞" in caption
+    assert "nothing is masked" not in caption and "No cell changed" not in caption
+    assert "every key blocked" in texts(at.warning)
+    assert set(drawn(charts(at)[1], 1).values()) == {"−∞"} and not drawn(charts(at)[1])
+    at.radio(key=STAGE).set_value("softmax").run()
+    assert "every key is masked for this query" in texts(at.latex)
+    assert set(drawn(charts(at)[1], 1).values()) == {"0"}  # weights, not −∞
+
+
+def test_mask_stage_with_nothing_masked_says_so(page):
+    page.radio(key=STAGE).set_value("mask").run()
+    assert "No cell changed: no key is masked, so both pictures are the same." in texts(page.caption)
+    assert charts(page)[2]["title"]["text"] == "If it were a decoder (causal)"
+
+
+# ----------------------------------------------------------------------------- the introduction, the projection stage
+
+
+def test_introduction_shows_the_sentence_as_typed():
+    heading_text = intro(with_state(typed("foo\n===\nbar")))
+    assert "\n" not in heading_text  # a newline would make "===" a heading underline
+    assert "“foo === bar”" in as_read(heading_text)
+    reversed_text = intro(with_state(typed("abc \u202edef **bold**")))
+    assert "\u202e" not in reversed_text
+    assert "“abc def **bold**”" in as_read(reversed_text) and r"\*\*bold\*\*" in reversed_text
+
+
+def test_a_long_sentence_is_quoted_short():
+    long = " ".join(f"w{i}" for i in range(60))  # 229 characters
+    shown = intro(with_state(typed(long)))
+    assert f"“{long[:79]}…”" in as_read(shown) and "(60 tokens" in shown
 
 
 def test_embeddings_toggle_adds_the_projection_stage(page):
@@ -101,23 +224,19 @@ def test_embeddings_toggle_adds_the_projection_stage(page):
     assert heading(page).startswith("Stage 2 of 6. Scores")  # the student stays where they were
     button(page, "Back").click().run()
     assert heading(page).startswith("Stage 1 of 6. Project")
-    assert chart_keys(page) == ["steps_panel_project_0", "steps_panel_project_1", "steps_panel_project_2"]
-    assert trace(page, "steps_panel_project_0", 0, "z").shape == (12, 4)  # Q: n × d_k
+    assert [c["title"]["text"] for c in charts(page)] == [
+        "Before: X (embeddings)",
+        "After: Q = X W_Q",
+        "After: K = X W_K",
+        "After: V = X W_V",
+    ]
+    assert len(charts(page)[1]["yAxis"]["data"]) == 12 and len(charts(page)[1]["xAxis"]["data"]) == 4  # Q: n × d_k
     page.slider(key=setting_key("step_by_step", "d_model")).set_value(2).run()
     page.selectbox(key=setting_key("step_by_step", "dimension")).set_value(3).run()
     latex = texts(page.latex)
     assert latex.count(r"\cdot") == 2 and r"Q_{4,4}" in latex  # d_model = 2 terms; query 4, dimension 4
     page.toggle(key=setting_key("step_by_step", "from_embeddings")).set_value(False).run()
     assert heading(page).startswith("Stage 1 of 5. Scores")  # the projection stage is gone
-
-
-def test_fully_masked_rows_get_a_message(pronoun):
-    pronoun.session_state["playground"] = replace(pronoun.session_state["playground"], blocked_keys=(0, 1, 2, 3))
-    pronoun.session_state[setting_key("step_by_step", "stage")] = "softmax"
-    pronoun.run()
-    assert not pronoun.exception
-    assert "every key blocked" in texts(pronoun.warning)
-    assert "every key is masked for this query" in texts(pronoun.latex)
 
 
 def test_arrow_keys_drive_the_lesson(page):

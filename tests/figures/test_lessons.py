@@ -1,6 +1,7 @@
 import base64
 
 import numpy as np
+import pytest
 
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.figures import colours
@@ -10,6 +11,7 @@ from attnviz.figures import scaling as scaling_figures
 from attnviz.figures import stages as stage_figures
 from attnviz.lessons import costs, geometry, scaling
 from attnviz.lessons.stages import walkthrough
+from tests.reference import naive_attention
 
 
 def array(value) -> np.ndarray:
@@ -68,14 +70,126 @@ def test_variance_and_saturation_plots_carry_the_measurements():
     np.testing.assert_allclose(array(lines[3].y), saturation.max_scaled)
 
 
-def test_panel_figure_outlines_changed_cells_and_the_chosen_one():
-    walk = walkthrough(load_example(PlaygroundState(), "pronoun_it"))
-    figure = stage_figures.panel_figure(walk.stage("mask").panels[0], (3, 0))
-    boxes = [(s.line.color, s.x0 + 0.5, s.y0 + 0.5) for s in figure.layout.shapes]
-    assert sorted(b for b in boxes if b[0] == colours.YELLOW) == [(colours.YELLOW, 3, i) for i in range(4)]
-    assert ("black", 0, 3) in boxes
-    every = stage_figures.panel_figure(walk.stage("scale").panels[0], None)  # all cells changed: no yellow noise
-    assert not every.layout.shapes
+# ----------------------------------------------------------------------------- Step by step's stages
+
+PRONOUN_STATE = load_example(PlaygroundState(), "pronoun_it")  # 4 tokens, key 3 blocked for every query
+
+
+def stage_of(state: PlaygroundState, key: str):
+    return next(stage for stage in walkthrough(state).stages if stage.key == key)
+
+
+def cells_of(option: dict, series: int = 0) -> dict[tuple[int, int], list]:
+    """{(row, col): [colour position, text, hover]} of one heatmap series; a boxed cell is {"value": [...], ...}."""
+    items = (item["value"] if isinstance(item, dict) else item for item in option["series"][series]["data"])
+    return {(y, x): rest for x, y, *rest in items}
+
+
+def boxed(option: dict) -> set[tuple[int, int]]:
+    return {
+        (item["value"][1], item["value"][0])
+        for series in option["series"][:2]
+        for item in series["data"]
+        if isinstance(item, dict)
+    }
+
+
+def outlines(option: dict) -> list[dict]:
+    return [series for series in option["series"] if series["name"] == "changed"]
+
+
+def test_mask_stage_outlines_the_blocked_cells_as_one_series_and_boxes_the_chosen_cell():
+    before, after, decoder = stage_figures.stage_options(stage_of(PRONOUN_STATE, "mask"), (3, 0))
+    assert [o["title"]["text"] for o in (before, after, decoder)] == [
+        "Before: scaled scores",
+        "After: the Playground's mask",
+        "If it were a decoder (causal)",
+    ]
+    assert not outlines(before)  # the input: nothing to outline
+    (changed,) = outlines(after)
+    assert sorted(map(tuple, changed["data"])) == [(3, row, 0) for row in range(4)]  # [x = key 3, y = row]
+    assert {cell: text for cell, (_, text, _) in cells_of(after, 1).items()} == {(row, 3): "−∞" for row in range(4)}
+    assert boxed(before) == boxed(after) == boxed(decoder) == {(3, 0)}
+    assert before["yAxis"]["axisLabel"]["show"] and not after["yAxis"]["axisLabel"]["show"]  # one set of row labels
+
+
+def test_a_masked_weight_reads_0_and_a_masked_score_minus_infinity():
+    before, after = stage_figures.stage_options(stage_of(PRONOUN_STATE, "softmax"), (3, 0))
+    assert {text for _, text, _ in cells_of(before, 1).values()} == {"−∞"}
+    assert {text for _, text, _ in cells_of(after, 1).values()} == {"0"}
+    assert all("∞" not in text for _, text, _ in cells_of(after).values())
+    # the worked example: "it" puts 0.8703 on "animal"; a weight is its own colour position on 0..1
+    position, text, _ = cells_of(after)[(3, 0)]
+    assert text == "0.87" and position == 0.8703
+    assert (after["visualMap"]["min"], after["visualMap"]["max"]) == (0.0, 1.0)
+    assert after["visualMap"]["inRange"]["color"] == colours.VIRIDIS
+    assert boxed(before) == {(3, j) for j in range(4)}  # the softmax reads the query's whole row
+
+
+def test_scale_stage_draws_before_and_after_on_the_raw_scores_colour_scale():
+    state = PlaygroundState()  # 12 tokens, d_k = 4: every score is divided by 2
+    Q, K, V = state.matrices()
+    raw = np.array(naive_attention(Q.tolist(), K.tolist(), V.tolist())[0])  # (12, 12)
+    reach = np.abs(raw).max()
+
+    def colour(x):  # the signed log scale, full colour at the largest |raw score|
+        return np.sign(x) * np.log1p(np.abs(x)) / np.log1p(reach)
+
+    before, after = stage_figures.stage_options(stage_of(state, "scale"))
+    drawn_before, drawn_after = (np.zeros((12, 12)) for _ in range(2))
+    for drawn, option in ((drawn_before, before), (drawn_after, after)):
+        for (row, col), (position, _, _) in cells_of(option).items():
+            drawn[row, col] = position
+        assert (option["visualMap"]["min"], option["visualMap"]["max"]) == (-1.0, 1.0)
+    np.testing.assert_allclose(drawn_before, colour(raw), atol=5e-5)
+    np.testing.assert_allclose(drawn_after, colour(raw / 2), atol=5e-5)
+    assert (np.abs(drawn_after) < np.abs(drawn_before)).sum() == (raw != 0).sum()  # every non-zero cell paler
+    assert not outlines(after)  # every cell changed: said in words, not 144 outlines
+    assert "full colour at ±5.542" in stage_figures.stage_notes(stage_of(state, "scale"), 13)
+
+
+def test_the_chosen_cell_boxes_what_its_formula_reads():
+    walk = walkthrough(PRONOUN_STATE)
+    q, k, s = stage_figures.stage_options(walk.stages[0], (3, 1))  # S[3, 1] = q_3 · k_1
+    assert boxed(q) == {(3, 0), (3, 1)} and boxed(k) == {(1, 0), (1, 1)} and boxed(s) == {(3, 1)}
+    weights, values, output = stage_figures.stage_options(walk.stages[-1], (3, 1))  # out[3, dim 2]
+    assert boxed(weights) == {(3, j) for j in range(4)} and boxed(values) == {(j, 1) for j in range(4)}
+    assert boxed(output) == {(3, 1)}
+
+
+def test_numbers_are_left_out_where_they_do_not_fit():
+    state = PlaygroundState()  # 12 tokens
+    scale = stage_of(state, "scale")
+    assert stage_figures.numbers_fit(scale, 13) == [True, True]
+    assert stage_figures.numbers_fit(scale, 18) == [False, False]  # presenter mode's larger text
+    before, _, decoder = stage_figures.stage_options(stage_of(state, "mask"), font_size=13)
+    assert not before["series"][0]["label"]["show"] and decoder["series"][1]["label"]["show"]  # "−∞" still fits
+    assert "hover a cell to read it" in stage_figures.stage_notes(stage_of(state, "mask"), 13)
+    assert "hover" not in stage_figures.stage_notes(scale, 13)
+
+
+@pytest.mark.parametrize("n", [32, 128])
+def test_heaviest_stages_draw_one_item_a_cell_at_32_and_128_tokens(n):
+    """A return of one shape per cell, or of outlines at sizes where they cannot be seen, fails here (issue 15)."""
+    state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), causal=True, blocked_keys=(1,))
+    drawn = 0
+    for key in ("mask", "softmax", "output"):
+        stage = stage_of(state, key)
+        for panel, option in zip(stage.panels, stage_figures.stage_options(stage, (n - 1, 0)), strict=True):
+            rows, cols = panel.matrix.shape
+            assert [s["name"] for s in option["series"][:2]] == [option["series"][0]["name"], "masked"]
+            assert len(option["series"][0]["data"]) + len(option["series"][1]["data"]) == rows * cols
+            assert len(option["series"]) == 2 + len(outlines(option)) and set(option) >= {"series", "visualMap"}
+            if n <= stage_figures.OUTLINE_LIMIT and panel.changed is not None and panel.changed.any():
+                assert [len(s["data"]) for s in outlines(option)] == [panel.changed.sum()]  # one series
+            else:
+                assert not outlines(option)
+            drawn += sum(len(s["data"]) for s in option["series"])
+    # outlined at 32: the causal mask with key 1 (n(n−1)/2 + n − 1 cells), and the encoder's key 1 alone (n cells)
+    outlined = n * (n - 1) // 2 + n - 1 + n if n <= stage_figures.OUTLINE_LIMIT else 0
+    assert drawn == (3 + 2 + 1) * n * n + 2 * n * 4 + outlined  # mask 3, softmax 2, output 1 n×n; V and out n×4
+    notes = stage_figures.stage_notes(stage_of(state, "mask"), 13)
+    assert ("not marked" in notes) == (n > stage_figures.OUTLINE_LIMIT)
 
 
 def test_cost_plot_splits_linear_and_quadratic_work():

@@ -1,70 +1,190 @@
-import math
+"""Step by step's stages: their matrices, formulas and every sentence that depends on the settings.
+
+Numbers are checked against the naive reference (tests/reference.py) and the worked examples of the reference texts
+(../shared/reference/INDEX.md): the "it" example (scores 10, 7, 5; weights 0.8703, 0.1043, 0.0254) and the movie
+example (row "good": not 0.67, amazing 0.33; output [0.99999467, 0.33023767]).
+"""
+
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
-from attnviz import project
 from attnviz.core.playground_state import PlaygroundState, load_example
-from attnviz.lessons.stages import walkthrough
+from attnviz.lessons.stages import mask_caption, scale_explanation, walkthrough
+from tests.reference import naive_attention
 
 PRONOUN = load_example(PlaygroundState(), "pronoun_it")  # "animal street because it", key 3 blocked, focus 3
+MOVIE = load_example(PlaygroundState(), "movie_negation")
+
+
+def stages(state, **options) -> dict:
+    return {stage.key: stage for stage in walkthrough(state, **options).stages}
 
 
 def test_stages_follow_the_pipeline():
-    assert walkthrough(PRONOUN).stage_keys == ("scores", "scale", "mask", "softmax", "output")
-    assert walkthrough(PRONOUN, from_embeddings=True).stage_keys[0] == "project"
+    assert list(stages(PRONOUN)) == ["scores", "scale", "mask", "softmax", "output"]
+    assert list(stages(PRONOUN, from_embeddings=True)) == ["project", "scores", "scale", "mask", "softmax", "output"]
+    assert [s.name for s in stages(PRONOUN).values()] == ["Scores", "Scale", "Mask", "Softmax", "Weighted sum"]
 
 
-def test_pronoun_walkthrough_matrices_and_formulas():
-    walk = walkthrough(PRONOUN)
-    np.testing.assert_array_equal(walk.stage("scores").panels[0].matrix[3, :3], [10, 7, 5])
-    np.testing.assert_allclose(walk.stage("scale").panels[0].matrix[3, :3], np.array([10, 7, 5]) / math.sqrt(2))
-    np.testing.assert_allclose(walk.stage("softmax").panels[0].matrix[3], [0.8703, 0.1043, 0.0254, 0], atol=5e-5)
+def test_each_stage_shows_its_input_before_its_result():
+    by_key = stages(PRONOUN)
+    assert [p.title for p in by_key["scale"].panels] == ["Before: S", "After: S ÷ 1.414"]
+    assert [p.title for p in by_key["softmax"].panels] == ["Before: masked scores", "After: weights"]
+    assert [p.title for p in by_key["output"].panels] == ["Before: weights", "Before: V", "After: output = weights · V"]
+    for stage in by_key.values():
+        assert stage.result is stage.panels[-1] and stage.result.title.startswith(("After", "If it were"))
+
+
+def test_pronoun_numbers_match_the_worked_example_and_the_naive_reference():
+    by_key = stages(PRONOUN)
+    Q, K, V = PRONOUN.matrices()
+    allowed = PRONOUN.allow_mask().tolist()
+    scores, weights, output = naive_attention(Q.tolist(), K.tolist(), V.tolist(), allowed=allowed)
+    np.testing.assert_array_equal(by_key["scores"].result.matrix[3, :3], [10, 7, 5])
+    np.testing.assert_allclose(by_key["scores"].result.matrix, scores, rtol=1e-12)
+    np.testing.assert_allclose(by_key["scale"].result.matrix[3, :3], np.array([10, 7, 5]) / np.sqrt(2))
+    np.testing.assert_allclose(by_key["softmax"].result.matrix[3], [0.8703, 0.1043, 0.0254, 0], atol=5e-5)
+    np.testing.assert_allclose(by_key["softmax"].result.matrix, weights, atol=1e-12)
+    np.testing.assert_allclose(by_key["output"].result.matrix, output, atol=1e-12)
+
+
+def test_movie_example_good_row_matches_the_reference_text():
+    by_key = stages(MOVIE)
+    weights = by_key["softmax"].result.matrix
+    assert round(weights[4, 3], 2) == 0.67 and round(weights[4, 10], 2) == 0.33
+    np.testing.assert_allclose(by_key["output"].result.matrix[4], [0.99999467, 0.33023767], atol=5e-9)
+
+
+def test_pronoun_formulas_with_live_numbers():
+    by_key = stages(PRONOUN)
     assert (
-        walk.formula("scores", 3, 1)
+        by_key["scores"].formula(3, 1)
         == r"\begin{aligned} S_{3,1} &= q_{3}\cdot k_{1} \\ &= 3 \cdot 1 + 1 \cdot 4 = 7 \end{aligned}"
     )
-    assert walk.formula("scale", 3, 1) == r"\frac{S_{3,1}}{\sqrt{2}} = \frac{7}{1.414} = 4.95"
-    assert walk.formula("mask", 3, 3).startswith(r"M_{3,3} = -\infty")  # "it" may not pick itself here
-    assert "key is blocked for every query" in walk.formula("mask", 3, 3)
-    softmax = walk.formula("softmax", 3, 1)
+    assert by_key["scale"].formula(3, 1) == r"\frac{S_{3,1}}{\sqrt{2}} = \frac{7}{1.414} = 4.95"
+    assert by_key["mask"].formula(3, 3) == r"M_{3,3} = -\infty \quad \text{(key is blocked for every query)}"
+    assert by_key["mask"].formula(3, 1) == r"M_{3,1} = 4.95 \quad \text{(allowed: unchanged)}"
+    softmax = by_key["softmax"].formula(3, 1)
     assert r"(m = \max_j M_{3,j} = 7.071)" in softmax and r"e^{4.95 - 7.071}" in softmax
-    assert r"\frac{0.1199}{1.149} = 0.1043" in softmax
-    assert walk.formula("softmax", 3, 3).endswith("= 0")
-    assert walk.formula("output", 3, 1).endswith("= 0.1043 \\end{aligned}")  # "place": only street has it
+    assert r"\frac{0.1199}{1.149} = 0.1043" in softmax  # e^(4.95 − 7.071) = 0.1199 over 1 + 0.1199 + 0.0292
+    assert by_key["softmax"].formula(3, 3).endswith("= 0")
+    assert by_key["output"].formula(3, 1).endswith("= 0.1043 \\end{aligned}")  # "place": only street has it
+    assert by_key["scale"].columns_are == "key" and by_key["output"].columns_are == "dimension"
 
 
 def test_mask_stage_outlines_what_it_blocked_and_shows_the_other_architecture():
-    encoder = walkthrough(PRONOUN).stage("mask")
-    after, decoder = encoder.panels
+    before, after, decoder = stages(PRONOUN)["mask"].panels
+    assert before.blocked is None and before.changed is None
     np.testing.assert_array_equal(after.changed, after.blocked)
     assert after.blocked[:, 3].all() and after.blocked.sum() == 4  # only the blocked key
     assert decoder.title == "If it were a decoder (causal)"
     assert decoder.blocked[0, 1] and not decoder.blocked[1, 0] and decoder.blocked[:, 3].all()
 
-    causal = walkthrough(replace(PRONOUN, causal=True)).stage("mask")
-    assert causal.panels[1].title == "If it were an encoder (no causal mask)"
-    assert not causal.panels[1].blocked[0, 1] and causal.panels[1].blocked[:, 3].all()
-    assert "causal mask" in walkthrough(replace(PRONOUN, causal=True)).formula("mask", 0, 2)
+    causal = stages(replace(PRONOUN, causal=True))["mask"]
+    assert causal.panels[2].title == "If it were an encoder (no causal mask)"
+    assert not causal.panels[2].blocked[0, 1] and causal.panels[2].blocked[:, 3].all()
+    assert "causal mask" in causal.formula(0, 2)
+    assert "set up as a decoder, and also blocks key(s) 3 for every query" in causal.explanation
+
+
+def test_every_score_picture_shares_the_raw_scores_colour_scale():
+    raw = PRONOUN.result().scores
+    for stage in stages(PRONOUN).values():
+        for panel in stage.panels:
+            if panel.kind == "scores":
+                assert panel.reach_of is raw, (stage.key, panel.title)
+            if panel.kind == "weights":
+                assert panel.reach_of is None  # always 0 to 1
+
+
+def test_what_the_chosen_cell_reads_in_each_panel():
+    picks = {key: [p.picks for p in stage.panels] for key, stage in stages(PRONOUN, from_embeddings=True).items()}
+    assert picks == {
+        "project": ["row", "cell", "none", "none"],
+        "scores": ["row", "key_row", "cell"],
+        "scale": ["cell", "cell"],
+        "mask": ["cell", "cell", "cell"],
+        "softmax": ["row", "cell"],
+        "output": ["row", "column", "cell"],
+    }
 
 
 def test_projection_stage_uses_seeded_embeddings():
     walk = walkthrough(PlaygroundState(sentence="a b c"), from_embeddings=True, d_model=3)
-    np.testing.assert_allclose(walk.Q, project(walk.X, walk.W_q, walk.W_k, walk.W_v)[0])
     assert walk.Q.shape == (3, 4) and walk.X.shape == (3, 3)
-    formula = walk.formula("project", 2, 0)
+    np.testing.assert_allclose(walk.Q, walk.X @ walk.W_q)
+    np.testing.assert_array_equal(walk.result.scores, walk.Q @ walk.K.T)
+    formula = walk.stages[0].formula(2, 0)
     assert formula.startswith(r"\begin{aligned} Q_{2,1} &= \sum_m X_{2,m}")
-    assert formula.endswith(f"= {walk.Q[2, 0]:.4g} \\end{{aligned}}")  # no brackets, even when negative
+    q = sum(walk.X[2, m] * walk.W_q[m, 0] for m in range(3))  # the sum written out
+    assert formula.endswith(f"= {q:.4g} \\end{{aligned}}")  # no brackets, even when negative
 
 
-def test_no_scaling_and_temperature_are_explained():
-    walk = walkthrough(replace(PRONOUN, scale=False, temperature=2.0))
-    assert walk.formula("scale", 3, 0) == r"\frac{S_{3,0}}{1\times 2} = \frac{10}{2} = 5"
-    assert walk.stage("scale").panels[0].changed.all()  # divided by 2
-    unchanged = walkthrough(replace(PRONOUN, scale=False)).stage("scale").panels[0]
-    assert not unchanged.changed.any()  # divided by 1: nothing to outline
+# ----------------------------------------------------------------------------- sentences that follow the numbers
+
+
+@pytest.mark.parametrize(
+    ("scale", "d_k", "temperature", "written"),
+    [
+        (True, 1, 1.0, "√d_k · τ = √1 · 1 = 1"),  # scaling on, yet nothing to divide by
+        (True, 4, 0.5, "√d_k · τ = √4 · 0.5 = 1"),
+        (False, 4, 1.0, "τ = 1 (scaling is off, so only the temperature divides)"),
+    ],
+)
+def test_a_divisor_of_one_is_said_as_it_is(scale, d_k, temperature, written):
+    said = f"Every score is divided by {written} here, so the scores pass through unchanged."
+    assert scale_explanation(scale=scale, d_k=d_k, temperature=temperature) == said
+    stage = stages(PlaygroundState(sentence="a b c", d_k=d_k, scale=scale, temperature=temperature))["scale"]
+    assert stage.explanation == said
+    assert stage.caption.startswith("No cell changed") and "Every cell" not in stage.caption
+
+
+def test_scaling_sentence_follows_the_direction_of_the_divisor():
+    flatter = scale_explanation(scale=True, d_k=4, temperature=1.0)  # ÷ 2
+    assert "√4 · 1 = 2" in flatter and "gaps between scores shrink" in flatter and "less extreme" in flatter
+    assert "grow" not in flatter and "sharper" not in flatter
+    sharper = scale_explanation(scale=True, d_k=4, temperature=0.25)  # ÷ 0.5
+    assert "√4 · 0.25 = 0.5" in sharper and "gaps between scores grow" in sharper and "sharper" in sharper
+    assert "shrink" not in sharper and "less extreme" not in sharper
+    temperature_only = scale_explanation(scale=False, d_k=64, temperature=2.0)
+    assert "τ = 2 (scaling is off" in temperature_only and "shrink" in temperature_only
+
+
+def test_scale_stage_says_whether_anything_changed():
+    d_k_one = PlaygroundState(sentence="a b c", d_k=1)  # scaling on, d_k = 1: divides by 1
+    stage = stages(d_k_one)["scale"]
+    assert stage.caption.startswith("No cell changed: dividing by 1")
+    assert not stage.result.changed.any()
+    halved = stages(replace(d_k_one, temperature=2.0))["scale"]
+    assert halved.caption.startswith("Every cell changed: each score was divided by 2.") and "paler" in halved.caption
+    doubled = stages(replace(d_k_one, temperature=0.5))["scale"]
+    assert "divided by 0.5" in doubled.caption and "stronger" in doubled.caption
+    assert doubled.formula(0, 1) == (
+        rf"\frac{{S_{{0,1}}}}{{\sqrt{{1}}\times 0.5}} = \frac{{{_num(doubled.panels[0].matrix[0, 1])}}}{{0.5}}"
+        rf" = {_num(doubled.result.matrix[0, 1], bracket=False)}"
+    )
+
+
+def _num(x: float, *, bracket: bool = True) -> str:
+    text = f"{x:.4g}"
+    return f"({text})" if x < 0 and bracket else text
+
+
+def test_mask_caption_counts_what_changed():
+    assert mask_caption(np.zeros((3, 3), bool)) == "No cell changed: no key is masked, so both pictures are the same."
+    every = mask_caption(np.ones((3, 3), bool))
+    assert every.startswith("Every cell changed: every key is blocked for every query") and "nothing" not in every
+    assert mask_caption(np.triu(np.ones((3, 3), bool), 1)) == "3 cells changed: this stage set them to −∞ (grey)."
+    assert stages(replace(PRONOUN, blocked_keys=(0, 1, 2, 3)))["mask"].caption == every
+
+
+def test_softmax_caption_says_fully_masked_rows_stay_zero():
+    assert "stays all 0" not in stages(PRONOUN)["softmax"].caption
+    assert "stays all 0" in stages(replace(PRONOUN, blocked_keys=(0, 1, 2, 3)))["softmax"].caption
 
 
 def test_long_sums_are_cut_short():
-    walk = walkthrough(PlaygroundState())  # 12 tokens
-    assert r"\cdots\ (\text{6 more})" in walk.formula("output", 0, 0)
+    output = stages(PlaygroundState())["output"]  # 12 tokens
+    assert r"\cdots\ (\text{6 more})" in output.formula(0, 0)

@@ -1,0 +1,96 @@
+"""One cell of each Step-by-step stage worked out in LaTeX, with the live numbers substituted.
+
+Token subscripts are positions (from 0, as in the labels); dimension subscripts count from 1, as in "dim 1".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core import AttentionResult
+from attnviz.core.numbers import latex_number
+
+MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯"
+
+
+def _sum(terms: list[str]) -> str:
+    shown = terms[:MAX_TERMS]
+    more = len(terms) - len(shown)
+    return " + ".join(shown) + (rf" + \cdots\ (\text{{{more} more}})" if more else "")
+
+
+def _lines(lhs: str, *steps: str) -> str:
+    """``lhs = step = step …``, one step a line, so a long sum stays on screen."""
+    return rf"\begin{{aligned}} {lhs} &= " + r" \\ &= ".join(steps) + r" \end{aligned}"
+
+
+def _products(a, b) -> str:
+    return _sum([rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)])
+
+
+def _result(x: float) -> str:
+    return latex_number(x, bracket=False)
+
+
+def project_formula(X: np.ndarray, W_q: np.ndarray, Q: np.ndarray, i: int, col: int) -> str:
+    """Q[i, col] = Σ_m X[i, m] W_q[m, col]."""
+    return _lines(
+        rf"Q_{{{i},{col + 1}}}",
+        rf"\sum_m X_{{{i},m}}\,W^Q_{{m,{col + 1}}}",
+        rf"{_products(X[i], W_q[:, col])} = {_result(Q[i, col])}",
+    )
+
+
+def scores_formula(Q: np.ndarray, K: np.ndarray, scores: np.ndarray, i: int, j: int) -> str:
+    """S[i, j] = q_i · k_j."""
+    return _lines(
+        rf"S_{{{i},{j}}}",
+        rf"q_{{{i}}}\cdot k_{{{j}}}",
+        rf"{_products(Q[i], K[j])} = {_result(scores[i, j])}",
+    )
+
+
+def scale_formula(r: AttentionResult, i: int, j: int, *, d_k: int, scale: bool, temperature: float) -> str:
+    """S[i, j] ÷ (√d_k · τ), the divisor written as the Playground sets it."""
+    divisor = rf"\sqrt{{{d_k}}}" if scale else "1"
+    if temperature != 1.0:
+        divisor += rf"\times {latex_number(temperature)}"
+    return (
+        rf"\frac{{S_{{{i},{j}}}}}{{{divisor}}} = \frac{{{latex_number(r.scores[i, j])}}}"
+        rf"{{{latex_number(r.scale_factor)}}} = {_result(r.scaled[i, j])}"
+    )
+
+
+def mask_formula(r: AttentionResult, i: int, j: int, *, causal: bool) -> str:
+    """M[i, j]: the scaled score where the key is allowed, −∞ (and why) where it is not."""
+    if not r.blocked[i, j]:
+        return rf"M_{{{i},{j}}} = {_result(r.scaled[i, j])} \quad \text{{(allowed: unchanged)}}"
+    why = "key comes after the query (causal mask)" if causal and j > i else "key is blocked for every query"
+    return rf"M_{{{i},{j}}} = -\infty \quad \text{{({why})}}"
+
+
+def softmax_formula(r: AttentionResult, i: int, j: int) -> str:
+    """w[i, j] = e^(M[i, j] − m) / Σ e^(M[i, ·] − m), m the row's largest allowed score."""
+    if r.fully_masked[i]:
+        return rf"w_{{{i},{j}}} = 0 \quad \text{{(every key is masked for this query)}}"
+    if r.blocked[i, j]:
+        return rf"w_{{{i},{j}}} = \frac{{e^{{-\infty}}}}{{\cdots}} = 0"
+    row = r.masked[i]  # (n_k,)
+    peak = float(row[np.isfinite(row)].max())
+    exps = np.exp(row - peak)  # masked entries give exp(−∞) = 0
+    return _lines(
+        rf"w_{{{i},{j}}}",
+        rf"\frac{{e^{{M_{{{i},{j}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
+        rf" \quad (m = \max_j M_{{{i},j}} = {_result(peak)})",
+        rf"\frac{{e^{{{latex_number(row[j])} - {latex_number(peak)}}}}}{{{_sum([latex_number(e) for e in exps])}}}",
+        rf"\frac{{{latex_number(exps[j])}}}{{{latex_number(exps.sum())}}} = {_result(r.weights[i, j])}",
+    )
+
+
+def output_formula(r: AttentionResult, V: np.ndarray, i: int, col: int) -> str:
+    """out[i, col] = Σ_j w[i, j] V[j, col]."""
+    return _lines(
+        rf"\text{{out}}_{{{i},{col + 1}}}",
+        rf"\sum_j w_{{{i},j}}\,V_{{j,{col + 1}}}",
+        rf"{_products(r.weights[i], V[:, col])} = {_result(r.output[i, col])}",
+    )
