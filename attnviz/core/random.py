@@ -33,7 +33,7 @@ def random_qkv(n: int, d_k: int, d_v: int, seed: int, *, decimals: int | None = 
     def draw(which: int, width: int) -> np.ndarray:  # (n, width)
         rows = [np.random.default_rng([seed, which, i]).standard_normal(width) for i in range(n)]
         matrix = np.array(rows)
-        return matrix if decimals is None else np.round(matrix, decimals)
+        return matrix if decimals is None else np.round(matrix, decimals) + 0.0  # + 0.0: never a −0
 
     return draw(0, d_k), draw(1, d_k), draw(2, d_v)
 
@@ -44,7 +44,7 @@ def random_embeddings(n: int, d_model: int, seed: int, *, decimals: int = 2) -> 
     if n < 1 or d_model < 1:
         raise AttnvizInputError("Embeddings need at least one token and one dimension.")
     rng = np.random.default_rng([seed, _STREAMS["X"]])
-    return np.round(rng.standard_normal((n, d_model)), decimals)
+    return np.round(rng.standard_normal((n, d_model)), decimals) + 0.0  # + 0.0: a −0.004 rounds to 0, not to −0
 
 
 def random_weight(name: str, d_in: int, d_out: int, seed: int) -> np.ndarray:

@@ -31,3 +31,21 @@ def test_bad_sizes_and_seeds():
         heads.random_projections(33, 0)
     with pytest.raises(AttnvizInputError, match="seed"):
         heads.random_embeddings(2, 2, -1)
+
+
+def test_rounded_embeddings_hold_no_negative_zero():
+    """Rounding −0.004 gives −0.0, which an editable cell would print as "-0". Seed 0 has one at row 6, column 5."""
+    X = heads.random_embeddings(12, 8, 0)
+    assert X[6, 4] == 0 and not np.signbit(X[6, 4])
+    for seed in range(20):
+        X = heads.random_embeddings(12, 32, seed)
+        assert not (np.signbit(X) & (X == 0)).any()
+
+
+def test_rounded_random_vectors_hold_no_negative_zero():
+    found = 0
+    for seed in range(40):
+        for M in heads.random_qkv(12, 8, 8, seed, decimals=2):
+            assert not (np.signbit(M) & (M == 0)).any()
+            found += int((M == 0).sum())
+    assert found > 0  # rounding does make zeros here (from numbers in (−0.005, 0.005)): the test would see a −0
