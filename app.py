@@ -15,7 +15,5 @@ routes = {
 current = st.navigation(list(routes.values()), position="top")
 keep_page_settings()
 restore_from_link(next(name for name, route in routes.items() if route.url_path == current.url_path))
-_, switch = st.columns([3, 1])
-with switch:
-    presenter_switch()
+presenter_switch()
 current.run()

@@ -41,7 +41,7 @@ compact_page()
 
 # ----------------------------------------------------------------------------- sentence and example
 heading, sentence, example = st.columns([1.1, 2.2, 1.6], vertical_alignment="bottom")
-heading.markdown("### Self-attention playground")
+heading.title("Self-attention playground")
 sentence.text_input(
     "Sentence",
     help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used. Vectors belong to positions.",

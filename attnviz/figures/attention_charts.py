@@ -119,6 +119,11 @@ def heatmap_option(
     ]
     return {
         "animationDurationUpdate": 250,
+        # A screen reader (and a browser test) reads every cell, "the data for <key> is x, y, colour, text, hover".
+        "aria": {
+            "enabled": True,
+            "label": {"data": {"maxCount": min(rows * cols, 600), "separator": {"middle": "; ", "end": "."}}},
+        },
         "title": {"text": title, "left": 0, "textStyle": {"fontSize": font_size + 1}},
         "tooltip": {"formatter": "{@[4]}"},
         "toolbox": {"feature": {"saveAsImage": {"name": f"attnviz-{chart_name}", "pixelRatio": 2, "title": "PNG"}}},

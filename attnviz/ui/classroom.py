@@ -45,8 +45,9 @@ def share_link_box(page: str) -> None:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page
         st.caption(str(error))
         return
-    if st.query_params.get(PARAM) != link:
-        st.query_params[PARAM] = link
+    # Sent on every run, even when the address the browser reported already holds it: with fast clicking, a run
+    # that was cut short may still have put its own link in the address after the browser's report was sent.
+    st.query_params[PARAM] = link
     base = st.context.url  # the app's address with the page path, without the query; None outside a browser
     with st.popover("Copy share link", icon=":material/link:"):
         if base:

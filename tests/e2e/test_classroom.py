@@ -7,13 +7,10 @@ import json
 import zipfile
 from pathlib import Path
 
-from tests.support.live import open_app_page, read_plots, wait_for_app, wait_for_charts
+from tests.e2e.conftest import SCREENSHOTS
+from tests.support.live import echart, open_app_page, wait_for_app, wait_for_charts, wait_for_echarts_to_settle
 
-WEIGHTS = "3. Attention weights"
-
-
-def weights_shown(page) -> list[list[float]]:
-    return next(p for p in read_plots(page) if WEIGHTS in p["title"])["traces"][0]["z"]
+WEIGHTS = "3. Weights"
 
 
 def download(page, label: str) -> bytes:
@@ -24,32 +21,31 @@ def download(page, label: str) -> bytes:
 
 def test_downloads_carry_exactly_the_matrices_on_screen(page, server):
     open_app_page(page, server.url)
-    shown = weights_shown(page)
-    exported = json.loads(download(page, "Download JSON"))
-    assert exported["matrices"]["weights"] == shown  # the same floats, not rounded
+    shown = echart(page, WEIGHTS)["cells"]  # two decimals on screen
+    page.get_by_role("tab", name="Download").click()
+    exported = json.loads(download(page, "Download JSON"))["matrices"]["weights"]  # every digit
+    assert {cell: round(exported[cell[0]][cell[1]], 2) for cell in shown} == {c: float(t) for c, t in shown.items()}
     with zipfile.ZipFile(io.BytesIO(download(page, "Download CSV tables (.zip)"))) as archive:
         names = set(archive.namelist())
         assert {"Q.csv", "K.csv", "V.csv", "weights.csv", "output.csv"} <= names
         first_row = archive.read("weights.csv").decode("utf-8-sig").splitlines()[1].split(",")
-    assert first_row[0] == "0: The" and [float(x) for x in first_row[1:]] == shown[0]
+    assert first_row[0] == "0: The" and [float(x) for x in first_row[1:]] == exported[0]
 
 
-def test_presenter_mode_hides_the_tables_and_enlarges_the_charts(page, server):
+def test_presenter_mode_fits_the_controls_and_the_views_on_a_projector(page, server):
+    page.set_viewport_size({"width": 1280, "height": 720})
     open_app_page(page, server.url)
-    assert page.locator('[data-testid="stDataFrame"]').count() == 5  # Q, K, V, then the two focus tables
-    before = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "16px"
     page.get_by_text("Presenter mode").click()
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stDataFrame\"]').length === 2")
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'")
     wait_for_app(page)
     wait_for_charts(page)
-    assert before == "16px"
-    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "20px"
-    title_size = page.evaluate(
-        "() => [...document.querySelectorAll('.js-plotly-plot')].map(p => p._fullLayout.font.size)"
-    )
-    assert set(title_size) == {18}
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.screenshot(path=str(Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "presenter.png"))
+    views = wait_for_echarts_to_settle(page)
+    toggle = page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").bounding_box()
+    for box in [toggle, *(view["box"] for view in views.values())]:
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "presenter.png"))
 
 
 def test_the_dark_theme_darkens_the_page_and_the_charts(browser, server):
@@ -58,10 +54,11 @@ def test_the_dark_theme_darkens_the_page_and_the_charts(browser, server):
         page = context.new_page()
         open_app_page(page, server.url)
         background = page.evaluate(
-            "() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).backgroundColor"
+            "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
         )
         assert background == "rgb(15, 17, 23)"  # theme.dark backgroundColor #0f1117
-        font_colour = page.evaluate("() => document.querySelector('.js-plotly-plot')._fullLayout.font.color")
-        assert font_colour != "#444"  # plotly's light default: the charts follow the theme
+        wait_for_echarts_to_settle(page)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "dark.png"))
     finally:
         context.close()

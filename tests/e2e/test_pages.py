@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import ast
-
 import pytest
 
+from attnviz.pages import PAGES as TABLE
 from tests.e2e.conftest import SCREENSHOTS
-from tests.support.live import REPO, charts_state, open_app_page, read_plots
+from tests.support.live import charts_state, open_app_page, read_plots
 
 # url path -> (page file, title in the navigation, the page's own heading), as app.py routes them;
-# test_routes_match_app_py keeps this list honest.
+# test_the_page_list_here_is_the_page_table keeps this list honest.
 PAGES = {
     "": ("pages/playground.py", "Playground", "Self-attention playground"),
     "step_by_step": ("pages/step_by_step.py", "Step by step", "Step by step"),
@@ -21,19 +20,8 @@ PAGES = {
 APP_TITLE_START = "attnviz"
 
 
-def _app_py_pages() -> dict[str, str]:
-    """{page file: title} from the PAGES table in app.py, read from its source."""
-    tree = ast.parse((REPO / "app.py").read_text())
-    table = next(
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PAGES"
-    )
-    return {f"pages/{name}.py": title for name, (title, _icon) in ast.literal_eval(table).items()}
-
-
-def test_routes_match_app_py():
-    assert _app_py_pages() == {path: title for path, title, _ in PAGES.values()}
+def test_the_page_list_here_is_the_page_table():
+    assert {path: title for path, title, _ in PAGES.values()} == {page.file: page.title for page in TABLE}
 
 
 @pytest.mark.parametrize("url_path", list(PAGES), ids=[p or "playground" for p in PAGES])
@@ -46,7 +34,7 @@ def test_page_loads_draws_and_is_titled(page, url_path):
         '[data-testid="stException"]'
     ).first.inner_text()
 
-    # Every chart draws: each has a Plotly plot with data and drawn content (heatmap image or SVG traces).
+    # Every chart draws: each Plotly plot has data and drawn content; each ECharts view has a canvas and its data.
     state = charts_state(page)
     assert state == {"count": count, "drawn": count}
     for plot in read_plots(page):

@@ -1,47 +1,35 @@
-"""The Playground in a real Chromium: what the page draws follows every control."""
+"""The Playground in a real Chromium: what the page draws follows every control, on one screen."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.support.live import StreamlitServer, open_app_page, read_plots, wait_for_app, wait_for_charts
+from attnviz.classroom.share import decode
+from tests.support.live import (
+    StreamlitServer,
+    echart,
+    open_app_page,
+    read_echarts,
+    wait_for_app,
+    wait_for_charts,
+    wait_for_echart_change,
+    wait_for_echarts_to_settle,
+)
 
-SCORES, WEIGHTS = "1. Raw scores", "3. Attention weights"
-
-
-def plot(page, title: str) -> dict:
-    plots = read_plots(page)
-    found = [p for p in plots if title in p["title"]]
-    assert len(found) == 1, [p["title"] for p in plots]
-    return found[0]
-
-
-def z(page, title: str) -> list[list[float]]:
-    return plot(page, title)["traces"][0]["z"]
-
-
-def wait_for_change(page, title: str, before) -> None:
-    """Waits until the chart titled ``title`` draws data different from ``before``."""
-    page.wait_for_function(
-        """([title, before]) => {
-          const p = [...document.querySelectorAll('.js-plotly-plot')]
-            .find(p => ((p._fullLayout || {}).title || {}).text && p._fullLayout.title.text.includes(title));
-          if (!p || !p._fullData) return false;
-          const now = JSON.stringify(Array.from(p._fullData[0].z, row => Array.from(row)));
-          return now !== before;
-        }""",
-        arg=[title, json.dumps(before, separators=(",", ":"))],
-    )
-    wait_for_app(page)
+SCORES, SCALED, WEIGHTS = "1. Raw scores", "2. Scaled", "3. Weights"
 
 
 @pytest.fixture
 def playground(page, server):
     open_app_page(page, server.url)
+    wait_for_echarts_to_settle(page)
     return page
+
+
+def checkbox(page, label: str):
+    return page.locator('[data-testid="stCheckbox"]').filter(has_text=label)
 
 
 def set_sentence(page, text: str) -> None:
@@ -52,45 +40,103 @@ def set_sentence(page, text: str) -> None:
     wait_for_charts(page)
 
 
-def test_causal_toggle_redraws_the_weights_with_a_zero_upper_triangle(playground):
+def inside_viewport(page, box: dict) -> bool:
+    size = page.viewport_size
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+def test_the_causal_toggle_and_every_view_share_one_laptop_screen(playground):
     page = playground
-    before = z(page, WEIGHTS)
-    assert any(before[i][j] > 0 for i in range(12) for j in range(i + 1, 12))
-    page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").click()
-    wait_for_change(page, WEIGHTS, before)
-    after = z(page, WEIGHTS)
-    assert all(after[i][j] == 0 for i in range(12) for j in range(i + 1, 12))
-    assert all(abs(sum(row) - 1) < 1e-12 for row in after)
-    assert after[0] == [1] + [0] * 11
+    toggle = checkbox(page, "Causal mask").bounding_box()
+    assert inside_viewport(page, toggle)
+    for title in (SCORES, SCALED, WEIGHTS, "4. Output"):
+        assert inside_viewport(page, echart(page, title)["box"]), title
+
+
+def test_causal_toggle_redraws_the_weights_with_zeros_above_the_diagonal(playground):
+    page = playground
+    before = echart(page, WEIGHTS)
+    assert len(before["cells"]) == 144
+    checkbox(page, "Causal mask").click()
+    after = wait_for_echart_change(page, WEIGHTS, before)
+    assert len(after["cells"]) == 78  # the 66 future cells moved to the grey "masked" series, drawn as 0
+    assert float(after["cells"][(0, 0)]) == 1.0  # "The" sees only itself
+    assert all(i >= j for i, j in after["cells"])
+
+
+def test_scaling_changes_the_scaled_scores_colours_not_the_raw_ones(playground):
+    page = playground
+    raw, scaled = echart(page, SCORES), echart(page, SCALED)
+    checkbox(page, "Scale by 1/√d_k").click()
+    wait_for_echart_change(page, SCALED, scaled)
+    unscaled = wait_for_echarts_to_settle(page)[next(t for t in read_echarts(page) if t.startswith(SCALED))]
+    assert echart(page, SCORES)["signature"] == raw["signature"]  # the raw view keeps its colours
+    assert unscaled["cells"] == raw["cells"]  # unscaled = raw, cell for cell
+
+
+def test_the_address_after_a_toggle_reopens_with_that_toggle_in_a_fresh_browser(playground, browser, server):
+    page = playground
+    before = echart(page, WEIGHTS)
+    checkbox(page, "Causal mask").click()
+    wait_for_echart_change(page, WEIGHTS, before)
+    page.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
+    link = current_link(page)
+    assert decode(link).state.causal is True
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        fresh = context.new_page()
+        open_app_page(fresh, f"{server.url}/?s={link}")
+        assert checkbox(fresh, "Causal mask").locator("input").is_checked()
+        assert len(echart(fresh, WEIGHTS)["cells"]) == 78
+    finally:
+        context.close()
+
+
+def current_link(page) -> str:
+    return page.evaluate("() => new URL(location.href).searchParams.get('s')")
+
+
+def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
+    page = playground
+    page.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
+    assert decode(current_link(page)).state.focus == 4
+    box = echart(page, WEIGHTS)["box"]
+    page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + 36)  # a cell in row 0, just under the title
+    page.wait_for_function(
+        "() => !new URL(location.href).searchParams.get('s').endsWith('" + current_link(page)[-6:] + "')"
+    )
+    wait_for_app(page)
+    assert decode(current_link(page)).state.focus == 0
 
 
 def test_editing_a_query_cell_in_the_table_changes_that_scores_row(playground):
     page = playground
-    before = z(page, SCORES)
-    editor = page.locator('[data-testid="stDataFrame"]').first  # the Q table
+    before = echart(page, SCORES)
+    editor = page.locator('[data-testid="stDataFrame"]').first  # the Q table, in the first tab
     editor.scroll_into_view_if_needed()
     box = editor.bounding_box()
     page.mouse.click(box["x"] + 30, box["y"] + 35 + 3 * 35 + 17)  # the label cell of row 3 ("3: not")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")  # column q2
     page.keyboard.press("Enter")
-    overlay = page.locator("#portal input, .gdg-input").first
-    overlay.fill("5")  # fill, not typing key by key, which drops the "."
+    page.locator("#portal input, .gdg-input").first.fill("5")  # fill, not typing key by key, which drops the "."
     page.keyboard.press("Enter")
-    wait_for_change(page, SCORES, before)
-    after = z(page, SCORES)
-    changed = [i for i in range(12) if after[i] != before[i]]
-    assert changed == [3]
+    after = wait_for_echart_change(page, SCORES, before)
+    changed = {i for (i, j), text in after["cells"].items() if before["cells"][(i, j)] != text}
+    assert changed == {3}
 
 
 def test_a_new_sentence_relabels_the_axes(playground):
     page = playground
     set_sentence(page, "Attention is all you need")
-    page.wait_for_function("() => document.body.innerText.includes('4: need')")
-    weights = plot(page, WEIGHTS)
-    assert weights["traces"][0]["x"] == ["0: Attention", "1: is", "2: all", "3: you", "4: need"]
-    assert weights["traces"][0]["y"] == weights["traces"][0]["x"]
-    assert len(weights["traces"][0]["z"]) == 5
+    page.wait_for_function("() => document.querySelector('.attnviz-chips').innerText.includes('need')")
+    wait_for_echarts_to_settle(page)
+    assert len(echart(page, WEIGHTS)["cells"]) == 25
 
 
 def test_html_in_the_sentence_is_text_and_runs_nothing(playground):
@@ -101,7 +147,6 @@ def test_html_in_the_sentence_is_text_and_runs_nothing(playground):
     assert "script" in chips and "<" in chips and "img" in chips
     assert page.locator(".attnviz-chips script, .attnviz-chips img").count() == 0
     assert page.evaluate("() => window.__ran === undefined")
-    assert page.dialogs == []
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
@@ -120,12 +165,11 @@ def test_a_fresh_servers_first_visit_to_a_sub_page_goes_through_the_router(brows
             context.close()
 
 
-def test_a_chart_downloads_as_a_png_named_after_it(playground):
+def test_a_view_downloads_as_a_png_named_after_it(playground):
     page = playground
-    chart = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="3. Attention weights")
-    chart.scroll_into_view_if_needed()
-    chart.hover()
+    box = echart(page, WEIGHTS)["box"]
     with page.expect_download() as download:
-        chart.locator('.modebar-btn[data-title="Download plot as a PNG"]').click()
+        # ECharts draws its toolbox on the canvas: the save icon sits at the view's top right corner.
+        page.mouse.click(box["x"] + box["width"] - 23, box["y"] + 22)
     assert download.value.suggested_filename == "attnviz-weights.png"
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

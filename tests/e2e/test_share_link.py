@@ -5,20 +5,13 @@ from __future__ import annotations
 import json
 
 from attnviz.classroom.share import decode
-from tests.support.live import open_app_page, read_plots, wait_for_app, wait_for_charts
+from tests.support.live import echart, open_app_page, wait_for_app, wait_for_charts, wait_for_echarts_to_settle
 
-WEIGHTS_TITLE = "3. Attention weights"
+WEIGHTS = "3. Weights"
 
 
-def weights_shown(page) -> list[list[float]]:
-    page.wait_for_function(
-        f"() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p._fullData && "
-        f"(p._fullLayout.title.text || '').includes('{WEIGHTS_TITLE}'))"
-    )
-    plots = read_plots(page)
-    plot = next((p for p in plots if WEIGHTS_TITLE in p["title"]), None)
-    assert plot is not None, [p["title"] for p in plots]
-    return plot["traces"][0]["z"]
+def weights_shown(page) -> dict:
+    return wait_for_echarts_to_settle(page) and echart(page, WEIGHTS)["cells"]
 
 
 LINK_JS = "() => new URLSearchParams(window.location.search).get('s')"
@@ -33,8 +26,9 @@ def test_a_copied_link_opens_the_same_setup_in_a_new_browser(page, browser, serv
     open_app_page(page, server.url)
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Example").click()
     page.get_by_role("option", name="What does “it” refer to?").click()
-    page.wait_for_function("() => document.body.innerText.includes('Where “it” looks')")
+    page.wait_for_function(f"() => ({LINK_JS})() && ({LINK_JS})().length > 0")
     wait_for_app(page)
+    page.wait_for_function("() => document.querySelector('.attnviz-chips').innerText.includes('animal')")
     link_before = page.evaluate(LINK_JS)
     page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").click()
     page.wait_for_function(f"() => ({LINK_JS})() !== {json.dumps(link_before)}")
@@ -44,13 +38,13 @@ def test_a_copied_link_opens_the_same_setup_in_a_new_browser(page, browser, serv
     shared = shared_view(page)
     assert shared.state.example == "pronoun_it" and shared.state.causal is True and shared.page == "playground"
     original = weights_shown(page)
-    assert original[0][1:] == [0, 0, 0]  # causal: the first token sees only itself
+    assert float(original[(0, 0)]) == 1.0 and (0, 1) not in original  # causal: the first token sees only itself
 
     fresh = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         other = fresh.new_page()
         open_app_page(other, page.url)
-        assert weights_shown(other) == original  # the same floats, to the last digit
+        assert weights_shown(other) == original  # the same cells
         assert other.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").locator("input").is_checked()
         assert other.locator('[data-testid="stException"]').count() == 0
     finally:
@@ -62,4 +56,4 @@ def test_a_damaged_link_shows_a_message_and_the_defaults(page, server):
     message = page.locator('[data-testid="stAlert"]').first.inner_text()
     assert "damaged or incomplete" in message and "default settings are shown instead" in message
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert len(weights_shown(page)) == 12  # the default sentence's 12 tokens
+    assert len(weights_shown(page)) == 144  # the default sentence's 12 × 12 cells

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -160,8 +161,9 @@ def launch_chromium(playwright, executable: str | None):
 CHARTS_DRAWN_JS = """
 () => {
   const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
-  if (!charts.length) return {count: 0, drawn: 0};
-  let drawn = 0;
+  const echarts = [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
+  if (!charts.length && !echarts.length) return {count: 0, drawn: 0};
+  let drawn = echarts.filter(e => e.querySelector('canvas') && (e.getAttribute('aria-label') || '').includes('data')).length;
   for (const chart of charts) {
     const plot = chart.querySelector('.js-plotly-plot');
     if (!plot || !plot._fullData || !plot._fullData.length) continue;
@@ -171,7 +173,7 @@ CHARTS_DRAWN_JS = """
       + '.scatterlayer .trace text, .contourlayer path, .gl-container canvas, .heatmaplayer image');
     if (imageOk || svgOk) drawn += 1;
   }
-  return {count: charts.length, drawn};
+  return {count: charts.length + echarts.length, drawn};
 }
 """
 
@@ -242,3 +244,65 @@ def open_app_page(page, url: str, *, timeout_ms: float = 60_000) -> int:
     page.goto(url)
     wait_for_app(page, timeout_ms=timeout_ms)
     return wait_for_charts(page, timeout_ms=timeout_ms)
+
+
+# ----------------------------------------------------------------------------- ECharts (the Playground's views)
+# Each view's aria-label lists every cell: "the data for <key> is column; row; colour; text; hover" (see
+# attnviz.figures.attention_charts), which is what a screen reader hears, and what these helpers read.
+_ARIA_CELL = re.compile(r"the data for .*? is (\d+); (\d+); (-?[\d.e-]+); ([^;]*); ([^;]*?)(?=; the data for |\.\s*$)")
+
+READ_ECHARTS_JS = """
+() => [...document.querySelectorAll('[data-testid="stEChartsChart"]')].map(chart => {
+  const label = chart.getAttribute('aria-label') || '';
+  let signature = 0;
+  for (const canvas of chart.querySelectorAll('canvas')) {
+    if (!canvas.width || !canvas.height) continue;
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 0; i < pixels.length; i += 4) signature = (signature * 31 + pixels[i] + 7 * pixels[i + 1] + 13 * pixels[i + 2]) >>> 0;
+  }
+  return {label, signature, box: chart.getBoundingClientRect().toJSON()};
+})
+"""
+
+
+def read_echarts(page) -> dict[str, dict]:
+    """Every ECharts view, by title: its main series' cell texts {(row, col): text}, its pixel signature, its box."""
+    views = {}
+    for chart in page.evaluate(READ_ECHARTS_JS):
+        title = re.search(r'This is a chart about "(.*?)"', chart["label"])
+        main = chart["label"].split("The 1 series")[0]  # series 0: the unmasked cells
+        cells = {(int(row), int(col)): text for col, row, _, text, _ in _ARIA_CELL.findall(main)}
+        views[title[1] if title else ""] = {"cells": cells, "signature": chart["signature"], "box": chart["box"]}
+    return views
+
+
+def echart(page, title_start: str) -> dict:
+    found = [view for title, view in read_echarts(page).items() if title.startswith(title_start)]
+    if len(found) != 1:
+        raise LookupError(f"expected one view titled {title_start!r}, found {list(read_echarts(page))}")
+    return found[0]
+
+
+def wait_for_echart_change(page, title_start: str, before: dict, *, timeout_ms: float = 30_000) -> dict:
+    """Waits until the view titled ``title_start`` draws different pixels and different cells than ``before``."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        now = echart(page, title_start)
+        if now["signature"] != before["signature"] and now["cells"] != before["cells"]:
+            wait_for_app(page)
+            return echart(page, title_start)
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{title_start!r} did not change")
+
+
+def wait_for_echarts_to_settle(page, *, timeout_ms: float = 30_000) -> dict[str, dict]:
+    """Waits until no view's pixels change for half a second (fonts loaded, animations done); returns the views."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    last = None
+    while time.monotonic() < deadline:
+        now = {title: view["signature"] for title, view in read_echarts(page).items()}
+        if now == last:
+            return read_echarts(page)
+        last = now
+        page.wait_for_timeout(500)
+    raise TimeoutError("the charts kept changing")

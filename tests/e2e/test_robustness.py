@@ -1,0 +1,113 @@
+"""The Playground under a restless student in a real Chromium: fast clicking must leave a live, consistent session.
+
+Streamlit's client keeps a cache of large messages and the server sends a reference for a message the client said
+it holds; with reruns fired faster than they finish, the client could evict a message between saying so and the
+reference arriving ("Cached ForwardMsg MISS", streamlit/streamlit#11357), and the connection closed for good.
+.streamlit/config.toml turns that cache off (global.minCachedMessageSize); this test is what shows it holds.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+from attnviz.classroom.share import PARAM, decode
+from tests.support.live import wait_for_app
+
+# A click from Python takes a round trip (~100 ms here) and then waits GAP_MS: clicks timed inside the page, 20 ms
+# apart, are merged into fewer reruns and never lost the session; these did, in 3 of 6 bursts before the fix.
+CLICKS, BURSTS, GAP_MS = 50, 4, 20
+CONNECTION_JS = "() => document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-connection-state')"
+
+# What each ECharts chart draws now, by chart name: its series and its row labels, asked of the ECharts instance itself
+# (found through the React hook that holds it). The props React last rendered can lag a fragment rerun behind.
+ECHARTS_DRAWN_JS = """
+() => Object.fromEntries([...document.querySelectorAll('[data-testid="stEChartsChart"]')].map(chart => {
+  const el = chart.closest('[_echarts_instance_]') || chart.querySelector('[_echarts_instance_]');
+  const fiber = el && Object.keys(el).find(k => k.startsWith('__reactFiber$'));
+  for (let f = fiber && el[fiber]; f; f = f.return) {
+    for (let hook = f.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
+      const instance = hook.memoizedState && hook.memoizedState.current;
+      if (instance && typeof instance.getOption === 'function') {
+        const option = instance.getOption();
+        return [option.toolbox[0].feature.saveAsImage.name.replace('attnviz-', ''), {
+          rows: option.yAxis[0].data.map(label => label.value === undefined ? label : label.value),
+          series: Object.fromEntries(option.series.map(series => [series.name, series.data])),
+        }];
+      }
+    }
+  }
+  return [null, null];
+}))
+"""
+
+
+def charts_drawn(page) -> dict[str, dict]:
+    return {name: drawn for name, drawn in page.evaluate(ECHARTS_DRAWN_JS).items() if name}
+
+
+def open_playground(page) -> None:
+    page.goto(page.base_url)
+    wait_for_app(page)
+    page.wait_for_function(f"() => Object.keys(({ECHARTS_DRAWN_JS})()).length === 4")
+
+
+def causal_box(page):
+    return page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask")
+
+
+def masked_weight_cells(page) -> set[tuple[int, int]]:
+    """The (row, column) cells the weights chart draws grey: masked, weight 0."""
+    return {(y, x) for x, y, *_ in charts_drawn(page)["weights"]["series"]["masked"]}
+
+
+def linked_causal(page) -> bool:
+    links = parse_qs(urlparse(page.url).query).get(PARAM, [])
+    assert len(links) == 1, page.url
+    return decode(links[0]).state.causal
+
+
+def assert_live_and_agreeing(page) -> bool:
+    """The session is connected, and checkbox, weights chart and address all say the same; returns that."""
+    assert page.evaluate(CONNECTION_JS) == "CONNECTED"
+    assert page.locator('[data-testid="stException"]').count() == 0
+    checked = causal_box(page).locator("input").is_checked()
+    n = len(charts_drawn(page)["weights"]["rows"])
+    upper_triangle = {(i, j) for i in range(n) for j in range(i + 1, n)}
+    assert masked_weight_cells(page) == (upper_triangle if checked else set())
+    assert linked_causal(page) is checked
+    return checked
+
+
+def settle(page) -> None:
+    """Waits until the last rerun has finished; fails at once (not after a timeout) if the session died."""
+    page.wait_for_function(
+        """() => {
+          const app = document.querySelector('[data-testid="stApp"]');
+          const connection = app.getAttribute('data-test-connection-state');
+          return connection !== 'CONNECTED' || app.getAttribute('data-test-script-state') === 'notRunning';
+        }"""
+    )
+    page.wait_for_timeout(500)  # a rerun queued by the last click starts after the previous one reports
+    assert page.evaluate(CONNECTION_JS) == "CONNECTED", "the session closed during the clicks"
+    wait_for_app(page)
+
+
+def test_fifty_fast_clicks_on_causal_mask_leave_a_live_session_that_agrees(page):
+    open_playground(page)
+    assert assert_live_and_agreeing(page) is False
+    box = causal_box(page).locator("label").bounding_box()
+    x, y = box["x"] + 8, box["y"] + box["height"] / 2  # the tick box itself
+    for _ in range(BURSTS):
+        for _ in range(CLICKS):
+            page.mouse.click(x, y)
+            page.wait_for_timeout(GAP_MS)
+        settle(page)
+        checked = assert_live_and_agreeing(page)
+
+    # Still live: one more click, at a student's pace, is applied everywhere.
+    link = parse_qs(urlparse(page.url).query)[PARAM][0]
+    page.mouse.click(x, y)
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('{PARAM}') !== {json.dumps(link)}")
+    settle(page)
+    assert assert_live_and_agreeing(page) is (not checked)
