@@ -17,30 +17,28 @@ from attnviz.figures.attention_charts import Scale, heatmap_option
 from attnviz.figures.colours import FOCUS, reach_of
 from attnviz.lessons.stages import Panel, Stage
 
-OUTLINE_LIMIT = 48  # above this many rows or columns a cell is a few pixels wide: an outline there is noise
+OUTLINE_MIN_PX = 14  # a narrower cell is too small for an outline: a dense mask would turn the picture orange
 CHART_AREA_PX = 860  # the width the panels share on a 1280-px screen, beside the control rail
 LABEL_COLUMNS = 2  # the width units the first panel's row labels take
 NUMBER_WIDTH, MASKED_WIDTH = 3.3, 1.8  # how many font sizes wide a cell must be for "−0.37", and for "−∞"
 _VALUE_NAME = {"scores": "score", "weights": "weight", "values": "value"}
 # The chosen cells: a box that stands out from the panel's darkest colours (dark purple on weights, dark blue on
-# scores), with a glow of the opposite colour so it also shows on the lightest cells.
-_CHOSEN = {
-    "weights": {"borderColor": "#ffffff", "borderWidth": 3, "shadowColor": FOCUS, "shadowBlur": 4},
-    "other": {"borderColor": FOCUS, "borderWidth": 3, "shadowColor": "#ffffff", "shadowBlur": 6},
-}
+# scores and values).
+_CHOSEN = {"weights": {"borderColor": "#ffffff", "borderWidth": 3}, "other": {"borderColor": FOCUS, "borderWidth": 3}}
 
 
 def scale_of(panel: Panel) -> Scale:
     return Scale("weights") if panel.kind == "weights" else Scale("signed", reach_of(panel.reach_of))
 
 
-def outlined(panel: Panel) -> np.ndarray | None:
+def outlined(panel: Panel, cell_px: float) -> np.ndarray | None:
     """The changed cells worth outlining: only when some changed (all or none is said in words), and only while a
     cell is big enough for an outline to be seen."""
-    changed = panel.changed
-    if changed is None or not changed.any() or changed.all() or max(changed.shape) > OUTLINE_LIMIT:
-        return None
-    return changed
+    return panel.changed if _partly_changed(panel) and cell_px >= OUTLINE_MIN_PX else None
+
+
+def _partly_changed(panel: Panel) -> bool:
+    return panel.changed is not None and bool(panel.changed.any()) and not panel.changed.all()
 
 
 def picked_cells(panel: Panel, query: int, column: int) -> list[tuple[int, int]]:
@@ -95,7 +93,7 @@ def stage_options(stage: Stage, chosen: tuple[int, int] | None = None, *, font_s
             value_name=_VALUE_NAME[panel.kind],
             chart_name=f"{stage.key}-{k}",
             blocked=panel.blocked,
-            changed=outlined(panel),
+            changed=outlined(panel, cell_px),
             font_size=font_size,
         )
         option["yAxis"]["axisLabel"]["show"] = k == 0  # the panels share their rows: one set of labels
@@ -128,11 +126,11 @@ def stage_notes(stage: Stage, font_size: int) -> str:
         )
     if any(p.kind == "weights" for p in stage.panels):
         notes.append("Weights: 0 (dark) to 1 (yellow).")
-    partly_changed = [p for p in stage.panels if p.changed is not None and p.changed.any() and not p.changed.all()]
-    if any(outlined(p) is not None for p in partly_changed):
+    partly = [(p, px) for p, px in zip(stage.panels, cell_widths(stage), strict=True) if _partly_changed(p)]
+    if any(outlined(p, px) is not None for p, px in partly):
         notes.append("Outlined in orange: the cells this stage changed.")
-    elif partly_changed:
-        notes.append(f"Above {OUTLINE_LIMIT} tokens a cell is too small to outline: the changed cells are not marked.")
+    elif partly:
+        notes.append("The cells are too small to outline: the changed ones are the grey, masked cells.")
     if not all(numbers_fit(stage, font_size)):
         notes.append("Numbers that do not fit their cells are left out: hover a cell to read it.")
     return " ".join(notes)

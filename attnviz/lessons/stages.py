@@ -27,6 +27,9 @@ from attnviz.lessons.stage_formulas import (
     softmax_formula,
 )
 
+# Above this many tokens the mask stage leaves out the other architecture's picture: a third n × n picture is the
+# stage's heaviest part (at 128 tokens the three cost about 1.5× what two do; see tests/figures/test_lessons.py).
+COMPARISON_LIMIT = 48
 # key: (name in the list of stages, title, what the chosen cell's column indexes)
 _ABOUT = {
     "project": ("Project", "Project: Q = X W_Q, K = X W_K, V = X W_V", "dimension"),
@@ -211,34 +214,40 @@ def mask_caption(blocked: np.ndarray) -> str:
     return f"{count} cells changed: this stage set them to −∞ (grey)."
 
 
-def _mask(w: Walkthrough) -> Stage:
+def _other_architecture(w: Walkthrough) -> Panel:
+    """The mask the other choice would set: an encoder sees every key, a decoder only the past. Keys the Playground
+    blocks for every query stay blocked."""
     r = w.result
-    # The other architecture, for comparison: an encoder sees every key, a decoder only the past.
-    other_blocked = np.zeros_like(r.blocked)  # keys the Playground blocks for every query stay blocked
+    other_blocked = np.zeros_like(r.blocked)
     other_blocked[:, list(w.state.blocked_keys)] = True
     if not w.state.causal:
         other_blocked |= ~causal_mask(len(w.labels))
+    return w.scores_panel(
+        "If it were an encoder (no causal mask)" if w.state.causal else "If it were a decoder (causal)",
+        np.where(other_blocked, -np.inf, r.scaled),
+        blocked=other_blocked,
+        changed=other_blocked,
+    )
+
+
+def _mask(w: Walkthrough) -> Stage:
+    r = w.result
     panels = (
         w.scores_panel("Before: scaled scores", r.scaled),
         w.scores_panel("After: the Playground's mask", r.masked, blocked=r.blocked, changed=r.blocked),
-        w.scores_panel(
-            "If it were an encoder (no causal mask)" if w.state.causal else "If it were a decoder (causal)",
-            np.where(other_blocked, -np.inf, r.scaled),
-            blocked=other_blocked,
-            changed=other_blocked,
-        ),
     )
-    also = (
-        f", and also blocks key(s) {', '.join(map(str, w.state.blocked_keys))} for every query"
-        if w.state.blocked_keys
-        else ""
-    )
-    setup = "a decoder" if w.state.causal else "an encoder"
+    if len(w.labels) <= COMPARISON_LIMIT:
+        panels += (_other_architecture(w),)
+        other = "; the third picture shows the other choice."
+    else:
+        other = f". (Above {COMPARISON_LIMIT} tokens the other choice is not drawn, to keep the page quick.)"
+    blocks = ", ".join(map(str, w.state.blocked_keys))
+    also = f", and also blocks key(s) {blocks} for every query" if blocks else ""
     explanation = (
         "The mask sets the scores a query may not use to −∞, so the softmax gives them exactly 0. An **encoder** "
         "(BERT) has no mask: every token sees every token. A **decoder** (GPT) writes one token after another, so it "
-        f"has a *causal* mask: token i sees only tokens 0…i. The Playground is set up as {setup}{also}; the third "
-        "picture shows the other choice."
+        f"has a *causal* mask: token i sees only tokens 0…i. The Playground is set up as "
+        f"{'a decoder' if w.state.causal else 'an encoder'}{also}{other}"
     )
     return _stage("mask", panels, explanation, mask_caption(r.blocked), partial(mask_formula, r, causal=w.state.causal))
 

@@ -1,4 +1,5 @@
 import base64
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from attnviz.figures import geometry as geometry_figures
 from attnviz.figures import scaling as scaling_figures
 from attnviz.figures import stages as stage_figures
 from attnviz.lessons import costs, geometry, scaling
-from attnviz.lessons.stages import walkthrough
+from attnviz.lessons.stages import COMPARISON_LIMIT, walkthrough
 from tests.reference import naive_attention
 
 
@@ -168,28 +169,36 @@ def test_numbers_are_left_out_where_they_do_not_fit():
     assert "hover" not in stage_figures.stage_notes(scale, 13)
 
 
+def test_a_causal_mask_is_outlined_as_one_series_while_cells_are_big_enough():
+    state = replace(PlaygroundState(), causal=True)  # 12 tokens
+    mask = stage_of(state, "mask")
+    before, after, encoder = stage_figures.stage_options(mask)
+    (changed,) = outlines(after)
+    assert sorted((y, x) for x, y, _ in changed["data"]) == sorted(
+        map(tuple, np.argwhere(np.triu(np.ones((12, 12)), 1)))
+    )
+    assert not outlines(before) and not outlines(encoder)  # the encoder masks nothing here
+    assert "Outlined in orange: the cells this stage changed." in stage_figures.stage_notes(mask, 13)
+
+
 @pytest.mark.parametrize("n", [32, 128])
 def test_heaviest_stages_draw_one_item_a_cell_at_32_and_128_tokens(n):
-    """A return of one shape per cell, or of outlines at sizes where they cannot be seen, fails here (issue 15)."""
+    """A return of one shape per cell, or of outlines where cells are too small to show them, fails here (issue 15)."""
     state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), causal=True, blocked_keys=(1,))
     drawn = 0
     for key in ("mask", "softmax", "output"):
         stage = stage_of(state, key)
-        for panel, option in zip(stage.panels, stage_figures.stage_options(stage, (n - 1, 0)), strict=True):
+        assert max(stage_figures.cell_widths(stage)) < stage_figures.OUTLINE_MIN_PX or key == "output"
+        options = stage_figures.stage_options(stage, (n - 1, 0))
+        for slot, (panel, option) in enumerate(zip(stage.panels, options, strict=True)):
             rows, cols = panel.matrix.shape
-            assert [s["name"] for s in option["series"][:2]] == [option["series"][0]["name"], "masked"]
+            assert [s["name"] for s in option["series"]] == [f"{key}-{slot}", "masked"]  # no outline series
             assert len(option["series"][0]["data"]) + len(option["series"][1]["data"]) == rows * cols
-            assert len(option["series"]) == 2 + len(outlines(option)) and set(option) >= {"series", "visualMap"}
-            if n <= stage_figures.OUTLINE_LIMIT and panel.changed is not None and panel.changed.any():
-                assert [len(s["data"]) for s in outlines(option)] == [panel.changed.sum()]  # one series
-            else:
-                assert not outlines(option)
             drawn += sum(len(s["data"]) for s in option["series"])
-    # outlined at 32: the causal mask with key 1 (n(n−1)/2 + n − 1 cells), and the encoder's key 1 alone (n cells)
-    outlined = n * (n - 1) // 2 + n - 1 + n if n <= stage_figures.OUTLINE_LIMIT else 0
-    assert drawn == (3 + 2 + 1) * n * n + 2 * n * 4 + outlined  # mask 3, softmax 2, output 1 n×n; V and out n×4
+    mask_pictures = 3 if n <= COMPARISON_LIMIT else 2  # the other architecture's picture is left out at 128
+    assert drawn == (mask_pictures + 2 + 1) * n * n + 2 * n * 4  # softmax 2, output 1 n×n; V and output n×4
     notes = stage_figures.stage_notes(stage_of(state, "mask"), 13)
-    assert ("not marked" in notes) == (n > stage_figures.OUTLINE_LIMIT)
+    assert "too small to outline: the changed ones are the grey, masked cells" in notes
 
 
 def test_cost_plot_splits_linear_and_quadratic_work():

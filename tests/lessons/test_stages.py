@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attnviz.core.playground_state import PlaygroundState, load_example
-from attnviz.lessons.stages import mask_caption, scale_explanation, walkthrough
+from attnviz.lessons.stages import COMPARISON_LIMIT, mask_caption, scale_explanation, walkthrough
 from tests.reference import naive_attention
 
 PRONOUN = load_example(PlaygroundState(), "pronoun_it")  # "animal street because it", key 3 blocked, focus 3
@@ -87,6 +87,16 @@ def test_mask_stage_outlines_what_it_blocked_and_shows_the_other_architecture():
     assert not causal.panels[2].blocked[0, 1] and causal.panels[2].blocked[:, 3].all()
     assert "causal mask" in causal.formula(0, 2)
     assert "set up as a decoder, and also blocks key(s) 3 for every query" in causal.explanation
+
+
+def test_above_the_comparison_limit_the_mask_stage_draws_two_pictures():
+    state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(COMPARISON_LIMIT + 1)), causal=True)
+    mask = stages(state)["mask"]
+    assert [p.title for p in mask.panels] == ["Before: scaled scores", "After: the Playground's mask"]
+    assert mask.explanation.endswith(
+        f"(Above {COMPARISON_LIMIT} tokens the other choice is not drawn, to keep the page quick.)"
+    )
+    assert stages(PRONOUN)["mask"].explanation.endswith("; the third picture shows the other choice.")
 
 
 def test_every_score_picture_shares_the_raw_scores_colour_scale():
