@@ -194,6 +194,7 @@ class Session:
             additional_headers={"Cookie": self.cookie} if self.cookie else None,
             max_size=None,
             open_timeout=self.timeout,
+            ping_interval=None,  # browsers send no websocket pings; a starved server would fail this client's alone
         )
         self._note_replica(self._socket.response.headers.get(REPLICA_HEADER, ""))
 
