@@ -151,6 +151,7 @@ async def run_class(url: str, scenario: Scenario, sampler: Sampler) -> tuple[dic
         "move_every_s": scenario.move_every_s,
         "duration_s": scenario.duration_s,
         "loadavg_1min_before": round(load_before, 2),
+        "loadavg_1min_after": round(os.getloadavg()[0], 2),  # the machine's load, other work included
         "failures": tally.failures,
     }
     return row, tally

@@ -92,6 +92,7 @@ COLUMNS = (  # (heading, key, format)
     ("RSS MB", "rss_mb", "{:.0f}"),
     ("CPU % mean", "server_cpu_pct_mean", "{:.0f}"),
     ("opened/s", "sessions_opened_per_s", "{:.1f}"),
+    ("load avg", "loadavg_1min_after", "{:.1f}"),
     ("targets", "met", "{}"),
 )
 
