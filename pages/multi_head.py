@@ -51,7 +51,7 @@ tie_qk = toggles[1].checkbox(
     **session.page_setting(PAGE, "tie", False),
 )
 setup = lesson.Setup(d_model, n_heads, int(seed), causal, tie_qk)
-layout = figs.Sizes.of(n, d_model, n_heads)
+layout = figs.Sizes.of(n, d_model, n_heads, large_text=session.presenting())
 
 
 def edited_x(base_X: np.ndarray) -> np.ndarray:

@@ -21,13 +21,15 @@ class Sizes:
     head_text: bool  # numbers inside the head heatmaps
 
     @classmethod
-    def of(cls, n: int, d_model: int, n_heads: int) -> Sizes:
+    def of(cls, n: int, d_model: int, n_heads: int, *, large_text: bool = False) -> Sizes:
+        """``large_text``: presenter mode, whose larger numbers need larger cells."""
         per_row = min(n_heads, MAX_HEADS_DRAWN, 4)
         return cls(
             thirds_text=d_model <= 4,
             token_rows_height=int(np.clip(140 + 26 * n, 300, 720)),
             heads_per_row=per_row,
-            head_text=per_row <= 2 and n <= 12,  # two heatmaps a row still leave room for numbers in 12 × 12 cells
+            # Two heatmaps a row leave room for numbers in 12 × 12 cells, or 8 × 8 with presenter-sized text.
+            head_text=per_row <= 2 and n <= (8 if large_text else 12),
         )
 
 

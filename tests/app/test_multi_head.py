@@ -213,3 +213,11 @@ def test_default_head_count_follows_d_model(page):
     assert page.selectbox(key=setting_key("multi_head", "heads")).value == 1  # 7 is prime: one head of width 7
     assert "each d_head = 7 wide" in texts(page.header)
     assert math.isclose(float(page.dataframe[-1].value["FLOPs"].iloc[2]), 5 * N * N * 1)
+
+
+def test_presenter_mode_drops_head_numbers_that_would_not_fit(page):
+    assert chart(page, "mh_head_0")["data"][0]["texttemplate"] == "%{text}"
+    page.session_state["presenter"] = True  # the switch itself lives in app.py
+    page.run()
+    head = chart(page, "mh_head_0")
+    assert head["layout"]["font"]["size"] == 18 and head["data"][0].get("texttemplate") is None  # hover keeps them

@@ -13,6 +13,8 @@ def test_sizes_follow_the_token_count_and_widths():
     assert figs.Sizes.of(12, 8, 2) == figs.Sizes(False, 452, 2, True)  # 140 + 26·12 = 452
     assert figs.Sizes.of(2, 4, 1) == figs.Sizes(True, 300, 1, True)  # never shorter than 300
     assert figs.Sizes.of(40, 16, 16) == figs.Sizes(False, 720, 4, False)  # never taller than 720; four a row
+    assert not figs.Sizes.of(12, 8, 2, large_text=True).head_text  # presenter-sized numbers overflow 12 × 12 cells
+    assert figs.Sizes.of(8, 8, 2, large_text=True).head_text
 
 
 def test_heads_are_titled_by_dimensions_and_masked_cells_read_zero():
