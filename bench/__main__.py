@@ -1,7 +1,8 @@
 """``make bench``: every benchmark of issue 5, printed as a table and written to artifacts/bench.json.
 
     python -m bench                  # everything (about 3 minutes)
-    python -m bench core server      # a subset: core, server, models, train, click, load, memory (browser = click + load)
+    python -m bench core server      # a subset: core, server, models, train, worst, bystander, click, load, memory
+                                     # (browser = click + load)
 
 Times are medians. Nothing here asserts: a target not met shows as "NO" in the table and ``"met": false`` in the JSON.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from bench import report
 
-GROUPS = ("core", "server", "models", "train", "click", "load", "memory")
+GROUPS = ("core", "server", "models", "train", "worst", "bystander", "click", "load", "memory")
 ALIASES = {"browser": ("click", "load"), "all": GROUPS}
 BROWSER_GROUPS = {"click", "load", "memory"}
 
@@ -49,7 +50,7 @@ def _failed(group: str, error: BaseException) -> dict:
 def run(groups: list[str]) -> tuple[list[dict], str | None]:
     rows: list[dict] = []
     chromium_version = None
-    for group in ("core", "server", "models", "train"):
+    for group in ("core", "server", "models", "train", "worst", "bystander"):
         if group in groups:
             print(f"… {group}", file=sys.stderr, flush=True)
             try:

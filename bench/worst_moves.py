@@ -1,0 +1,184 @@
+"""The worst moves of bench.worst: each page's heaviest moves at the limits its widgets and share links allow.
+
+A move is made on an AppTest of the whole app: ``setup`` brings a fresh session to the limits (not timed), then the
+``acts`` are made in turn, each one a sample (a toggle: on, off, on, ...). Pages still being built have a hook here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_LESSON_DK, MAX_TOKENS
+from attnviz.core.playground_state import PlaygroundState
+from attnviz.core.tokenize import tokenize
+from tests.support.apptest import button, control_key, setting_key
+
+SAMPLES = 5
+TIMEOUT_S = 120  # a move slower than this is reported as a failure, not waited for
+
+
+def long_sentence(n: int = MAX_TOKENS) -> str:
+    """``n`` tokens of ordinary English words (labels as long as a student's), cycling the Playground's sentence."""
+    words = tokenize(PlaygroundState().sentence)
+    sentence = " ".join(itertools.islice(itertools.cycle(words), n))
+    assert len(tokenize(sentence)) == n
+    return sentence
+
+
+AT_LIMITS = PlaygroundState(sentence=long_sentence(), d_k=MAX_DIM, d_v=MAX_DIM, focus=0)
+
+
+@dataclass(frozen=True)
+class Move:
+    page: str  # a name from attnviz.pages
+    name: str  # what the student does
+    limits: str  # the settings it is made at
+    setup: Callable  # (at) -> None: brings a fresh session to the limits (not timed)
+    acts: tuple[Callable, ...]  # (at) -> None each: the moves, made in turn (a toggle: on, off, on, ...)
+    floor: bool = False  # the lightest real move, that the others are compared with
+    split_by: Callable | None = None  # (at) -> str: report the samples apart by this (Step by step: the stage)
+
+
+def _playground_at_limits(at, **changes) -> None:
+    at.session_state["playground"] = replace(AT_LIMITS, **changes)
+    at.run(timeout=TIMEOUT_S)
+
+
+def _toggle(key: str) -> tuple[Callable, Callable]:
+    return (lambda at: at.checkbox(key=key).check(), lambda at: at.checkbox(key=key).uncheck())
+
+
+def _settings(page: str, **values) -> Callable:
+    """Sets a guided page's settings; a value "max" is the largest its slider allows."""
+
+    def setup(at) -> None:
+        for name, value in values.items():
+            key = setting_key(page, name)
+            at.session_state[key] = at.slider(key=key).max if value == "max" else value
+        at.run(timeout=TIMEOUT_S)
+
+    return setup
+
+
+def _then(*setups: Callable) -> Callable:
+    def setup(at) -> None:
+        for step in setups:
+            step(at)
+
+    return setup
+
+
+def _new_sentences() -> tuple[Callable, Callable]:
+    other = long_sentence(MAX_TOKENS + 1).split(" ", 1)[1]  # the same words, one position on: every label new
+    return (
+        lambda at: at.text_input(key=control_key("sentence")).input(other),
+        lambda at: at.text_input(key=control_key("sentence")).input(AT_LIMITS.sentence),
+    )
+
+
+def _seed_changes(page: str) -> tuple[Callable, ...]:
+    key = setting_key(page, "seed")
+    return tuple((lambda at, s=seed: at.number_input(key=key).set_value(s)) for seed in range(1, 2 * SAMPLES + 3))
+
+
+class StageWalk:
+    """Step by step's walk: Next to the last stage, Back to the first, and again; each click enters a stage."""
+
+    def __init__(self):
+        self.forward = True
+
+    def __call__(self, at) -> None:
+        if button(at, "Next" if self.forward else "Back").disabled:
+            self.forward = not self.forward
+        button(at, "Next" if self.forward else "Back").click()
+
+
+def stage_entered(at) -> str:
+    return at.session_state[setting_key("step_by_step", "stage")]
+
+
+def moves() -> list[Move]:
+    """Every page's heaviest moves at its limits (the hooks below add pages that are still being built)."""
+    d = f"d_k = d_v = {MAX_DIM}"
+    blocked = tuple(range(0, MAX_TOKENS, 3))
+    return [
+        Move(
+            "playground",
+            "tick Causal mask",
+            "the default 12 tokens",
+            lambda at: None,
+            _toggle(control_key("causal")),
+            True,
+        ),
+        Move(
+            "playground",
+            "tick Causal mask",
+            f"{MAX_TOKENS} tokens, {d}",
+            _playground_at_limits,
+            _toggle(control_key("causal")),
+        ),
+        Move("playground", "type a new sentence", f"{MAX_TOKENS} tokens, {d}", _playground_at_limits, _new_sentences()),
+        Move(
+            "step_by_step",
+            "Next / Back into each stage",
+            f"{MAX_TOKENS} tokens, {d}, causal, every 3rd key blocked, from embeddings at the largest d_model",
+            _then(
+                lambda at: _playground_at_limits(at, causal=True, blocked_keys=blocked),
+                _settings("step_by_step", from_embeddings=True),
+                _settings("step_by_step", d_model="max"),
+            ),
+            (StageWalk(),),
+            split_by=stage_entered,
+        ),
+        Move(
+            "multi_head",
+            "tick Causal mask",
+            f"{MAX_TOKENS} tokens, d_model {MAX_D_MODEL}, {MAX_D_MODEL} heads",
+            _then(
+                _playground_at_limits,
+                _settings("multi_head", d_model="max"),
+                _settings("multi_head", heads=MAX_D_MODEL),
+            ),
+            _toggle(setting_key("multi_head", "causal")),
+        ),
+        Move(
+            "why_scale",
+            "change the seed",
+            f"d_k {MAX_LESSON_DK}, the most tokens the slider allows",
+            _settings("why_scale", d_k="max", tokens="max"),
+            _seed_changes("why_scale"),
+        ),
+        Move(
+            "geometry",
+            "move the query",
+            "any vectors (the page is 2-D)",
+            lambda at: None,
+            tuple(
+                (lambda at, x=x: at.number_input(key=setting_key("geometry", "query_x")).set_value(x))
+                for x in (1.5, -2.0)
+            ),
+        ),
+        *real_model_moves(),
+        *training_moves(),
+    ]
+
+
+def real_model_moves() -> list[Move]:
+    """Hook for the real-model page (issue 11): once it is in attnviz.pages, a sentence at the model's token cap
+    (attnviz.models.MAX_TOKENS) run through the decoder, the slower model, then a head picked."""
+    return []
+
+
+def training_moves() -> list[Move]:
+    """Hook for the training page (issue 12): once it is in attnviz.pages, Train pressed at the largest setting the
+    caps allow (attnviz.train.config). Its server time is the time to start the run and draw the first progress; the
+    training itself must run beside the sessions, not in the script (see the issue 15 report)."""
+    return []
+
+
+PENDING = {  # pages without a row yet, and the hook to fill in
+    "real model at its token cap": real_model_moves,
+    "training at the caps": training_moves,
+}
