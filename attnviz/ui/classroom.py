@@ -9,31 +9,47 @@ import streamlit as st
 from attnviz.classroom.export import FORMATS
 from attnviz.classroom.share import PARAM, decode, encode
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.playground_state import set_sentence
 from attnviz.pages import page_named
 from attnviz.ui import state
 from attnviz.ui.text import literal
+
+# What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
+# shared setup, and a guided page's sliders are one student's exploration of it, kept for as long as the tab is open.
+PER_TAB = (
+    "The guided pages' own sliders and Multi-head's edited X are not in it: they last while this tab is open, "
+    "and a reload starts them afresh."
+)
 
 
 def restore_from_link(page: str) -> None:
     """On a session's first run, loads the state from ``?s=…`` and goes to the page the link names.
 
-    ``page`` is the name (see ``attnviz.pages``) of the page calling this. A bad link shows its message and
-    leaves the defaults in place. Later reruns do nothing, so the user's changes are never overwritten.
+    ``page`` is the name (see ``attnviz.pages``) of the page calling this. With several ``s=`` values the first
+    one that opens wins: a damaged copy never hides a good link, and of two different good links the first is kept
+    (and the Playground says so). When none opens, the first one's problem is shown and the defaults stay. Later
+    reruns do nothing, so the user's changes are never overwritten.
     """
     if not state.first_run():
         return
-    link = st.query_params.get(PARAM)
-    if link is None:
+    opened, problems = [], []
+    for link in st.query_params.get_all(PARAM):
+        try:
+            opened.append((decode(link), link))
+        except AttnvizInputError as error:
+            problems.append(str(error))
+    if not opened:
+        if problems:
+            del st.query_params[PARAM]  # don't leave a broken link in the address bar to be copied on
+            st.error(f"{literal(problems[0])} The default settings are shown instead.")
         return
-    try:
-        shared = decode(link)
-    except AttnvizInputError as error:
-        del st.query_params[PARAM]  # don't leave a broken link in the address bar to be copied on
-        st.error(f"{literal(str(error))} The default settings are shown instead.")
-        return
-    state.set_playground(shared.state)
+    (shared, link), views = opened[0], len({view for view, _ in opened})
+    _, too_long = set_sentence(shared.state, shared.state.sentence)  # what typing that sentence would say
+    two_links = f"The address holds {views} different share links; the first one is shown." if views > 1 else None
+    state.set_playground(shared.state, too_long, two_links)  # said on the Playground, like any move's message
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
+    st.query_params[PARAM] = link  # the one link that opened, alone in the address
 
 
 def share_link_box(page: str) -> None:
@@ -54,11 +70,11 @@ def share_link_box(page: str) -> None:
             st.code(f"{base}?{PARAM}={link}", language=None, wrap_lines=True)
             st.caption(
                 "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
-                "edited value. (The sliders of the guided pages are not in it.)"
+                f"edited value. {PER_TAB}"
             )
         else:
             st.code(f"?{PARAM}={link}", language=None, wrap_lines=True)
-            st.caption("Add this to the end of the app's address to open exactly this setup.")
+            st.caption(f"Add this to the end of the app's address to open exactly this setup. {PER_TAB}")
 
 
 def export_buttons() -> None:
