@@ -239,6 +239,16 @@ def test_embeddings_toggle_adds_the_projection_stage(page):
     assert heading(page).startswith("Stage 1 of 5. Scores")  # the projection stage is gone
 
 
+def test_the_stage_and_the_chosen_cell_survive_a_visit_to_the_playground(page):
+    page.radio(key=STAGE).set_value("mask").run()
+    page.selectbox(key=setting_key("step_by_step", "query")).set_value(7).run()
+    page.switch_page("pages/playground.py").run()
+    page.switch_page(PAGE).run()
+    assert not page.exception
+    assert heading(page).startswith("Stage 3 of 5. Mask") and page.radio(key=STAGE).value == "mask"
+    assert page.selectbox(key=setting_key("step_by_step", "query")).value == 7
+
+
 def test_arrow_keys_drive_the_lesson(page):
     assert button(page, "Next").proto.shortcut == "right"
     assert button(page, "Back").proto.shortcut == "left"
