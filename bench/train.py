@@ -11,7 +11,7 @@ import time
 from attnviz.train import TrainConfig, train
 
 TEXT_SETTING = TrainConfig(seed=0)  # 8,000 samples, 10 epochs, batch 32: 2,500 steps
-LARGEST = TrainConfig(samples=20_000, epochs=10, batch_size=20)  # at every cap: 200,000 sample passes, 10,000 steps
+LARGEST = TrainConfig(samples=12_000, epochs=10, batch_size=30)  # at both caps: 120,000 sample passes, 4,000 steps
 
 
 def _timed_run(config: TrainConfig) -> tuple[float, list[float]]:

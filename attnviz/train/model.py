@@ -19,8 +19,9 @@ def init_params(rng: np.random.Generator, d_model: int) -> Params:
 
     W_q starts at zero, so every score is 0 and [CLS]'s first attention row is uniform (1/7 each): whatever focus it
     ends with was learned. Position embeddings start ten times larger than token embeddings, so where a token sits
-    is easier to attend to than what it is; over many seeds this makes [CLS] settle on the target position far more
-    often (about 7 seeds in 8 at d_model 8) instead of on a neighbour that also happens to work.
+    is easier to attend to than what it is. With balanced sampling and the text's setting otherwise, [CLS] then puts
+    half its weight or more on the target position in 38 of 48 runs (seeds 0-7, positions 1-6); the other runs are
+    right too, but split the weight between the target and a neighbour that happens to work as well.
     """
     d = d_model
     projection_scale = 1.0 / np.sqrt(d)  # keeps X W about as large as X

@@ -53,15 +53,16 @@ BAD_SETTINGS = [
     ({"balanced": "yes"}, "Balanced sampling must be on or off (True or False), not 'yes'."),
     ({"seed": -1}, "The seed must be between 0 and 4,294,967,295; it is -1."),
     ({"seed": 1.5}, "The seed must be a whole number, not 1.5."),
-    ({"log_points": 0}, "The number of log points must be between 1 and 1,000; it is 0."),
+    ({"log_points": 0}, "The number of log points must be between 1 and 200; it is 0."),
+    ({"log_points": 201}, "The number of log points must be between 1 and 200; it is 201."),
     (
-        {"samples": 20_000, "epochs": 11},
-        "20,000 samples × 11 epochs is 220,000 sample passes; this server allows 200,000 so a run stays short. "
+        {"samples": 20_000, "epochs": 7},
+        "20,000 samples × 7 epochs is 140,000 sample passes; this server allows 120,000 so a run stays short. "
         "Use fewer samples or fewer epochs.",
     ),
     (
-        {"samples": 8000, "epochs": 10, "batch_size": 4},
-        "A batch size of 4 makes 20,000 training steps; this server allows 10,000. "
+        {"samples": 8000, "epochs": 10, "batch_size": 16},
+        "A batch size of 16 makes 5,000 training steps; this server allows 4,000. "
         "Use a larger batch, fewer samples or fewer epochs.",
     ),
 ]
@@ -78,7 +79,7 @@ def test_the_reference_setting_and_the_limits_are_accepted():
     assert TrainConfig() == TrainConfig(samples=8000, epochs=10, batch_size=32, d_model=8, target_position=4)
     assert TrainConfig().total_steps == 2500
     for config in (
-        TrainConfig(samples=20_000, epochs=10, batch_size=20),  # exactly 200,000 passes and 10,000 steps
+        TrainConfig(samples=12_000, epochs=10, batch_size=30),  # exactly 120,000 passes and 4,000 steps
         TrainConfig(samples=1, epochs=1, batch_size=1024, learning_rate=1.0, d_model=32, target_position=6),
         TrainConfig(target_value=np.int64(50), seed=np.uint32(4_294_967_295), balanced=np.bool_(True)),
     ):
