@@ -6,6 +6,7 @@ With several ``s=`` values in the address the first one that opens wins: a link 
 
 from dataclasses import replace
 
+from streamlit.runtime.state.query_params import QueryParams
 from streamlit.testing.v1 import AppTest
 
 from attnviz.classroom.share import decode, encode
@@ -82,6 +83,26 @@ def test_a_good_link_to_a_guided_page_after_a_damaged_one_opens_that_page():
     assert at.session_state["playground"] == GOOD
     assert any(title.value == "Step by step" for title in at.title)
     assert decode(at.query_params["s"]).page == "step_by_step"
+
+
+def test_every_run_sends_its_link_even_when_the_browser_reported_that_address(monkeypatch):
+    """With fast clicking a run cut short can still set the address after the browser sent its report with the next
+    click, so a run that trusted that report would leave the previous link showing (seen in tests/e2e/
+    test_robustness.py). Streamlit sends the address only when the app sets it: count what each run sends."""
+    sent, send = [], QueryParams._send_query_param_msg
+
+    def recording_send(query_params):
+        sent.append(query_params.get_all("s"))
+        send(query_params)
+
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", recording_send)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.checkbox(key=control_key("causal")).check().run()
+    link = encode(at.session_state["playground"])
+    assert at.query_params["s"] == link  # the browser reports this address with its next rerun
+    sent.clear()
+    at.run()
+    assert sent == [[link]]
 
 
 # ----------------------------------------------------------------------------- more tokens than the app uses
