@@ -56,26 +56,14 @@ class TrainResult:
     finished: bool  # False when training stopped early
     loss: float  # mean binary cross-entropy on the held-out samples
     confusion: Confusion  # held-out, predicting positive when the probability is 0.5 or more
+    accuracy: float  # these four from the confusion counts
+    precision: float
+    recall: float
+    balanced_accuracy: float
     cls_attention: np.ndarray  # (n,) mean weight from [CLS] to each position over the held-out samples
     params: Params
     holdout_tokens: np.ndarray  # (N, n)
     holdout_labels: np.ndarray  # (N,)
-
-    @property
-    def accuracy(self) -> float:
-        return self.confusion.accuracy
-
-    @property
-    def precision(self) -> float:
-        return self.confusion.precision
-
-    @property
-    def recall(self) -> float:
-        return self.confusion.recall
-
-    @property
-    def balanced_accuracy(self) -> float:
-        return self.confusion.balanced_accuracy
 
     @property
     def target_weight(self) -> float:
@@ -87,7 +75,7 @@ class TrainResult:
         return qkv(self.params, tokens)
 
     def example(self, positive: bool = True) -> np.ndarray:
-        """The first held-out sample (n,) with that label, e.g. for the Playground."""
+        """The first held-out sample (n,) with that label (else the first one), e.g. for the Playground."""
         matches = np.flatnonzero(self.holdout_labels == float(positive))
         return self.holdout_tokens[matches[0] if len(matches) else 0].copy()
 
@@ -136,6 +124,7 @@ class Training:
 
     def result(self) -> TrainResult:
         loss, probabilities, weights, _ = forward(self.params, self.holdout_tokens, self.holdout_labels)
+        confusion = Confusion.count(self.holdout_labels, probabilities >= 0.5)
         return TrainResult(
             config=self.config,
             history=list(self.history),
@@ -143,7 +132,11 @@ class Training:
             steps=self.step,
             finished=self.done,
             loss=loss,
-            confusion=Confusion.count(self.holdout_labels, probabilities >= 0.5),
+            confusion=confusion,
+            accuracy=confusion.accuracy,
+            precision=confusion.precision,
+            recall=confusion.recall,
+            balanced_accuracy=confusion.balanced_accuracy,
             cls_attention=weights.mean(axis=0),  # (n,)
             params={name: value.copy() for name, value in self.params.items()},
             holdout_tokens=self.holdout_tokens,

@@ -41,6 +41,10 @@ def test_held_out_metrics_come_from_the_held_out_predictions(small_results):
     assert result.confusion.false_positives == np.sum(predicted & ~actual)
     assert result.confusion.positives == np.sum(actual) > 0  # held-out samples are natural: about 2 % positive
     assert result.accuracy == np.mean(predicted == actual)
+    assert result.precision == np.sum(predicted & actual) / np.sum(predicted)
+    assert result.recall == np.sum(predicted & actual) / np.sum(actual)
+    specificity = np.sum(~predicted & ~actual) / np.sum(~actual)
+    assert result.balanced_accuracy == pytest.approx((result.recall + specificity) / 2, rel=1e-15)
     assert result.loss == loss
     np.testing.assert_array_equal(result.cls_attention, weights.mean(axis=0))
 
