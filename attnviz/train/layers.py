@@ -54,11 +54,10 @@ def cls_attention_row(q, K, V):
 
     Computed by attnviz.attention: a chunk of samples is one call, its [CLS] queries against all of its keys, with a
     mask that lets each query see only its own sample's keys. Blocked weights are exactly 0, so each output row is
-    exactly that sample's weighted sum of values.
+    that sample's own weighted sum of values.
     """
     B, n, d = K.shape
     weights, output = np.empty((B, n)), np.empty((B, d))
-    scale_factor = np.sqrt(d)
     for start in range(0, B, ATTENTION_CHUNK):
         rows = slice(start, min(start + ATTENTION_CHUNK, B))
         chunk = rows.stop - rows.start
@@ -66,8 +65,7 @@ def cls_attention_row(q, K, V):
         result = attention(q[rows], K[rows].reshape(chunk * n, d), V[rows].reshape(chunk * n, d), mask=own_sample)
         weights[rows] = result.weights[own_sample].reshape(chunk, n)  # (chunk, n)
         output[rows] = result.output  # (chunk, d)
-        scale_factor = result.scale_factor
-    return weights, output, scale_factor
+    return weights, output, result.scale_factor  # sqrt(d), the same for every chunk
 
 
 def attention_forward(X, W_q, W_k, W_v):

@@ -99,7 +99,7 @@ class Training:
         self.snapshots = [Snapshot(0, self._probe_attention())]
         log_steps = np.linspace(0, config.total_steps, min(config.log_points, config.total_steps) + 1)
         self._log_steps = set(np.round(log_steps[1:]).astype(int).tolist())  # always includes the last step
-        self._order = np.arange(config.samples)
+        self._order: np.ndarray | None = None  # this epoch's shuffled sample indices, drawn at its first step
         self._since_log: list[tuple[float, np.ndarray, np.ndarray]] = []  # (loss, labels, predicted) per batch
         self._stop_requested = False
 
@@ -123,6 +123,7 @@ class Training:
                 yield self._progress()
 
     def result(self) -> TrainResult:
+        """The model as it is now (finished or not), judged on the held-out samples."""
         loss, probabilities, weights, _ = forward(self.params, self.holdout_tokens, self.holdout_labels)
         confusion = Confusion.count(self.holdout_labels, probabilities >= 0.5)
         return TrainResult(
@@ -175,7 +176,9 @@ class Training:
     def _probe_attention(self) -> np.ndarray:
         probe = slice(0, PROBE_SAMPLES)
         _, _, weights, _ = forward(self.params, self.holdout_tokens[probe], self.holdout_labels[probe])
-        return weights.mean(axis=0)  # (n,)
+        mean_row = weights.mean(axis=0)  # (n,)
+        mean_row.flags.writeable = False  # shared by a Progress and a Snapshot
+        return mean_row
 
     def _progress(self) -> Progress:
         return Progress(
