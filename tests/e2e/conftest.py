@@ -70,6 +70,19 @@ def server(browser_executable):
         yield live
     finally:
         live.stop()
+    if problems := server_log_problems(live.output()):
+        pytest.fail("the server log of this e2e run is not quiet:\n" + "\n".join(problems), pytrace=False)
+
+
+# In normal use the server log holds its start-up lines and nothing else: no traceback, no stack printed with a
+# warning (Streamlit prints one with each "set via the Session State API" warning), no such warning at all.
+_LOG_PROBLEM = re.compile(r'Traceback \(most recent call last\)|^\s*File ".*", line \d+|Session State API')
+
+
+def server_log_problems(log: str) -> list[str]:
+    """The lines of a server log that show a traceback, a stack or a Session State warning, each with its line."""
+    lines = log.splitlines()
+    return [f"line {number}: {line}" for number, line in enumerate(lines, 1) if _LOG_PROBLEM.search(line)]
 
 
 @pytest.fixture(scope="session")
