@@ -87,7 +87,8 @@ def run(groups: list[str]) -> tuple[list[dict], str | None]:
                         print("… click (floor app and Playground)", file=sys.stderr, flush=True)
                         try:
                             floor = stack.enter_context(StreamlitServer(REPO / "bench" / "floor_app.py"))
-                            rows += browser_bench.measure_clicks(chromium, app.url, floor.url)
+                            charts = stack.enter_context(StreamlitServer(REPO / "bench" / "chart_floor_app.py"))
+                            rows += browser_bench.measure_clicks(chromium, app.url, floor.url, charts.url)
                         except Exception as error:
                             rows.append(_failed("click", error))
                     if "load" in wanted:

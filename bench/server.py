@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 
+from attnviz.ui.state import control_key
 from tests.support.live import REPO
 
 SIZES = (12, 64, 128, 256)
@@ -24,7 +25,7 @@ def sentence(n: int) -> str:
 def _toggle_times(at, toggles: int) -> list[float]:
     times = []
     for _ in range(toggles):
-        box = at.checkbox(key="pg_causal")
+        box = at.checkbox(key=control_key("causal"))
         action = box.uncheck() if box.value else box.check()
         started = time.perf_counter()
         action.run()
@@ -45,11 +46,11 @@ def run(sizes=SIZES, toggles: int = TOGGLES) -> list[dict]:
         raise RuntimeError(f"the Playground raised on its first run: {at.exception}")
     rows = []
     for n in sizes:
-        at.text_input(key="pg_sentence").input(sentence(n)).run()
+        at.text_input(key=control_key("sentence")).input(sentence(n)).run()
         _toggle_times(at, 2)  # warm-up, not counted
         times = _toggle_times(at, toggles)
         value = statistics.median(times)
-        detail = f"full script run per toggle of pg_causal; min {min(times):.1f}, max {max(times):.1f} ms"
+        detail = f"full script run per toggle of the causal mask; min {min(times):.1f}, max {max(times):.1f} ms"
         if n > MAX_TOKENS:
             detail += f"; the page caps the sentence at {MAX_TOKENS} tokens, so this draws {MAX_TOKENS}"
         rows.append(

@@ -73,7 +73,8 @@ def heatmap_option(
     z = np.asarray(matrix, dtype=float)  # (rows, cols)
     rows, cols = z.shape
     blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
-    show_text = max(rows, cols) <= TEXT_LIMIT
+    # Numbers in the cells only where they fit: presenter-sized numbers need wide cells.
+    show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else 8)
     colour = scale.positions(np.where(blocked, 0.0, z))
     # Cell text only where it is drawn; above TEXT_LIMIT tokens the hover says the number.
     masked_text = ("0" if scale.kind == "weights" else "−∞") if show_text else ""
@@ -97,14 +98,22 @@ def heatmap_option(
         [j, i, 0.0, masked_text, f"{arrow[i]}{col_labels[j]}: masked, score −∞, weight 0"]
         for i, j in np.argwhere(blocked).tolist()
     ]
-    label = {"show": show_text, "formatter": "{@[3]}", "fontSize": max(8, font_size - (1 if cols <= 6 else 3))}
+    label = {"show": show_text, "formatter": "{@[3]}", "fontSize": font_size - 1 if cols <= 6 else 9}
     series = [
-        {"type": "heatmap", "name": chart_name, "data": cells, "label": label | _LABEL, "selectedMode": "single"},
+        {
+            "type": "heatmap",
+            "name": chart_name,
+            "data": cells,
+            "label": label | _LABEL,
+            "selectedMode": "single",
+            "progressive": 0,
+        },
         {
             "type": "heatmap",
             "name": "masked",
             "data": masked,
             "itemStyle": {"color": MASKED_GREY},
+            "progressive": 0,
             "label": label | {"color": "#555"},
         },
     ]
@@ -112,13 +121,15 @@ def heatmap_option(
         series.append(_outline("focus", [[j, focus_row] for j in range(cols)], FOCUS, "solid"))
     if changed is not None and np.asarray(changed).any():
         series.append(_outline("changed", np.argwhere(changed)[:, ::-1].tolist(), CHANGED, "dashed"))
-    tick_font = font_size if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
+    tick_font = min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
     y_labels = [
         {"value": name, "textStyle": {"fontWeight": "bold"}} if i == focus_row else name
         for i, name in enumerate(row_labels)
     ]
     return {
-        "animationDurationUpdate": 250,
+        # No fade-in and no progressive drawing: a 128 × 128 view appears in one frame, and a toggle repaints at once
+        # (the orange boxes, not an animation, show what changed).
+        "animation": False,
         # A screen reader (and a browser test) reads every cell, "the data for <key> is x, y, colour, text, hover".
         "aria": {
             "enabled": True,
@@ -163,6 +174,7 @@ def _outline(name: str, cells: list[list[int]], colour: str, line: str) -> dict:
         "z": 3,
         "itemStyle": {"color": "rgba(0,0,0,0)", "borderColor": colour, "borderWidth": 2, "borderType": line},
         "label": {"show": False},
+        "progressive": 0,
     }
 
 
