@@ -47,66 +47,69 @@ def _failed(group: str, error: BaseException) -> dict:
     }
 
 
-def run(groups: list[str]) -> tuple[list[dict], str | None]:
-    rows: list[dict] = []
-    chromium_version = None
-    for group in ("core", "server", "models", "train", "worst", "bystander"):
-        if group in groups:
-            print(f"… {group}", file=sys.stderr, flush=True)
-            try:
-                module = __import__(f"bench.{group}", fromlist=["run"])
-                rows += module.run()
-            except Exception as error:
-                rows.append(_failed(group, error))
-    wanted = [g for g in groups if g in BROWSER_GROUPS]
-    if not wanted:
-        return rows, chromium_version
+def _attempt(rows: list[dict], group: str, measure) -> None:
+    """Runs one benchmark group; a failure becomes a FAILED row instead of stopping the others."""
+    print(f"… {group}", file=sys.stderr, flush=True)
     try:
-        from playwright.sync_api import sync_playwright
+        rows += measure()
+    except Exception as error:
+        rows.append(_failed(group, error))
 
-        from tests.support.live import find_browser
 
-        executable, _ = find_browser()
-    except (ImportError, FileNotFoundError) as error:
-        for group in wanted:
-            rows.append({**_failed(group, error), "measure": f"{group}: SKIPPED (no browser)"})
-        return rows, chromium_version
+def _server_groups(groups: list[str]) -> list[dict]:
+    rows: list[dict] = []
+    for group in [g for g in GROUPS if g in groups and g not in BROWSER_GROUPS]:
+        _attempt(rows, group, __import__(f"bench.{group}", fromlist=["run"]).run)
+    return rows
+
+
+def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
+    from playwright.sync_api import sync_playwright
 
     from bench import browser as browser_bench
     from bench import memory as memory_bench
     from tests.support.live import REPO, StreamlitServer, launch_chromium
 
-    with sync_playwright() as playwright:
+    rows: list[dict] = []
+    with sync_playwright() as playwright, contextlib.ExitStack() as stack:
         chromium = launch_chromium(playwright, executable)  # one Chromium for every browser benchmark
-        chromium_version = chromium.version
-        try:
-            if "click" in wanted or "load" in wanted:
-                with contextlib.ExitStack() as stack:
-                    app = stack.enter_context(StreamlitServer(REPO / "app.py"))
-                    if "click" in wanted:
-                        print("… click (floor app and Playground)", file=sys.stderr, flush=True)
-                        try:
-                            floor = stack.enter_context(StreamlitServer(REPO / "bench" / "floor_app.py"))
-                            charts = stack.enter_context(StreamlitServer(REPO / "bench" / "chart_floor_app.py"))
-                            rows += browser_bench.measure_clicks(chromium, app.url, floor.url, charts.url)
-                        except Exception as error:
-                            rows.append(_failed("click", error))
-                    if "load" in wanted:
-                        print("… load", file=sys.stderr, flush=True)
-                        try:
-                            rows += browser_bench.measure_warm_load(chromium, app.url)
-                        except Exception as error:
-                            rows.append(_failed("load", error))
-            if "memory" in wanted:
-                print("… memory (a fresh server, 20 sessions)", file=sys.stderr, flush=True)
-                try:
-                    with StreamlitServer(REPO / "app.py") as fresh:
-                        rows += memory_bench.measure(chromium, fresh)
-                except Exception as error:
-                    rows.append(_failed("memory", error))
-        finally:
-            chromium.close()
-    return rows, chromium_version
+        stack.callback(chromium.close)
+        if "click" in wanted or "load" in wanted:
+            app = stack.enter_context(StreamlitServer(REPO / "app.py"))
+        if "click" in wanted:
+
+            def clicks():
+                floor = stack.enter_context(StreamlitServer(REPO / "bench" / "floor_app.py"))
+                charts = stack.enter_context(StreamlitServer(REPO / "bench" / "chart_floor_app.py"))
+                return browser_bench.measure_clicks(chromium, app.url, floor.url, charts.url)
+
+            _attempt(rows, "click (floor apps and Playground)", clicks)
+        if "load" in wanted:
+            _attempt(rows, "load", lambda: browser_bench.measure_warm_load(chromium, app.url))
+        if "memory" in wanted:
+
+            def memory():
+                with StreamlitServer(REPO / "app.py") as fresh:  # a fresh server, 20 sessions
+                    return memory_bench.measure(chromium, fresh)
+
+            _attempt(rows, "memory", memory)
+        return rows, chromium.version
+
+
+def run(groups: list[str]) -> tuple[list[dict], str | None]:
+    rows = _server_groups(groups)
+    wanted = [g for g in groups if g in BROWSER_GROUPS]
+    if not wanted:
+        return rows, None
+    try:
+        from tests.support.live import find_browser
+
+        executable, _ = find_browser()
+        import playwright.sync_api  # noqa: F401
+    except (ImportError, FileNotFoundError) as error:
+        return rows + [{**_failed(g, error), "measure": f"{g}: SKIPPED (no browser)"} for g in wanted], None
+    browser_rows, chromium_version = _browser_groups(wanted, executable)
+    return rows + browser_rows, chromium_version
 
 
 def main(argv: list[str] | None = None) -> int:
