@@ -111,3 +111,37 @@ def test_fifty_fast_clicks_on_causal_mask_leave_a_live_session_that_agrees(page)
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('{PARAM}') !== {json.dumps(link)}")
     settle(page)
     assert assert_live_and_agreeing(page) is (not checked)
+
+
+# ----------------------------------------------------------------------------- a quiet server log
+
+
+def use_the_guided_pages(page) -> None:
+    """Step by step and Multi-head, used as a student does, in one session: through the top navigation."""
+    nav = page.locator('[data-testid="stTopNavLink"]')
+    nav.filter(has_text="Step by step").click()
+    wait_for_app(page)
+    for _ in range(2):
+        page.locator('[data-testid="stButton"]').filter(has_text="Next").locator("button").click()
+        wait_for_app(page)
+    page.locator('[data-testid="stCheckbox"]').filter(has_text="Start from").locator("label").click()
+    wait_for_app(page)
+    nav.filter(has_text="Multi-head").click()
+    wait_for_app(page)
+    for label in ("Causal mask (decoder)", "Exercise: tie W_K = W_Q"):
+        page.locator('[data-testid="stCheckbox"]').filter(has_text=label).locator("label").click()
+        wait_for_app(page)
+    nav.filter(has_text="Step by step").click()  # and back: the kept settings are drawn again
+    wait_for_app(page)
+    nav.filter(has_text="Multi-head").click()
+    wait_for_app(page)
+
+
+def test_the_guided_pages_in_use_leave_the_server_log_quiet(page, server):
+    """Every Multi-head and Step-by-step run once logged a "set via the Session State API" warning with a stack."""
+    from tests.e2e.conftest import server_log_problems
+
+    open_playground(page)
+    use_the_guided_pages(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert server_log_problems(server.output()) == []
