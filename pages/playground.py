@@ -41,7 +41,7 @@ compact_page()
 
 # ----------------------------------------------------------------------------- sentence and example
 heading, sentence, example = st.columns([1.1, 2.2, 1.6], vertical_alignment="bottom")
-heading.title("Self-attention playground")
+heading.title("Attention playground")
 sentence.text_input(
     "Sentence",
     help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used. Vectors belong to positions.",
@@ -167,7 +167,7 @@ with up_close:
         pd.DataFrame(blend_columns(result, V, playground.labels, i)),
         hide_index=True,
         width="stretch",
-        height=38 + 35 * min(playground.n, 12),
+        height=38 + 35 * (min(playground.n, 12) + 1),  # every key and the sum, without an inner scroll
     )
 with downloads:
     export_buttons()

@@ -166,17 +166,18 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState) -> str:
         return "Change a control and the cells it changes are boxed in orange."
     if old.labels != new.labels:
         return "New tokens: every view is new."
+    if (old.example, old.seed, old.d_k, old.d_v) != (new.example, new.seed, new.d_k, new.d_v):
+        return "New vectors: every view is new."
     before, after = old.result().weights, new.result().weights
-    if before.shape != after.shape:
-        return "New sizes: every view is new."
     delta = np.abs(after - before)  # (n, n)
     changed = int((delta > 1e-9).sum())
     if not changed:
         return "The last change left every weight as it was."
     i, j = np.unravel_index(int(delta.argmax()), delta.shape)
+    where = "every weight" if changed == delta.size else f"{changed} of {delta.size} weights (boxed in orange)"
     return (
-        f"The last change moved {changed} of {delta.size} weights (boxed in orange); the largest move is "
-        f"{format_number(float(before[i, j]))} → {format_number(float(after[i, j]))} for {new.labels[i]} → {new.labels[j]}."
+        f"The last change moved {where}; the largest move is {format_number(float(before[i, j]))} → "
+        f"{format_number(float(after[i, j]))} for {new.labels[i]} → {new.labels[j]}."
     )
 
 

@@ -118,7 +118,11 @@ def heatmap_option(
         },
     ]
     if focus_row is not None and 0 <= focus_row < rows:
-        series.append(_outline("focus", [[j, focus_row] for j in range(cols)], FOCUS, "solid"))
+        row = [[j, focus_row] for j in range(cols)]  # black with a white core: seen on light and dark themes alike
+        series += [
+            _outline("focus", row, FOCUS, "solid", width=3),
+            _outline("focus core", row, "#ffffff", "solid", width=1),
+        ]
     if changed is not None and np.asarray(changed).any():
         series.append(_outline("changed", np.argwhere(changed)[:, ::-1].tolist(), CHANGED, "dashed"))
     tick_font = min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
@@ -164,7 +168,7 @@ def heatmap_option(
     }
 
 
-def _outline(name: str, cells: list[list[int]], colour: str, line: str) -> dict:
+def _outline(name: str, cells: list[list[int]], colour: str, line: str, *, width: int = 2) -> dict:
     """Boxes drawn over cells: a transparent heatmap whose only ink is each cell's border."""
     return {
         "type": "heatmap",
@@ -172,7 +176,7 @@ def _outline(name: str, cells: list[list[int]], colour: str, line: str) -> dict:
         "data": [[x, y, 0] for x, y in cells],
         "silent": True,
         "z": 3,
-        "itemStyle": {"color": "rgba(0,0,0,0)", "borderColor": colour, "borderWidth": 2, "borderType": line},
+        "itemStyle": {"color": "rgba(0,0,0,0)", "borderColor": colour, "borderWidth": width, "borderType": line},
         "label": {"show": False},
         "progressive": 0,
     }

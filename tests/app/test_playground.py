@@ -339,3 +339,17 @@ def test_a_link_opens_with_its_settings():
     at = open_app(s=encode(PlaygroundState(causal=True, temperature=0.65)))
     assert at.checkbox(key=control_key("causal")).value is True
     assert at.slider(key=control_key("temperature")).value == 0.65
+
+
+def test_the_line_under_the_charts_says_what_the_last_change_did():
+    from attnviz.core.playground_state import PlaygroundState, describe_change, load_example
+
+    start = PlaygroundState()
+    assert describe_change(None, start) == "Change a control and the cells it changes are boxed in orange."
+    assert describe_change(start, load_example(start, "movie_negation")) == "New vectors: every view is new."
+    causal = describe_change(start, PlaygroundState(causal=True))
+    _, before, _ = naive_default()
+    _, after, _ = naive_default(causal=True)
+    moved = sum(abs(after[i][j] - before[i][j]) > 1e-9 for i in range(12) for j in range(12))
+    assert causal.startswith(f"The last change moved {moved} of 144 weights (boxed in orange)")
+    assert "0: The → 0: The" in causal  # the first token's self-weight jumps to 1: the largest move

@@ -11,7 +11,7 @@ from tests.support.live import charts_state, open_app_page, read_plots
 # url path -> (page file, title in the navigation, the page's own heading), as app.py routes them;
 # test_the_page_list_here_is_the_page_table keeps this list honest.
 PAGES = {
-    "": ("pages/playground.py", "Playground", "Self-attention playground"),
+    "": ("pages/playground.py", "Playground", "Attention playground"),
     "step_by_step": ("pages/step_by_step.py", "Step by step", "Step by step"),
     "geometry": ("pages/geometry.py", "Geometry of dot products", "The geometry of dot products"),
     "why_scale": ("pages/why_scale.py", "Why we scale", "Why we divide by √d_k"),

@@ -54,7 +54,7 @@ def test_playground_views_draw_one_item_a_cell_in_four_series_at_most(views):
     for name, view in by_name.items():
         cols = widths[name]
         data = series(view.option)
-        assert len(view.option["series"]) <= 4, name  # cells, masked cells, focus row, changed cells
+        assert len(view.option["series"]) <= 5, name  # cells, masked cells, focus row (2 outlines), changed cells
         assert len(data[name]) + len(data["masked"]) == n * cols, name
         assert len(data["focus"]) == cols, name
         assert len(data.get("changed", [])) <= n * cols, name
