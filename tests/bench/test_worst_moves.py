@@ -1,0 +1,21 @@
+"""The worst-moves table (issue 15) covers every page, at the limits the app really allows."""
+
+from attnviz.core.limits import MAX_DIM, MAX_TOKENS
+from attnviz.pages import PAGE_NAMES
+from bench.worst_moves import AT_LIMITS, PENDING, long_sentence, moves
+
+
+def test_every_page_has_a_worst_move_or_a_named_hook():
+    measured = {move.page for move in moves() if not move.floor}
+    missing = set(PAGE_NAMES) - measured
+    assert not missing, (
+        f"pages without a worst move: {sorted(missing)}; add them to bench.worst_moves.moves() "
+        f"(or fill in one of its hooks: {', '.join(hook.__name__ for hook in PENDING.values())})"
+    )
+
+
+def test_the_moves_are_made_at_the_limits():
+    assert AT_LIMITS.n == MAX_TOKENS and AT_LIMITS.d_k == AT_LIMITS.d_v == MAX_DIM
+    assert len(long_sentence(MAX_TOKENS + 1).split(" ", 1)[1].split()) == MAX_TOKENS  # the other sentence
+    assert [move.page for move in moves() if move.floor] == ["playground"]
+    assert all(move.acts for move in moves())
