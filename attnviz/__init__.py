@@ -5,32 +5,5 @@
 >>> result.weights  # (n, n), each row sums to 1
 """
 
-from attnviz.core import (
-    PRESETS,
-    AttentionResult,
-    AttnvizInputError,
-    MultiHeadResult,
-    Preset,
-    attention,
-    causal_mask,
-    multi_head_attention,
-    project,
-    random_qkv,
-    softmax,
-    tokenize,
-)
-
-__all__ = [
-    "PRESETS",
-    "AttentionResult",
-    "AttnvizInputError",
-    "MultiHeadResult",
-    "Preset",
-    "attention",
-    "causal_mask",
-    "multi_head_attention",
-    "project",
-    "random_qkv",
-    "softmax",
-    "tokenize",
-]
+from attnviz.core import *  # noqa: F403  (the public API is the core's: attention, softmax, presets, errors, …)
+from attnviz.core import __all__  # noqa: F401
