@@ -6,7 +6,12 @@ import math
 
 
 def naive_attention(Q, K, V, *, causal=False, scale=True, temperature=1.0, allowed=None):
-    """Returns (scores, weights, output) as nested lists, computed one number at a time."""
+    """Returns (scores, weights, output) as nested lists, computed one number at a time.
+
+    Q has n_q rows and K, V have n_k rows; the counts may differ. ``causal`` follows PyTorch's is_causal, which is
+    aligned top-left (``torch.ones(L, S).tril(diagonal=0)``): query i sees keys 0..i, whatever n_q and n_k.
+    ``allowed`` is an n_q × n_k table of True (may attend) and False.
+    """
     n_q, n_k, d_k, d_v = len(Q), len(K), len(Q[0]), len(V[0])
     scores = [[sum(Q[i][t] * K[j][t] for t in range(d_k)) for j in range(n_k)] for i in range(n_q)]
     divisor = (math.sqrt(d_k) if scale else 1.0) * temperature

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import math
 import zlib
 from dataclasses import replace
 
@@ -149,6 +150,23 @@ def test_a_preset_link_names_the_example_instead_of_carrying_its_vectors():
     restored = decode(encode(edited)).state
     assert restored.matrices()[0][3, 0] == 0.1 + 0.2
     np.testing.assert_array_equal(restored.result().weights, edited.result().weights)
+
+
+def test_a_typed_minus_zero_keeps_its_sign_through_a_link():
+    """−0.0 == 0.0 in Python, so an equality check cannot see a lost sign: compare sign bits. The sign matters to a
+    student who typed "-0": the link must bring back the cell as typed."""
+    state, problems = apply_edits(PlaygroundState(), "Q", {(0, 0): "-0", (0, 1): "0"})
+    assert problems == [] and math.copysign(1, dict(state.edits)[("Q", 0, 0)]) == -1
+    link = encode(state)
+    (minus_zero, plain_zero) = unpack(link)["e"]["Q"]
+    assert minus_zero[:2] == [0, 0] and math.copysign(1, minus_zero[2]) == -1
+    assert plain_zero[:2] == [0, 1] and math.copysign(1, plain_zero[2]) == 1
+    restored = decode(link).state
+    assert [math.copysign(1, value) for _, value in restored.edits] == [-1, 1]
+    Q = restored.matrices()[0]
+    assert np.signbit(Q[0, 0]) and not np.signbit(Q[0, 1])
+    by_hand = decode(pack({"e": {"K": [[1, 2, -0.0]]}})).state  # a link written by hand, not by encode
+    assert np.signbit(by_hand.matrices()[1][1, 2])
 
 
 def test_numpy_numbers_in_the_state_encode_as_plain_numbers():

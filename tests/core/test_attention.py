@@ -15,12 +15,13 @@ finite = st.floats(min_value=-10, max_value=10, allow_nan=False, allow_infinity=
 
 @st.composite
 def qkv(draw, max_n=6, max_d=5):
-    n = draw(st.integers(1, max_n))
+    """Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v): query and key counts drawn apart, as in cross-attention."""
+    n_q, n_k = draw(st.integers(1, max_n)), draw(st.integers(1, max_n))
     d_k = draw(st.integers(1, max_d))
     d_v = draw(st.integers(1, max_d))
-    Q = draw(arrays(float, (n, d_k), elements=finite))
-    K = draw(arrays(float, (n, d_k), elements=finite))
-    V = draw(arrays(float, (n, d_v), elements=finite))
+    Q = draw(arrays(float, (n_q, d_k), elements=finite))
+    K = draw(arrays(float, (n_k, d_k), elements=finite))
+    V = draw(arrays(float, (n_k, d_v), elements=finite))
     return Q, K, V
 
 
@@ -28,8 +29,7 @@ def qkv(draw, max_n=6, max_d=5):
 @given(qkv(), st.booleans(), st.booleans(), st.floats(0.25, 4.0), st.data())
 def test_matches_naive_loop_implementation(matrices, causal, scale, temperature, data):
     Q, K, V = matrices
-    n = len(Q)
-    allowed = data.draw(arrays(bool, (n, n)))
+    allowed = data.draw(arrays(bool, (len(Q), len(K))))
     result = attention(Q, K, V, causal=causal, scale=scale, temperature=temperature, mask=allowed)
     scores, weights, output = naive_attention(
         Q.tolist(),
@@ -49,9 +49,8 @@ def test_matches_naive_loop_implementation(matrices, causal, scale, temperature,
 @given(qkv(), st.booleans())
 def test_rows_sum_to_one_and_blocked_weights_are_exactly_zero(matrices, causal):
     Q, K, V = matrices
-    n = len(Q)
-    mask = np.ones((n, n), dtype=bool)
-    mask[:, n // 2] = False  # block one key for every query
+    mask = np.ones((len(Q), len(K)), dtype=bool)
+    mask[:, len(K) // 2] = False  # block one key for every query
     result = attention(Q, K, V, causal=causal, mask=mask)
     assert np.all(result.weights[result.blocked] == 0.0)
     live = ~result.fully_masked
@@ -63,13 +62,15 @@ def test_rows_sum_to_one_and_blocked_weights_are_exactly_zero(matrices, causal):
 @settings(max_examples=100, deadline=None)
 @given(qkv(), st.randoms(use_true_random=False))
 def test_without_mask_permuting_tokens_permutes_the_result(matrices, rnd):
+    """Reordering the queries reorders the rows; reordering the keys with their values reorders the columns only."""
     Q, K, V = matrices
-    order = list(range(len(Q)))
-    rnd.shuffle(order)
+    queries, keys = list(range(len(Q))), list(range(len(K)))
+    rnd.shuffle(queries)
+    rnd.shuffle(keys)
     base = attention(Q, K, V)
-    permuted = attention(Q[order], K[order], V[order])
-    np.testing.assert_allclose(permuted.weights, base.weights[np.ix_(order, order)], atol=1e-12)
-    np.testing.assert_allclose(permuted.output, base.output[order], atol=1e-9)
+    permuted = attention(Q[queries], K[keys], V[keys])
+    np.testing.assert_allclose(permuted.weights, base.weights[np.ix_(queries, keys)], atol=1e-12)
+    np.testing.assert_allclose(permuted.output, base.output[queries], atol=1e-9)
 
 
 @settings(max_examples=100, deadline=None)
@@ -78,19 +79,26 @@ def test_scaling_equals_scaling_the_queries(matrices):
     Q, K, V = matrices
     d_k = Q.shape[1]
     scaled = attention(Q, K, V, scale=True)
-    by_hand = attention(Q / math.sqrt(d_k), K, V, scale=False)
+    by_hand = attention(Q / math.sqrt(d_k), K, V, scale=False)  # (Q/√d_k) Kᵀ: the division done before the product
+    reach = 1e-12 * (1 + np.abs(by_hand.scores).max())  # the two orders of rounding differ by a few ulps
+    np.testing.assert_allclose(scaled.scaled, by_hand.scores, rtol=1e-12, atol=reach)
     np.testing.assert_allclose(scaled.weights, by_hand.weights, atol=1e-12)
-    np.testing.assert_allclose(scaled.scaled, scaled.scores / math.sqrt(d_k), rtol=1e-15)
+    assert scaled.scale_factor == math.sqrt(d_k) and by_hand.scale_factor == 1.0
 
 
 @settings(max_examples=100, deadline=None)
 @given(qkv(), st.floats(0.1, 10))
 def test_temperature_divides_the_scaled_scores(matrices, temperature):
+    """Dividing the scores by τ is dividing the queries by τ: the same weights by another route."""
     Q, K, V = matrices
     base = attention(Q, K, V)
     warm = attention(Q, K, V, temperature=temperature)
+    cooled_queries = attention(Q / temperature, K, V)
     np.testing.assert_allclose(warm.scaled, base.scaled / temperature, rtol=1e-12, atol=1e-300)
-    np.testing.assert_allclose(warm.weights, softmax(base.scaled / temperature), atol=1e-12)
+    reach = 1e-12 * (1 + np.abs(warm.scaled).max())
+    np.testing.assert_allclose(warm.scaled, cooled_queries.scaled, rtol=1e-12, atol=reach)
+    np.testing.assert_allclose(warm.weights, cooled_queries.weights, atol=1e-9)
+    assert warm.scale_factor == pytest.approx(math.sqrt(Q.shape[1]) * temperature, rel=1e-15)
 
 
 def test_temperature_extremes_flatten_or_sharpen():
@@ -113,7 +121,7 @@ def test_temperature_extremes_flatten_or_sharpen():
 def test_causal_first_row_is_one_hot(matrices):
     Q, K, V = matrices
     result = attention(Q, K, V, causal=True)
-    expected = np.zeros(len(Q))
+    expected = np.zeros(len(K))
     expected[0] = 1.0
     np.testing.assert_array_equal(result.weights[0], expected)
     np.testing.assert_array_equal(result.output[0], V[0])
@@ -121,13 +129,45 @@ def test_causal_first_row_is_one_hot(matrices):
 
 
 @settings(max_examples=100, deadline=None)
+@given(qkv())
+def test_causal_mask_is_top_left_aligned_for_any_query_and_key_counts(matrices):
+    """PyTorch's is_causal: query i may see keys 0..i, whatever n_q and n_k (torch.ones(L, S).tril(diagonal=0)),
+    not the bottom-right alignment some libraries use when the counts differ (keys n_k − n_q + i and before)."""
+    Q, K, V = matrices
+    n_q, n_k = len(Q), len(K)
+    result = attention(Q, K, V, causal=True)
+    top_left = [[j <= i for j in range(n_k)] for i in range(n_q)]
+    np.testing.assert_array_equal(result.blocked, np.logical_not(top_left))
+    np.testing.assert_array_equal(result.fully_masked, np.zeros(n_q, dtype=bool))  # key 0 is always visible
+    _, weights, output = naive_attention(Q.tolist(), K.tolist(), V.tolist(), causal=True)
+    np.testing.assert_allclose(result.weights, weights, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(result.output, output, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("n_q", "n_k", "allowed"),
+    [
+        (2, 4, [[1, 0, 0, 0], [1, 1, 0, 0]]),  # bottom-right would let query 0 see keys 0..2
+        (4, 2, [[1, 0], [1, 1], [1, 1], [1, 1]]),  # bottom-right would leave queries 0 and 1 with no key
+        (3, 3, [[1, 0, 0], [1, 1, 0], [1, 1, 1]]),
+    ],
+)
+def test_causal_with_unequal_counts_by_hand(n_q, n_k, allowed):
+    """Every score 0, so each query spreads its weight evenly over the keys it may see: 1/(i + 1) on keys 0..i."""
+    result = attention(np.zeros((n_q, 1)), np.zeros((n_k, 1)), np.eye(n_k), causal=True)
+    allowed = np.array(allowed, dtype=bool)
+    np.testing.assert_array_equal(~result.blocked, allowed)
+    np.testing.assert_allclose(result.weights, allowed / allowed.sum(axis=1, keepdims=True), rtol=1e-15)
+
+
+@settings(max_examples=100, deadline=None)
 @given(qkv(), arrays(float, 3, elements=finite))
 def test_identical_keys_give_uniform_weights(matrices, key):
     Q, _, V = matrices
-    n = len(Q)
-    K = np.tile(key[: Q.shape[1]] if Q.shape[1] <= 3 else np.resize(key, Q.shape[1]), (n, 1))
+    n_q, n_k = len(Q), len(V)
+    K = np.tile(np.resize(key, Q.shape[1]), (n_k, 1))
     weights = attention(Q, K, V).weights
-    np.testing.assert_allclose(weights, np.full((n, n), 1 / n), atol=1e-12)
+    np.testing.assert_allclose(weights, np.full((n_q, n_k), 1 / n_k), atol=1e-12)
 
 
 def test_fully_masked_row_gives_zero_weights_and_output_without_nan():
@@ -236,8 +276,11 @@ def test_random_qkv_is_reproducible_and_prefix_stable():
 
 
 def test_random_qkv_rounds_when_asked():
+    exact, _, _ = attnviz.random_qkv(3, 3, 3, seed=0)
     Q, _, _ = attnviz.random_qkv(3, 3, 3, seed=0, decimals=2)
-    np.testing.assert_array_equal(Q, np.round(Q, 2))
+    assert np.abs(Q - exact).max() <= 0.005 + 1e-12  # the nearest hundredth
+    np.testing.assert_allclose(Q * 100, np.rint(Q * 100), rtol=0, atol=1e-9)  # whole hundredths
+    assert not np.array_equal(Q, exact)
 
 
 def test_import_does_not_pull_in_streamlit():

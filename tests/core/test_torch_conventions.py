@@ -6,14 +6,57 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz import attention, multi_head_attention
-from attnviz.core.errors import AttnvizInputError
+from attnviz import AttnvizInputError, attention, multi_head_attention
+from tests.reference import naive_attention
 
 torch_ref = np.load(Path(__file__).resolve().parents[1] / "fixtures" / "torch_reference.npz")
 
 
-def test_fixture_came_from_torch():
-    assert str(torch_ref["torch_version"]).startswith("2.")
+SDPA_CASES = {  # stored output: the settings it was made with, for the naive reference
+    "sdpa_default": {},
+    "sdpa_causal": {"causal": True},
+    "sdpa_unscaled": {"scale": False},
+    "sdpa_masked": {"allowed": torch_ref["sdpa_allow"].tolist()},
+}
+
+
+@pytest.mark.parametrize("stored", SDPA_CASES)
+def test_each_stored_output_is_attention_of_the_stored_inputs(stored):
+    """The fixture's outputs are what the naive loops compute from the fixture's own inputs, so they are real
+    attention outputs of those inputs (not, say, zeros, or outputs of other inputs), and a later test that
+    compares attnviz with them compares like with like. The naive loops share no code with attnviz."""
+    q, k, v = (torch_ref[name].tolist() for name in ("sdpa_q", "sdpa_k", "sdpa_v"))
+    _, _, output = naive_attention(q, k, v, **SDPA_CASES[stored])
+    np.testing.assert_allclose(torch_ref[stored], output, rtol=1e-12, atol=1e-12)
+
+
+def test_the_stored_cases_differ_so_each_setting_is_really_exercised():
+    """Causal, unscaled and masked each change the output, and the mask blocks some pairs but leaves every row a
+    key (PyTorch gives NaN for a row with none): otherwise a test against that case could not see its setting."""
+    outputs = [torch_ref[name] for name in SDPA_CASES]
+    for a in range(len(outputs)):
+        for b in range(a + 1, len(outputs)):
+            assert np.abs(outputs[a] - outputs[b]).max() > 1e-3
+    allow = torch_ref["sdpa_allow"]
+    assert allow.dtype == bool and 0 < allow.sum() < allow.size and allow.any(axis=1).all()
+    assert torch_ref["mha_causal_output"].shape == torch_ref["mha_output"].shape
+    assert np.abs(torch_ref["mha_causal_output"] - torch_ref["mha_output"]).max() > 1e-3
+
+
+def test_stored_multihead_outputs_follow_from_the_stored_weights():
+    """nn.MultiheadAttention's stored outputs and per-head weights against the numpy restatement of its layout
+    (below), and the averaged weights it returns by default against the mean of the per-head ones."""
+    expected_out, expected_w = numpy_torch_layout_mha(
+        torch_ref["mha_x"], torch_ref["mha_in_proj_weight"], torch_ref["mha_out_proj_weight"], n_heads=2
+    )
+    np.testing.assert_allclose(torch_ref["mha_output"], expected_out, atol=1e-12)
+    np.testing.assert_allclose(torch_ref["mha_head_weights"], expected_w, atol=1e-12)
+    np.testing.assert_allclose(torch_ref["mha_mean_weights"], expected_w.mean(axis=0), atol=1e-12)
+    causal_out, causal_w = numpy_torch_layout_mha(
+        torch_ref["mha_x"], torch_ref["mha_in_proj_weight"], torch_ref["mha_out_proj_weight"], n_heads=2, causal=True
+    )
+    np.testing.assert_allclose(torch_ref["mha_causal_output"], causal_out, atol=1e-12)
+    np.testing.assert_allclose(torch_ref["mha_causal_head_weights"], causal_w, atol=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -53,13 +96,15 @@ def test_matches_causal_multihead_attention():
     np.testing.assert_allclose(result.weights, torch_ref["mha_causal_head_weights"], atol=1e-12)
 
 
-def numpy_torch_layout_mha(x, in_proj_weight, out_proj_weight, n_heads):
+def numpy_torch_layout_mha(x, in_proj_weight, out_proj_weight, n_heads, causal=False):
     """nn.MultiheadAttention's forward restated: x @ Wᵀ, view as (n, heads, d_head), attend per head, merge."""
     n, E = x.shape
     d_head = E // n_heads
     q, k, v = (x @ w.T for w in np.split(in_proj_weight, 3))  # (n, E) each
     q, k, v = (t.reshape(n, n_heads, d_head).transpose(1, 0, 2) for t in (q, k, v))  # (h, n, d_head)
     logits = q @ k.transpose(0, 2, 1) / np.sqrt(d_head)  # (h, n, n)
+    if causal:
+        logits = np.where(np.triu(np.ones((n, n), dtype=bool), k=1), -np.inf, logits)  # torch's attn_mask: True = not
     w = np.exp(logits - logits.max(-1, keepdims=True))
     w /= w.sum(-1, keepdims=True)
     merged = (w @ v).transpose(1, 0, 2).reshape(n, E)  # (n, E)

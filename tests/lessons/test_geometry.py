@@ -15,8 +15,10 @@ def test_refresher_rows_give_the_textbook_angles_and_the_worked_sum():
     assert (opposite.angle_deg, opposite.dot) == (180.0, -10.0) and opposite.cos == pytest.approx(-1.0)
     worked = rows["worked example"]  # [2, 3]·[5, −1] = 10 − 3
     assert worked.dot == 7.0
-    assert worked.query_length * worked.key_length * worked.cos == pytest.approx(7.0)
-    assert worked.angle_deg == pytest.approx(math.degrees(math.acos(7 / (math.sqrt(13) * math.sqrt(26)))))
+    # |a| = √(4 + 9), |b| = √(25 + 1), cos θ = 7 / √338 = 0.38075…, θ = 67.62°: each from the coordinates by hand
+    assert worked.query_length == pytest.approx(math.sqrt(13)) and worked.key_length == pytest.approx(math.sqrt(26))
+    assert worked.cos == pytest.approx(0.3807498, abs=1e-7)
+    assert worked.angle_deg == pytest.approx(67.6198649, abs=1e-7)
 
 
 def test_pronoun_example_scores_weights_and_angles():

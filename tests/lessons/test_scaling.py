@@ -22,15 +22,20 @@ def test_variance_grows_like_dk_across_the_grid():
 
 
 def test_variance_is_the_plain_variance_of_the_dot_products():
-    """Against a loop over 300 pairs drawn as documented: dimension by dimension, q then k."""
+    """Against a loop over 300 pairs drawn as documented: dimension by dimension, q then k. The scaled variance is
+    measured on the divided scores themselves, not derived from the raw one."""
+
+    def variance(xs):
+        mean = sum(xs) / len(xs)
+        return sum((x - mean) ** 2 for x in xs) / len(xs)
+
     draw = np.random.default_rng(4).standard_normal((8, 2, 300))  # (dimension, q or k, pair)
+    curve = scaling.score_variance([1, 3, 8], n_pairs=300, seed=4)
     for d_k in (1, 3, 8):
         scores = [sum(draw[t, 0, p] * draw[t, 1, p] for t in range(d_k)) for p in range(300)]
-        mean = sum(scores) / 300
-        variance = sum((s - mean) ** 2 for s in scores) / 300
-        curve = scaling.score_variance([1, 3, 8], n_pairs=300, seed=4)
-        assert curve.raw[scaling.position(curve.dims, d_k)] == pytest.approx(variance, rel=1e-12)
-        assert curve.scaled[scaling.position(curve.dims, d_k)] == pytest.approx(variance / d_k, rel=1e-12)
+        assert curve.raw[scaling.position(curve.dims, d_k)] == pytest.approx(variance(scores), rel=1e-12)
+        divided = [s / math.sqrt(d_k) for s in scores]
+        assert curve.scaled[scaling.position(curve.dims, d_k)] == pytest.approx(variance(divided), rel=1e-12)
 
 
 def test_one_draw_serves_every_width():
