@@ -76,28 +76,34 @@ def heatmap_option(
     # Numbers in the cells only where they fit: presenter-sized numbers need wide cells.
     show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else 8)
     colour = scale.positions(np.where(blocked, 0.0, z))
-    # Cell text only where it is drawn; above TEXT_LIMIT tokens the hover says the number.
-    masked_text = ("0" if scale.kind == "weights" else "−∞") if show_text else ""
+    masked_text = "0" if scale.kind == "weights" else "−∞"
     # Built column by column with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view.
     shown = ~blocked
     at_rows, at_cols = np.nonzero(shown)  # reading order, like View.cells
-    arrow = [f"{label} → " for label in row_labels]
-    texts = cell_labels(z[shown], scale) if show_text else [""] * len(at_rows)
-    cells = [
-        [j, i, round(position, 4), text, f"{arrow[i]}{col_labels[j]}: {value_name} {number}"]
-        for i, j, position, text, number in zip(
-            at_rows.tolist(),
-            at_cols.tolist(),
-            colour[shown].tolist(),
-            texts,
-            format_numbers(z[shown]),
-            strict=True,
-        )
-    ]
-    masked = [
-        [j, i, 0.0, masked_text, f"{arrow[i]}{col_labels[j]}: masked, score −∞, weight 0"]
-        for i, j in np.argwhere(blocked).tolist()
-    ]
+    values = format_numbers(z[shown])
+    if show_text:  # [column, row, colour, cell text, hover sentence]
+        arrow = [f"{label} → " for label in row_labels]
+        texts = cell_labels(z[shown], scale)
+        cells = [
+            [j, i, round(position, 4), text, f"{arrow[i]}{col_labels[j]}: {value_name} {number}"]
+            for i, j, position, text, number in zip(
+                at_rows.tolist(), at_cols.tolist(), colour[shown].tolist(), texts, values, strict=True
+            )
+        ]
+        masked = [
+            [j, i, 0.0, masked_text, f"{arrow[i]}{col_labels[j]}: masked, score −∞, weight 0"]
+            for i, j in np.argwhere(blocked).tolist()
+        ]
+        tooltip = "{@[4]}"
+    else:  # too many cells for text: [column, row, colour, value]; the hover names positions (about 4× less to send)
+        cells = [
+            [j, i, round(position, 4), number]
+            for i, j, position, number in zip(
+                at_rows.tolist(), at_cols.tolist(), colour[shown].tolist(), values, strict=True
+            )
+        ]
+        masked = [[j, i, 0.0, "masked (score −∞, weight 0)"] for i, j in np.argwhere(blocked).tolist()]
+        tooltip = f"position {{@[1]}} → {{@[0]}}: {value_name} {{@[3]}}"
     label = {"show": show_text, "formatter": "{@[3]}", "fontSize": font_size - 1 if cols <= 6 else 9}
     series = [
         {
@@ -140,7 +146,7 @@ def heatmap_option(
             "label": {"data": {"maxCount": min(rows * cols, 600), "separator": {"middle": "; ", "end": "."}}},
         },
         "title": {"text": title, "left": 0, "textStyle": {"fontSize": font_size + 1}},
-        "tooltip": {"formatter": "{@[4]}"},
+        "tooltip": {"formatter": tooltip},
         "toolbox": {"feature": {"saveAsImage": {"name": f"attnviz-{chart_name}", "pixelRatio": 2, "title": "PNG"}}},
         "grid": {"left": 4, "right": 8, "top": 30, "bottom": 4, "containLabel": True},
         "xAxis": {
