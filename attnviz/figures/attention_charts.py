@@ -137,9 +137,11 @@ def heatmap_option(
         for i, name in enumerate(row_labels)
     ]
     return {
-        # No fade-in and no progressive drawing: a 128 × 128 view appears in one frame, and a toggle repaints at once
-        # (the orange boxes, not an animation, show what changed).
-        "animation": False,
+        # No fade-in on the first draw and no progressive drawing: a 128 × 128 view appears in one frame. A change
+        # fades the cells to their new colours in 150 ms, where there are few enough cells for that to stay smooth.
+        "animation": show_text,
+        "animationDuration": 0,
+        "animationDurationUpdate": 150,
         # A screen reader (and a browser test) reads every cell, "the data for <key> is x, y, colour, text, hover".
         "aria": {
             "enabled": True,
