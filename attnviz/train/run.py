@@ -152,7 +152,7 @@ class Training:
         batch = self._order[step_in_epoch * batch_size : (step_in_epoch + 1) * batch_size]
         labels = self.labels[batch]
         loss, probabilities, _, caches = forward(self.params, self.tokens[batch], labels)
-        self._adam.update(self.params, backward(self.params, caches))
+        self._adam.update(backward(self.params, caches))
         self.step += 1
         self._since_log.append((loss, labels, probabilities >= 0.5))
 

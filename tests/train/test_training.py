@@ -7,7 +7,7 @@ import pytest
 
 from attnviz import AttnvizInputError, attention
 from attnviz.train import Progress, TrainConfig, Training, train
-from attnviz.train.model import forward
+from attnviz.train.model import Adam, forward
 from attnviz.train.run import HOLDOUT_SAMPLES, PROBE_SAMPLES
 
 # Balanced sampling, 315 steps: a fraction of the reference text's 2,500, a fraction of a second.
@@ -160,3 +160,23 @@ def test_qkv_refuses_a_malformed_sample(small_results, tokens, message):
     with pytest.raises(AttnvizInputError) as error:
         small_results[4].qkv(tokens)
     assert str(error.value) == message
+
+
+def test_adam_matches_the_papers_algorithm_and_updates_the_params_in_place():
+    rng = np.random.default_rng(5)
+    params = {"W": rng.normal(size=(3, 2)), "b": rng.normal(size=1)}
+    reference = {name: value.copy() for name, value in params.items()}
+    optimiser = Adam(params, learning_rate=0.01)
+    first = {name: np.zeros_like(value) for name, value in reference.items()}
+    second = {name: np.zeros_like(value) for name, value in reference.items()}
+    for t in (1, 2, 3):
+        grads = {name: rng.normal(size=value.shape) for name, value in reference.items()}
+        optimiser.update(grads)
+        for name, g in grads.items():  # Kingma & Ba, Algorithm 1, written out plainly
+            first[name] = 0.9 * first[name] + 0.1 * g
+            second[name] = 0.999 * second[name] + 0.001 * g**2
+            first_hat, second_hat = first[name] / (1 - 0.9**t), second[name] / (1 - 0.999**t)
+            # attnviz's 1e-8 sits in the paper's faster form (end of its section 2); Algorithm 1 then needs this ε
+            epsilon = 1e-8 / np.sqrt(1 - 0.999**t)
+            reference[name] -= 0.01 * first_hat / (np.sqrt(second_hat) + epsilon)
+            np.testing.assert_allclose(params[name], reference[name], rtol=1e-12)
