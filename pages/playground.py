@@ -8,14 +8,14 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from attnviz.core import PRESETS
 from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE, VALUE_LIMIT
 from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import (
     MATRICES,
-    RANDOM,
     describe_change,
     example_note,
+    example_options,
+    example_title,
     fully_masked_message,
     load_example,
     randomise,
@@ -49,8 +49,8 @@ sentence.text_input(
 )
 example.selectbox(
     "Example",
-    [RANDOM, *PRESETS],
-    format_func=lambda key: "Random vectors (from the seed)" if key == RANDOM else PRESETS[key].title,
+    example_options(state.playground()),
+    format_func=partial(example_title, state.playground()),
     **state.playground_control("example", load_example),
 )
 for message in state.take_messages():

@@ -4,7 +4,9 @@ Format version 1 is ``1.<payload>``: the version in clear text (so a newer link 
 unpacked), then base64url without padding of zlib-compressed UTF-8 JSON. The JSON is an object with one-letter keys
 that holds only the fields differing from ``WIRE_DEFAULTS``; floats are written with ``repr``, which reads back to
 the identical float, so the link reproduces the matrices to the last digit. The matrices themselves are not in the
-link: they are derived from the example (or the seed) plus the edited cells.
+link: they are derived from the example (or the seed) plus the edited cells. The one exception is a head imported
+from a real model (example "imported"): its Q, K and V are in the link, every number in the shortest text that reads
+back to the same float32, and its tokens with them; only a short sentence's head fits in a link.
 
 Decoding executes nothing from the link (no pickle, no eval): it bounds the text, then the unpacked size, parses
 JSON, and checks every field's type and range. Any problem raises ``AttnvizInputError`` with a message for the user.
@@ -15,21 +17,21 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import math
 import re
 import zlib
 from typing import NamedTuple
 
+from attnviz.classroom import imported_link
+from attnviz.classroom import link_values as check
+from attnviz.classroom.link_values import MAX_LINK_CHARS
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS, MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
-from attnviz.core.playground_state import MATRICES, RANDOM, PlaygroundState
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS
+from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
 VERSION = 1
-# Requests longer than about 8 KB are refused by common web servers and proxies; leave room for the address.
-MAX_LINK_CHARS = 6_000
 # A 6,000-character link unpacks to far less than this unless it is a zip bomb.
 MAX_JSON_BYTES = 200_000
 
@@ -48,6 +50,8 @@ WIRE_DEFAULTS = {
     "focus": 4,
     "edits": {},
     "page": DEFAULT_PAGE,
+    "imported": None,  # added to format 1 later: links without it decode as before
+    "imported_tokens": None,
 }
 _WIRE_KEYS = {
     "sentence": "s",
@@ -62,6 +66,8 @@ _WIRE_KEYS = {
     "focus": "f",
     "edits": "e",  # {"Q": [[row, column, value], ...], "K": ..., "V": ...}
     "page": "p",
+    "imported": "m",  # {"t": title, "q": [[...], ...], "k": ..., "v": ...}
+    "imported_tokens": "o",  # [token, ...]
 }
 _FIELDS = {wire_key: field for field, wire_key in _WIRE_KEYS.items()}
 _VERSION_AND_PAYLOAD = re.compile(r"([0-9]{1,6})\.([A-Za-z0-9_-]+)")
@@ -79,6 +85,7 @@ class SharedView(NamedTuple):
 
 def encode(state: PlaygroundState, page: str = DEFAULT_PAGE) -> str:
     """The share-link value for ``state`` shown on ``page``. Raises AttnvizInputError if it can't be shared."""
+    imported_link.check_size(state)
     wire = _to_wire(state, page)
     try:
         _from_wire(wire)  # a link we hand out must decode: check it with the decoder's own rules
@@ -88,6 +95,8 @@ def encode(state: PlaygroundState, page: str = DEFAULT_PAGE) -> str:
     payload = base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).rstrip(b"=").decode("ascii")
     link = f"{VERSION}.{payload}"
     if len(link) > MAX_LINK_CHARS:
+        if state.imported is not None:
+            raise AttnvizInputError(imported_link.too_large(state.imported, len(link)))
         raise AttnvizInputError(
             f"This setup is too large to share as a link ({len(link):,} characters; the limit is "
             f"{MAX_LINK_CHARS:,}). A shorter sentence or fewer edited cells will fit; the export buttons save "
@@ -173,6 +182,8 @@ def _to_wire(state: PlaygroundState, page: str) -> dict:
         "focus": int(state.focus),
         "edits": {matrix: cells for matrix, cells in grouped.items() if cells},
         "page": page,
+        "imported": None if state.imported is None else imported_link.head_to_wire(state.imported),
+        "imported_tokens": None if state.imported_tokens is None else list(state.imported_tokens),
     }
     return {_WIRE_KEYS[field]: value for field, value in values.items() if value != WIRE_DEFAULTS[field]}
 
@@ -187,32 +198,38 @@ def _from_wire(wire) -> SharedView:
     fields = {field: WIRE_DEFAULTS[field] for field in _WIRE_KEYS}
     fields.update({_FIELDS[key]: value for key, value in wire.items()})
 
-    sentence = _text(fields["sentence"], "the sentence")
+    sentence = check.text(fields["sentence"], "the sentence")
     if len(sentence) > MAX_SENTENCE_CHARS:
         raise AttnvizInputError(f"the sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
-    n = PlaygroundState(sentence=sentence).n
+    imported_tokens = imported_link.tokens_from_wire(fields["imported_tokens"])
+    n = PlaygroundState(sentence=sentence, imported_tokens=imported_tokens).n
     if n == 0:
         raise AttnvizInputError("the sentence has no words to attend over.")
-    example = _text(fields["example"], "the example")
-    if example != RANDOM and example not in PRESETS:
+    example = check.text(fields["example"], "the example")
+    if example not in (RANDOM, IMPORTED) and example not in PRESETS:
         raise AttnvizInputError(f"there is no example called {example[:40]!r}.")
-    page = _text(fields["page"], "the page")
+    imported = imported_link.head_from_wire(fields["imported"])
+    if (example == IMPORTED) != (imported is not None):
+        raise AttnvizInputError("the imported head and the example don't match.")
+    page = check.text(fields["page"], "the page")
     if page not in PAGE_NAMES:
         raise AttnvizInputError(f"there is no page called {page[:40]!r}.")
-    d_k = _whole(fields["d_k"], "d_k (the query and key size)", 1, MAX_DIM)
-    d_v = _whole(fields["d_v"], "d_v (the value size)", 1, MAX_DIM)
+    d_k = check.whole(fields["d_k"], "d_k (the query and key size)", 1, MAX_DIM)
+    d_v = check.whole(fields["d_v"], "d_v (the value size)", 1, MAX_DIM)
     state = PlaygroundState(
         sentence=sentence,
         example=example,
-        seed=_whole(fields["seed"], "the seed", 0, MAX_SEED),
+        seed=check.whole(fields["seed"], "the seed", 0, MAX_SEED),
         d_k=d_k,
         d_v=d_v,
-        causal=_boolean(fields["causal"], "the causal setting"),
-        scale=_boolean(fields["scale"], "the scaling setting"),
-        temperature=_temperature(fields["temperature"]),
+        causal=check.boolean(fields["causal"], "the causal setting"),
+        scale=check.boolean(fields["scale"], "the scaling setting"),
+        temperature=check.temperature(fields["temperature"]),
         blocked_keys=_blocked_keys(fields["blocked_keys"], n),
-        focus=_whole(fields["focus"], "the focus token", 0, n - 1),
+        focus=check.whole(fields["focus"], "the focus token", 0, n - 1),
         edits=_edits(fields["edits"], n, {"Q": d_k, "K": d_k, "V": d_v}),
+        imported=imported,
+        imported_tokens=imported_tokens,
     )
     return SharedView(state, page)
 
@@ -220,7 +237,7 @@ def _from_wire(wire) -> SharedView:
 def _blocked_keys(keys, n: int) -> tuple[int, ...]:
     if not isinstance(keys, list):
         raise AttnvizInputError("the blocked keys are not a list of positions.")
-    blocked = tuple(_whole(key, "a blocked key", 0, n - 1) for key in keys)
+    blocked = tuple(check.whole(key, "a blocked key", 0, n - 1) for key in keys)
     if len(set(blocked)) != len(blocked):
         raise AttnvizInputError("a key is blocked twice.")
     return blocked
@@ -239,59 +256,9 @@ def _edits(grouped, n: int, widths: dict[str, int]) -> tuple:
         for cell in cells:
             if not (isinstance(cell, list) and len(cell) == 3):
                 raise AttnvizInputError(f"an edited cell of {matrix} is not [row, column, value].")
-            row = _whole(cell[0], f"a row of {matrix}", 0, n - 1)
-            col = _whole(cell[1], f"a column of {matrix}", 0, widths[matrix] - 1)
+            row = check.whole(cell[0], f"a row of {matrix}", 0, n - 1)
+            col = check.whole(cell[1], f"a column of {matrix}", 0, widths[matrix] - 1)
             if (matrix, row, col) in edits:
                 raise AttnvizInputError(f"the cell {matrix}[{row}, {col}] is edited twice.")
-            edits[(matrix, row, col)] = _value(cell[2], f"{matrix}[{row}, {col}]")
+            edits[(matrix, row, col)] = check.cell_value(cell[2], f"{matrix}[{row}, {col}]")
     return tuple(sorted(edits.items()))
-
-
-def _text(value, what: str) -> str:
-    if not isinstance(value, str):
-        raise AttnvizInputError(f"{what} is not text.")
-    try:
-        value.encode("utf-8")  # JSON can smuggle in lone surrogates, which no page could display
-    except UnicodeEncodeError:
-        raise AttnvizInputError(f"{what} is not valid text.") from None
-    return value
-
-
-def _boolean(value, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise AttnvizInputError(f"{what} is not on or off.")
-    return value
-
-
-def _whole(value, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise AttnvizInputError(f"{what} must be a whole number from {low} to {high:,}, not {str(value)[:20]}.")
-    return value
-
-
-def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise AttnvizInputError(f"{what} is not a number.")
-    try:
-        number = float(value)
-    except OverflowError:  # a JSON integer with hundreds of digits
-        number = math.inf
-    if not math.isfinite(number):
-        raise AttnvizInputError(f"{what} is not a finite number.")
-    return number
-
-
-def _value(value, what: str) -> float:
-    number = _number(value, what)
-    if abs(number) > VALUE_LIMIT:
-        raise AttnvizInputError(f"{what} is {number:g}, outside the allowed range −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}.")
-    return number
-
-
-def _temperature(value) -> float:
-    number = _number(value, "the temperature")
-    if not MIN_TEMPERATURE <= number <= MAX_TEMPERATURE:
-        raise AttnvizInputError(
-            f"the temperature must be from {MIN_TEMPERATURE:g} to {MAX_TEMPERATURE:g}, not {number:g}."
-        )
-    return number

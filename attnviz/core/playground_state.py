@@ -3,6 +3,10 @@
 Everything the page shows is derived from a ``PlaygroundState``: the tokens from the sentence, the base vectors from
 the example (or the seed), and the user's cell edits laid on top. That makes a state easy to compare, cache and put
 into a share link. Moves never raise on bad input: they return the unchanged state and a message in plain words.
+
+A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is one more
+example: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user
+types a new sentence.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import numpy as np
 
 from attnviz.core.attention import AttentionResult, attention
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.imported_head import MAX_TOKEN_CHARS, ImportedHead
 from attnviz.core.limits import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKENS
 from attnviz.core.numbers import format_number, parse_cells
 from attnviz.core.presets import PRESETS
@@ -22,6 +27,7 @@ from attnviz.core.random import random_qkv
 from attnviz.core.tokenize import tokenize
 
 RANDOM = "random"
+IMPORTED = "imported"  # the example of a state whose vectors were imported from a real model's head
 MATRICES = ("Q", "K", "V")
 
 Edit = tuple[tuple[str, int, int], float]  # ((matrix, row, column), value)
@@ -40,10 +46,16 @@ class PlaygroundState:
     blocked_keys: tuple[int, ...] = ()  # key positions no query may attend to
     focus: int = 4  # the query token explained in detail
     edits: tuple[Edit, ...] = ()  # sorted, one per cell
+    imported: ImportedHead | None = None  # the base vectors when example is IMPORTED (and only then)
+    imported_tokens: tuple[str, ...] | None = None  # a model's own tokens, shown instead of the sentence's
+
+    def __post_init__(self) -> None:
+        if (self.example == IMPORTED) != (self.imported is not None):
+            raise ValueError("example is IMPORTED exactly when the state holds an imported head")
 
     @property
     def tokens(self) -> tuple[str, ...]:
-        return _tokens(self.sentence)
+        return self.imported_tokens if self.imported_tokens is not None else _tokens(self.sentence)
 
     @property
     def n(self) -> int:
@@ -56,7 +68,7 @@ class PlaygroundState:
 
     def matrices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Q (n, d_k), K (n, d_k), V (n, d_v): the example's or the seed's vectors with the user's edits on top."""
-        Q, K, V = (m.copy() for m in _base(self.example, self.seed, self.n, self.d_k, self.d_v))
+        Q, K, V = (m.copy() for m in _base(self.example, self.seed, self.n, self.d_k, self.d_v, self.imported))
         named = {"Q": Q, "K": K, "V": V}
         for (matrix, row, col), value in self.edits:
             named[matrix][row, col] = value
@@ -77,12 +89,17 @@ def _tokens(sentence: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _base(example: str, seed: int, n: int, d_k: int, d_v: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    if example not in PRESETS:
+def _base(
+    example: str, seed: int, n: int, d_k: int, d_v: int, imported: ImportedHead | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if example == IMPORTED:
+        sources = (imported.Q, imported.K, imported.V)
+    elif example in PRESETS:
+        sources = (PRESETS[example].Q, PRESETS[example].K, PRESETS[example].V)
+    else:
         return random_qkv(n, d_k, d_v, seed, decimals=2)
-    preset = PRESETS[example]
     base = []
-    for source, width in ((preset.Q, d_k), (preset.K, d_k), (preset.V, d_v)):
+    for source, width in zip(sources, (d_k, d_k, d_v), strict=True):
         matrix = np.zeros((n, width))  # extra columns are zero (no score changes); extra tokens get zero vectors
         rows, cols = min(n, source.shape[0]), min(width, source.shape[1])
         matrix[:rows, :cols] = source[:rows, :cols]
@@ -125,15 +142,17 @@ def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState
         )
     if all(unicodedata.category(char).startswith("P") for word in words for char in word):
         return state, "The sentence has only punctuation. Type at least one word; the previous sentence is kept."
-    new = _fit(replace(state, sentence=sentence))
+    new = _fit(replace(state, sentence=sentence, imported_tokens=None))  # the sentence's own tokens from now on
     if len(words) > MAX_TOKENS:
         return new, f"The sentence has {len(words)} tokens; only the first {MAX_TOKENS} are used."
     return new, None
 
 
 def load_example(state: PlaygroundState, key: str) -> PlaygroundState:
+    if key == IMPORTED:  # the imported head again, without the edits made to it
+        return replace(state, edits=()) if state.imported is not None else state
     if key == RANDOM:
-        return replace(state, example=RANDOM, edits=())
+        return replace(state, example=RANDOM, edits=(), imported=None)
     preset = PRESETS[key]
     return PlaygroundState(
         sentence=preset.sentence,
@@ -150,7 +169,7 @@ def load_example(state: PlaygroundState, key: str) -> PlaygroundState:
 
 def randomise(state: PlaygroundState, seed: int) -> PlaygroundState:
     """Fresh random vectors for the current sentence and sizes; the same seed always gives the same vectors."""
-    return replace(state, example=RANDOM, seed=int(seed), edits=())
+    return replace(state, example=RANDOM, seed=int(seed), edits=(), imported=None)
 
 
 def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState:
@@ -192,8 +211,53 @@ def apply_edits(state: PlaygroundState, matrix: str, typed: dict) -> tuple[Playg
     return replace(state, edits=tuple(sorted(edits.items()))), problems
 
 
+def import_head(
+    state: PlaygroundState, tokens, Q, K, V, *, causal: bool, title: str, sentence: str | None = None
+) -> PlaygroundState:
+    """The Playground set up to take apart one head of a real model: the model's tokens, the head's Q, K and V
+    (float32, up to MAX_DIM wide), its mask, and the model's own settings (scaled by √d_k, temperature 1, no key
+    blocked). ``sentence`` is what the model read (the tokens joined, if not given). The seed and, where it still
+    fits, the focus token are kept. A head the Playground can't hold raises AttnvizInputError in plain words."""
+    head = ImportedHead(title, Q, K, V)
+    tokens = tuple(str(token) for token in tokens)
+    n = head.Q.shape[0]
+    if len(tokens) != n:
+        raise AttnvizInputError(f"The head has {n} rows of vectors but {len(tokens)} tokens; they must match.")
+    if any(len(token) > MAX_TOKEN_CHARS for token in tokens):
+        raise AttnvizInputError(f"A token is longer than {MAX_TOKEN_CHARS} characters, more than a token can be.")
+    sentence = " ".join(tokens) if sentence is None else sentence
+    if len(sentence) > MAX_SENTENCE_CHARS:
+        raise AttnvizInputError(f"The sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
+    return PlaygroundState(
+        sentence=sentence,
+        example=IMPORTED,
+        seed=state.seed,
+        d_k=head.Q.shape[1],
+        d_v=head.V.shape[1],
+        causal=bool(causal),
+        focus=min(state.focus, n - 1),
+        imported=head,
+        imported_tokens=tokens,
+    )
+
+
+def example_options(state: PlaygroundState) -> list[str]:
+    """The Example selector's choices: random vectors, every worked example, and the imported head if there is one."""
+    return [RANDOM, *PRESETS, *([IMPORTED] if state.imported is not None else [])]
+
+
+def example_title(state: PlaygroundState, key: str) -> str:
+    if key == RANDOM:
+        return "Random vectors (from the seed)"
+    if key == IMPORTED and state.imported is not None:
+        return state.imported.title
+    return PRESETS[key].title
+
+
 def example_note(state: PlaygroundState) -> str | None:
     """What to look at in the loaded example, and a warning once the student has changed it."""
+    if state.example == IMPORTED:
+        return _imported_note(state)
     if state.example not in PRESETS:
         return None
     preset = PRESETS[state.example]
@@ -202,6 +266,22 @@ def example_note(state: PlaygroundState) -> str | None:
     )
     return preset.description + (
         " You have changed the example since loading it, so its numbers may no longer hold." if changed else ""
+    )
+
+
+def _imported_note(state: PlaygroundState) -> str:
+    head = state.imported
+    mask = " with the causal mask" if state.causal else ""
+    changed = (
+        state.edits
+        or state.imported_tokens is None
+        or (state.d_k, state.d_v) != (head.Q.shape[1], head.V.shape[1])
+        or (state.scale, state.temperature, state.blocked_keys) != (True, 1.0, ())
+    )
+    return f"{head.title}: the model's own Q, K and V, and its own weights, softmax(QKᵀ/√d_k){mask}. " + (
+        "You have changed the head since importing it, so these are no longer the model's weights."
+        if changed
+        else "Change a number or a setting and see what this head does without it."
     )
 
 

@@ -123,17 +123,24 @@ def randomise_again() -> None:
 
 def focus_from_click(chart_key: str, cells) -> None:
     """A chart's on_select: the clicked cell's row becomes the focus token."""
+    clicked = clicked_item(chart_key)
+    if clicked is not None and clicked[0] == 0 and 0 <= clicked[1] < len(cells):
+        set_playground(replace(playground(), focus=int(cells[clicked[1]][0])))
+
+
+def clicked_item(chart_key: str) -> tuple[int, int] | None:
+    """(series index, data index) of the item just clicked in the ECharts chart ``chart_key``, or None."""
     selection = st.session_state.get(chart_key, {}).get("selection", {})
     for group in selection.get("selected", []):
         indices = group.get("data_indices") or []
-        if group.get("series_index") == 0 and indices and 0 <= indices[0] < len(cells):
-            set_playground(replace(playground(), focus=int(cells[indices[0]][0])))
-            return
+        if indices and isinstance(group.get("series_index"), int):
+            return group["series_index"], int(indices[0])
+    return None
 
 
 def _replaces_tables(old: PlaygroundState, new: PlaygroundState) -> bool:
     """Whether the tables' data changed other than by the user's typing (which the tables already show)."""
-    data = ("sentence", "example", "seed", "d_k", "d_v")
+    data = ("sentence", "example", "seed", "d_k", "d_v", "imported", "imported_tokens")
     return any(getattr(old, f) != getattr(new, f) for f in data) or not set(old.edits) <= set(new.edits)
 
 

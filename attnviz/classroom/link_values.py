@@ -1,0 +1,62 @@
+"""The checks every value read from a share link passes: its JSON type, its range, valid text. Each raises
+AttnvizInputError with the part of a sentence that names what is wrong ("the seed must be a whole number ...")."""
+
+from __future__ import annotations
+
+import math
+
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
+
+# Requests longer than about 8 KB are refused by common web servers and proxies; leave room for the address.
+MAX_LINK_CHARS = 6_000
+
+
+def text(value, what: str) -> str:
+    if not isinstance(value, str):
+        raise AttnvizInputError(f"{what} is not text.")
+    try:
+        value.encode("utf-8")  # JSON can smuggle in lone surrogates, which no page could display
+    except UnicodeEncodeError:
+        raise AttnvizInputError(f"{what} is not valid text.") from None
+    return value
+
+
+def boolean(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise AttnvizInputError(f"{what} is not on or off.")
+    return value
+
+
+def whole(value, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise AttnvizInputError(f"{what} must be a whole number from {low} to {high:,}, not {str(value)[:20]}.")
+    return value
+
+
+def finite_number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise AttnvizInputError(f"{what} is not a number.")
+    try:
+        number = float(value)
+    except OverflowError:  # a JSON integer with hundreds of digits
+        number = math.inf
+    if not math.isfinite(number):
+        raise AttnvizInputError(f"{what} is not a finite number.")
+    return number
+
+
+def cell_value(value, what: str) -> float:
+    number = finite_number(value, what)
+    if abs(number) > VALUE_LIMIT:
+        raise AttnvizInputError(f"{what} is {number:g}, outside the allowed range −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}.")
+    return number
+
+
+def temperature(value) -> float:
+    number = finite_number(value, "the temperature")
+    if not MIN_TEMPERATURE <= number <= MAX_TEMPERATURE:
+        raise AttnvizInputError(
+            f"the temperature must be from {MIN_TEMPERATURE:g} to {MAX_TEMPERATURE:g}, not {number:g}."
+        )
+    return number
