@@ -28,6 +28,13 @@ def test_balanced_samples_are_half_positive_with_decoys_elsewhere():
     assert tokens[:, 1:].min() == 1 and tokens[:, 1:].max() == 50
 
 
+@pytest.mark.parametrize("target_value", [1, 50])
+def test_balanced_negatives_use_every_other_value_at_the_edges_too(target_value):
+    tokens, labels = make_samples(np.random.default_rng(1), 2000, 6, target_value, balanced=True)
+    negatives_at_target = tokens[labels == 0, 6]
+    assert set(np.unique(negatives_at_target)) == set(range(1, 51)) - {target_value}
+
+
 def test_metrics_from_a_hand_counted_confusion_matrix():
     labels = [1, 1, 1, 0, 0, 0, 0, 0, 0, 0]
     predicted = [1, 1, 0, 1, 0, 0, 0, 0, 0, 0]  # TP 2, FN 1, FP 1, TN 6
