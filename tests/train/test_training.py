@@ -83,6 +83,7 @@ def test_snapshots_follow_the_log_points_and_average_the_probe_samples():
     events = list(training.steps())
     result = training.result()
     assert [snapshot.step for snapshot in result.snapshots] == [0, 5, 10]
+    assert [entry["step"] for entry in result.history] == [5, 10]  # snapshot i + 1 goes with history entry i
     for event, snapshot in zip(events, result.snapshots, strict=True):
         np.testing.assert_array_equal(event.cls_attention, snapshot.cls_attention)
     probe = slice(0, PROBE_SAMPLES)
