@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import plotly.graph_objects as go
@@ -21,6 +22,12 @@ from bench.load_moves import DEFAULT_SENTENCE, Expected, Student, Wrong
 from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
 from tests.reference import naive_attention
 from tests.support.live import StreamlitServer
+
+
+def run_apart(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop running in this one."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_plotly_heatmaps_are_read_exactly_from_typed_arrays_and_lists():
@@ -90,7 +97,7 @@ def test_a_student_makes_every_move_and_the_numbers_hold(server):
         finally:
             await student.session.close()
 
-    student, session_id = asyncio.run(lesson())
+    student, session_id = run_apart(lesson())
     assert student.expected.causal is True
     assert student.expected.edits, "the cell edits are part of what was checked"
     assert student.session.session_id == session_id
@@ -108,4 +115,4 @@ def test_a_wrong_number_is_caught(server):
         finally:
             await student.session.close()
 
-    asyncio.run(lesson())
+    run_apart(lesson())
