@@ -31,6 +31,8 @@ _LINK_CHECKED = "link_checked"  # the share link in the address is applied once,
 _PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 _CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 _SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
+_TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
+_TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResult
 
 # How a Playground widget's value becomes a field value. Values a widget sends after its options changed (a focus
 # label from before a sentence change, say) fail here and are ignored: the state is kept and the widget redrawn.
@@ -171,10 +173,13 @@ def _on_control(field: str, move, args: dict) -> None:
     state = playground()
     try:
         value = _PARSERS.get(field, lambda v: v)(st.session_state[control_key(field)])
+    except (TypeError, ValueError):  # a value from before the widget's options changed: only this is ignored
+        set_playground(state)  # puts the widget back where the state is
+        return
+    try:  # an error of any other kind inside the move is a bug: shown, never taken for a stale value
         new = move(state, value, **args) if move else replace(state, **{field: value})
-    except (AttnvizInputError, TypeError, ValueError) as error:
-        message = str(error) if isinstance(error, AttnvizInputError) else None
-        set_playground(state, message)  # puts the widget back where the state is
+    except AttnvizInputError as error:
+        set_playground(state, str(error))
         return
     new, message = new if isinstance(new, tuple) else (new, None)
     set_playground(new, message)
@@ -242,6 +247,27 @@ def keep_page_settings() -> None:
     keeping = tuple(f"{_SETTING}{page.name}." for page in PAGES if page.keeps_settings)
     for key in [k for k in st.session_state if str(k).startswith(keeping)]:
         st.session_state[key] = st.session_state[key]
+
+
+# ----------------------------------------------------------------------------- Watch it learn's run
+
+
+def training_run():
+    """The session's run in the training worker (an ``attnviz.train.background.BackgroundRun``), or None."""
+    return st.session_state.get(_TRAINING_RUN)
+
+
+def set_training_run(run) -> None:
+    st.session_state[_TRAINING_RUN] = run
+
+
+def training_result():
+    """The session's last ``TrainResult`` (finished or stopped), or None."""
+    return st.session_state.get(_TRAINING_RESULT)
+
+
+def set_training_result(result) -> None:
+    st.session_state[_TRAINING_RESULT] = result
 
 
 # ----------------------------------------------------------------------------- session flags

@@ -1,0 +1,126 @@
+"""Watch it learn's two charts as Apache ECharts options: the training curves, and [CLS]'s row of attention weights.
+
+ECharts, as on the Playground: a chart with a fixed key takes each new option in place, so the curves grow and the
+bars move twice a second while a run trains, without the chart being re-created.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core.numbers import format_fixed_numbers
+from attnviz.figures.colours import BLUE, GREEN, ORANGE, SKY, VERMILION
+
+CURVES = (  # history field, legend name, colour, y axis (0: loss, 1: accuracy)
+    ("loss", "loss (left axis)", VERMILION, 0),
+    ("accuracy", "accuracy", SKY, 1),
+    ("balanced_accuracy", "balanced accuracy", BLUE, 1),
+)
+
+
+def _aria(items: int) -> dict:
+    """A screen reader (and a browser test) reads every point: "the data for <series> is x; y; …"."""
+    return {"enabled": True, "label": {"data": {"maxCount": items, "separator": {"middle": "; ", "end": "."}}}}
+
+
+def _title(text: str, font_size: int) -> dict:
+    return {"text": text, "left": 0, "textStyle": {"fontSize": font_size + 1}}
+
+
+def curves_option(history, total_steps: int, *, at_step: int | None = None, font_size: int = 13) -> dict:
+    """Loss (left axis, logarithmic: it keeps falling long after the answers are right) and accuracy and balanced
+    accuracy (right axis, 0 to 1) of the training batches, against the step. The step axis always spans the whole
+    run, so the curves grow from left to right. ``at_step`` draws a vertical line there (the snapshot chosen after
+    training)."""
+    series = []
+    for field, name, colour, axis in CURVES:
+        series.append(
+            {
+                "type": "line",
+                "name": name,
+                "yAxisIndex": axis,
+                "data": [[entry["step"], round(float(entry[field]), 4)] for entry in history],
+                "showSymbol": False,
+                "lineStyle": {"width": 2, "type": "dashed" if field == "accuracy" else "solid"},
+                "itemStyle": {"color": colour},
+            }
+        )
+    if at_step is not None:
+        series[0]["markLine"] = {
+            "silent": True,
+            "symbol": "none",
+            "label": {"formatter": f"step {at_step:,}", "position": "insideEndTop"},
+            "lineStyle": {"color": ORANGE, "width": 2, "type": "solid"},
+            "data": [{"xAxis": at_step}],
+        }
+    axis_font = {"fontSize": font_size - 1}
+    return {
+        "animation": False,
+        "aria": _aria(3 * max(len(history), 1)),
+        "title": _title("Training loss and accuracy", font_size),
+        "tooltip": {"trigger": "axis"},
+        "legend": {"top": 24, "left": 0, "itemGap": 14, "textStyle": axis_font},
+        "grid": {"left": 4, "right": 8, "top": 56, "bottom": 22, "containLabel": True},
+        "xAxis": {
+            "type": "value",
+            "min": 0,
+            "max": total_steps,
+            "name": "training step",
+            "nameLocation": "middle",
+            "nameGap": 22,
+            "nameTextStyle": axis_font,
+            "axisLabel": axis_font,
+        },
+        "yAxis": [
+            {"type": "log", "axisLabel": axis_font | {"color": VERMILION}, "splitLine": {"show": False}},
+            {"type": "value", "min": 0, "max": 1, "axisLabel": axis_font},
+        ],
+        "series": series,
+    }
+
+
+def cls_row_option(weights, target_position: int, labels, *, title: str, font_size: int = 13) -> dict:
+    """[CLS]'s attention weights on every position (a row of the attention matrix) as bars from 0 to 1, the target
+    position's bar in green, and a dashed line at 1/n: where every bar stands when [CLS] has no preference."""
+    weights = np.asarray(weights, dtype=float)  # (n,)
+    texts = format_fixed_numbers(weights, decimals=2)
+    bars = [
+        {
+            "value": [j, round(float(w), 4), text],
+            "itemStyle": {"color": GREEN if j == target_position else SKY},
+        }
+        for j, (w, text) in enumerate(zip(weights.tolist(), texts, strict=True))
+    ]
+    axis_labels = [f"{label}\n(target)" if j == target_position else label for j, label in enumerate(labels)]
+    return {
+        "animation": True,  # the bars glide to their new heights as training moves them
+        "animationDuration": 0,
+        "animationDurationUpdate": 300,
+        "aria": _aria(len(bars)),
+        "title": _title(title, font_size),
+        "tooltip": {"formatter": "{b}: weight {@[2]}"},
+        "grid": {"left": 4, "right": 8, "top": 36, "bottom": 4, "containLabel": True},
+        "xAxis": {
+            "type": "category",
+            "data": axis_labels,
+            "axisLabel": {"fontSize": font_size - 1, "interval": 0},
+            "axisTick": {"show": False},
+        },
+        "yAxis": {"type": "value", "min": 0, "max": 1, "axisLabel": {"fontSize": font_size - 1}},
+        "series": [
+            {
+                "type": "bar",
+                "name": "[CLS] attention",
+                "data": bars,
+                "encode": {"x": 0, "y": 1},
+                "label": {"show": True, "position": "top", "formatter": "{@[2]}", "fontSize": font_size - 1},
+                "markLine": {
+                    "silent": True,
+                    "symbol": "none",
+                    "label": {"formatter": f"1/{len(weights)}: no preference", "position": "insideStartTop"},
+                    "lineStyle": {"color": "#888", "type": "dashed"},
+                    "data": [{"yAxis": round(1 / len(weights), 4)}],
+                },
+            }
+        ],
+    }

@@ -1,0 +1,190 @@
+"""Watch it learn, in words and numbers: what a run is doing, how well it did, and where [CLS] ended up looking.
+
+About 2 % of the samples are positive, so a model that always answers "no" is 98 % accurate: every verdict here
+gives precision, recall and balanced accuracy beside accuracy, and says what the counts behind them are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.numbers import format_fixed, format_number
+from attnviz.train import Progress, TrainConfig, Training, TrainResult
+from attnviz.train.config import CLS_TOKEN, SEQUENCE_LENGTH, validate
+from attnviz.train.run import PROBE_SAMPLES
+
+POSITION_LABELS = ("[CLS]", *(str(position) for position in range(1, SEQUENCE_LENGTH)))
+# The settings a student chooses on the page (the others keep TrainConfig's defaults: batch 32, d_model 8), and
+# where they start: the reference text's run, whose Keras Adam steps 0.001 by default.
+SETTINGS = ("samples", "epochs", "learning_rate", "seed", "target_position", "target_value", "balanced")
+PAGE_DEFAULTS = replace(TrainConfig(), learning_rate=0.001)
+
+
+def config_problem(config: TrainConfig) -> str | None:
+    """Why these settings can't be trained, in plain words (None when they can)."""
+    try:
+        validate(config)
+    except AttnvizInputError as error:
+        return str(error)
+    return None
+
+
+@lru_cache(maxsize=16)
+def starting_row(config: TrainConfig) -> np.ndarray:
+    """(n,) [CLS]'s mean attention row over the probe samples before the first step, as the run will start."""
+    return Training(config).snapshots[0].cls_attention
+
+
+def percent(share: float) -> str:
+    """A share as a percentage to one decimal, never rounded up to 100 % or down to 0 % (one mistake in 4,000
+    samples is not 100.0 %)."""
+    text = f"{share * 100:.1f} %"
+    if text == "100.0 %" and share < 1:
+        return "> 99.9 %"
+    if text == "0.0 %" and share > 0:
+        return "< 0.1 %"
+    return text
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count:,} {one if count == 1 else (many or one + 's')}"
+
+
+def queue_message(runs_ahead: int) -> str:
+    """What a student whose run has not started yet reads."""
+    if runs_ahead == 0:
+        return "Starting… the first progress appears in a moment."
+    return (
+        f"{_plural(runs_ahead, 'run')} ahead of yours: this server trains one run at a time, so yours starts when "
+        f"{'it ends' if runs_ahead == 1 else 'they end'}. You can stop it before it starts."
+    )
+
+
+def progress_text(progress: Progress, config: TrainConfig) -> str:
+    """The progress bar's line, e.g. "Step 400 of 2,500 · epoch 2 of 10 · training loss 0.123"."""
+    text = f"Step {progress.step:,} of {progress.total_steps:,} · epoch {max(progress.epoch, 1)} of {config.epochs}"
+    if progress.history:
+        text += f" · training loss {format_number(progress.history[-1]['loss'], digits=3)}"
+    return text
+
+
+@dataclass(frozen=True)
+class Metric:
+    label: str
+    value: str
+    help: str
+
+
+def final_metrics(result: TrainResult) -> list[Metric]:
+    """The held-out verdict: accuracy, precision, recall, balanced accuracy, and [CLS]'s weight on the target."""
+    c = result.confusion
+    called = c.true_positives + c.false_positives
+    return [
+        Metric(
+            "Accuracy",
+            percent(result.accuracy),
+            f"Right answers out of {c.positives + c.negatives:,}. Always answering no would score "
+            f"{percent(c.negatives / (c.positives + c.negatives))}.",
+        ),
+        Metric(
+            "Precision",
+            percent(result.precision) if called else "—",
+            f"Of the {_plural(called, 'sample')} it called positive, {c.true_positives:,} are."
+            if called
+            else "It called no sample positive, so there is no share of them to be right.",
+        ),
+        Metric(
+            "Recall",
+            percent(result.recall),
+            f"Of the {_plural(c.positives, 'positive sample')}, it found {c.true_positives:,}.",
+        ),
+        Metric(
+            "Balanced accuracy",
+            percent(result.balanced_accuracy),
+            "The mean of the share of positives found and the share of negatives found: always no scores 50 %.",
+        ),
+        Metric(
+            f"Weight on position {result.config.target_position}",
+            format_fixed(result.target_weight),
+            f"[CLS]'s attention weight on position {result.config.target_position}, averaged over the held-out "
+            "samples; 1/7 ≈ 0.14 would be no preference.",
+        ),
+    ]
+
+
+def verdict_text(result: TrainResult) -> str:
+    """The counts behind the numbers, in one sentence."""
+    c = result.confusion
+    run = (
+        f"After all {result.steps:,} steps"
+        if result.finished
+        else f"Stopped after {result.steps:,} of {result.config.total_steps:,} steps"
+    )
+    return (
+        f"{run}, judged on {c.positives + c.negatives:,} fresh samples it never trained on "
+        f"({_plural(c.positives, 'positive')}): it called {c.true_positives + c.false_positives:,} positive, "
+        f"{c.true_positives:,} rightly and {c.false_positives:,} wrongly, and missed {c.false_negatives:,}."
+    )
+
+
+def attention_lesson(result: TrainResult) -> str:
+    """Where [CLS] looks after training, and what to try next: move the target and the attention follows."""
+    target, value = result.config.target_position, result.config.target_value
+    weights = result.cls_attention
+    top = int(np.argmax(weights))
+    if top == target:
+        found = (
+            f"[CLS] learned to look at position {target}, the only one that decides the label (is it "
+            f"{value}?): it puts {format_fixed(weights[target])} of its attention there."
+        )
+    else:
+        found = (
+            f"[CLS] looks most at {_where(top)} ({format_fixed(weights[top])}), not yet at position {target} that "
+            f"decides the label ({format_fixed(weights[target])}): train longer, or with balanced sampling."
+        )
+    return found + " Choose another target position and train again: the attention moves there."
+
+
+def _where(position: int) -> str:
+    return "[CLS] itself" if position == CLS_TOKEN else f"position {position}"
+
+
+def stale_note(result: TrainResult, config: TrainConfig) -> str | None:
+    """When the settings no longer match the run shown, which of them changed (the charts show the last run)."""
+    changed = [name.replace("_", " ") for name in SETTINGS if getattr(result.config, name) != getattr(config, name)]
+    if not changed:
+        return None
+    return f"Shown: the last run. You have since changed the {', '.join(changed)}: press Train to see the difference."
+
+
+def snapshot_text(result: TrainResult, index: int) -> str:
+    """The numbers of snapshot ``index``: step 0 (before training) or the log point at the same step."""
+    snapshot, target = result.snapshots[index], result.config.target_position
+    weight = (
+        f"[CLS]'s weight on position {target}, the mean over the {PROBE_SAMPLES} samples drawn: "
+        f"{format_fixed(snapshot.cls_attention[target])}."
+    )
+    if index == 0:
+        return f"Before the first step. {weight}"
+    entry = result.history[index - 1]  # logged with this snapshot
+    return (
+        f"After {snapshot.step:,} of {result.config.total_steps:,} steps (epoch {format_number(entry['epoch'], digits=3)}), "
+        f"on the training batches since the last point: loss {format_number(entry['loss'], digits=3)}, accuracy "
+        f"{percent(entry['accuracy'])}, balanced accuracy {percent(entry['balanced_accuracy'])}. {weight}"
+    )
+
+
+def sample_labels(tokens) -> tuple[str, ...]:
+    """A sample's tokens as the Playground's labels: "[CLS]" then the numbers."""
+    return tuple("[CLS]" if token == CLS_TOKEN else str(int(token)) for token in tokens)
+
+
+def sample_title(config: TrainConfig, tokens) -> str:
+    """The Playground's name for the trained head reading one sample."""
+    target, value = config.target_position, config.target_value
+    label = int(tokens[target] == value)
+    return f"The head trained on Watch it learn ({value} at position {target} means 1), one sample: label {label}"
