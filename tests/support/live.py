@@ -81,6 +81,11 @@ class StreamlitServer:
             str(self.port),
             "--browser.gatherUsageStats",
             "false",
+            # The server runs the code it started with. The checkout is shared and edited while tests and load runs
+            # use it; a watched server re-imports edited modules under running sessions (import errors, and state
+            # objects of a class that has since changed).
+            "--server.fileWatcherType",
+            "none",
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(command, cwd=self.cwd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
