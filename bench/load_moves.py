@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attnviz import attention, random_qkv, tokenize
-from bench.st_client import HEATMAP_KINDS, ProtocolError, RunResult, Session, heatmap, table_columns
+from bench.st_client import HEATMAP_KINDS, ProtocolError, RunResult, Session, heatmap, table_columns, user_key
 
 # The Playground's first state (attnviz's PlaygroundState defaults): random vectors from seed 42, d_k = d_v = 4,
 # rounded to 2 decimals, scaled, temperature 1, no key blocked.
@@ -71,7 +71,8 @@ class Student:
             raise ProtocolError(f"{move}: the app raised {result.exceptions[0]}")
         found = result.find(**WEIGHTS_CHART)
         if found is None:
-            raise Wrong(f"{move}: the run drew no weights chart")
+            drawn = sorted({user_key(e.id) for e in result.elements})
+            raise Wrong(f"{move}: the run drew no weights chart ({result.status}, {result.messages} messages: {drawn})")
         chart = heatmap(found)
         if chart.rows != self.expected.labels:
             raise Wrong(f"{move}: the weights chart's rows are {chart.rows[:3]}…, not the sentence's tokens")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import random
 import re
 import time
 import urllib.request
@@ -177,8 +178,13 @@ class Session:
 
     async def reconnect(self) -> RunResult:
         """Drops the websocket and opens a new one asking for the same session, as the browser does after a network
-        blip; then reruns. On another replica, or after the server forgot it, the session id changes."""
+        blip: it waits 250–500 ms, asks /_stcore/health, reconnects and reruns (the Playground has fragments, and
+        then Streamlit's frontend reruns). On another replica, or after the server forgot it, the session id changes.
+        """
         await self.close()
+        await asyncio.sleep(random.uniform(0.25, 0.5))
+        _, replica = await asyncio.to_thread(_http_get, f"{self.base_url}/_stcore/health", self.cookie)
+        self._note_replica(replica)
         await self._connect()
         return await self.rerun()
 
