@@ -7,6 +7,7 @@ A move is made on an AppTest of the whole app: ``setup`` brings a fresh session 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -166,9 +167,43 @@ def moves() -> list[Move]:
 
 
 def real_model_moves() -> list[Move]:
-    """Hook for the real-model page (issue 11): once it is in attnviz.pages, a sentence at the model's token cap
-    (attnviz.models.MAX_TOKENS) run through the decoder, the slower model, then a head picked."""
-    return []
+    """The real-model page (issue 11) with the decoder, the slower model (30 layers × 9 heads), on a sentence at the
+    models' token cap. The run itself is made on the page's background worker, beside the sessions (its time is
+    bench/models.py's forward pass); ``setup`` waits for it. Each move then redraws every view: the 270-head overview,
+    the head's 128 × 128 map with its hovers and its line view."""
+    from attnviz.models import MAX_TOKENS as MODEL_TOKENS
+    from bench.models import sentence
+
+    text = sentence(MODEL_TOKENS, seed=0)  # one decoder token a word, no special tokens
+
+    def setup(at) -> None:
+        at.text_input(key=setting_key("real_model", "sentence")).input(text)
+        at.selectbox(key=setting_key("real_model", "model")).set_value("SmolLM2-135M").run(timeout=TIMEOUT_S)
+        for _ in range(TIMEOUT_S * 4):  # the page's waiting fragment reruns it until the run is there
+            if not any(info.value.startswith(("Loading", "Running", "Waiting")) for info in at.info):
+                break
+            time.sleep(0.25)
+            at.run(timeout=TIMEOUT_S)
+        if at.exception or at.error or not any(f"{MODEL_TOKENS} tokens here" in c.value for c in at.caption):
+            raise RuntimeError(f"the decoder's run did not arrive: {[e.value for e in at.error][:1]}")
+
+    limits = f"SmolLM2-135M, {MODEL_TOKENS} tokens"
+    heads = tuple(
+        (lambda at, layer=layer, head=head: _pick_head(at, layer, head)) for layer, head in ((9, 2), (20, 5), (29, 8))
+    )
+    return [
+        Move("real_model", "pick a head", limits, setup, heads),
+        Move("real_model", "flip the sink switch", limits, setup, _switch(setting_key("real_model", "hide_sinks"))),
+    ]
+
+
+def _pick_head(at, layer: int, head: int) -> None:
+    at.selectbox(key=setting_key("real_model", "layer")).set_value(layer)
+    at.selectbox(key=setting_key("real_model", "head")).set_value(head)
+
+
+def _switch(key: str) -> tuple[Callable, Callable]:
+    return (lambda at: at.toggle(key=key).set_value(True), lambda at: at.toggle(key=key).set_value(False))
 
 
 def training_moves() -> list[Move]:
@@ -179,6 +214,5 @@ def training_moves() -> list[Move]:
 
 
 PENDING = {  # pages without a row yet, and the hook to fill in
-    "real model at its token cap": real_model_moves,
     "training at the caps": training_moves,
 }

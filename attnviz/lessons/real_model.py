@@ -1,0 +1,168 @@
+"""The Real model page's numbers and words: a long sentence's attention grouped for the overview, what a head's
+measured statistics say, and how tokens, waits and next-token choices are put for a student."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attnviz.core.numbers import format_fixed
+from attnviz.models.stats import HeadStatistics
+
+OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each head's small map gets an equal share
+# What each measured label says a head mostly does (HeadStatistics.labels), for the page and the hover.
+PATTERNS = {
+    "previous token": "looks at the previous token",
+    "sinks": "parks its attention on the sinks",
+    "itself": "looks at the token itself",
+    "": "spreads its attention",
+}
+
+
+KINDS = {
+    False: "an encoder (BERT design), in which every token sees every token",
+    True: "a decoder (Llama design), in which each token sees only itself and the tokens before it",
+}
+NEXT_TOKEN_TEXT = (
+    "The last layer gives every token of the vocabulary a score (a logit). Divided by τ, the softmax turns the "
+    "scores into probabilities, the same softmax that turns attention scores into weights: τ below 1 sharpens them, "
+    "above 1 flattens them."
+)
+
+
+# ----------------------------------------------------------------------------- the overview
+
+
+def overview_side(n_maps: int, n: int, budget: int = OVERVIEW_CELLS) -> int:
+    """Cells along each side of a head's small map: every token while the whole overview stays within ``budget``
+    cells, else fewer, each cell then standing for a group of neighbouring tokens."""
+    return max(1, min(n, math.isqrt(budget // n_maps)))
+
+
+def group_starts(n: int, side: int) -> np.ndarray:
+    """Where each of ``side`` groups of neighbouring tokens starts: as equal as they can be, the longer ones first."""
+    return np.array([group[0] for group in np.array_split(np.arange(n), side)])
+
+
+def pooled(attention, side: int) -> np.ndarray:
+    """(..., n, n) attention as (..., side, side): a group of queries' average attention on a group of keys (the
+    keys' weights added up), so every row still sums to 1. With ``side`` = n it is the attention itself."""
+    attention = np.asarray(attention, dtype=float)
+    n = attention.shape[-1]
+    starts = group_starts(n, side)
+    sizes = np.diff(np.append(starts, n))  # (side,) tokens in each group
+    on_key_groups = np.add.reduceat(attention, starts, axis=-1)  # (..., n, side)
+    return np.add.reduceat(on_key_groups, starts, axis=-2) / sizes[:, None]  # (..., side, side)
+
+
+def overview_caption(layers_across: bool, side: int, n: int) -> str:
+    order = "layers across, heads down" if layers_across else "heads across, layers down"
+    grouped = (
+        f" With {n} tokens, each cell stands for a group of neighbouring tokens ({side} groups)." if side < n else ""
+    )
+    return (
+        f"Each small map is one head ({order}; click one to choose it): queries down, keys across, bright where the "
+        f"weight is high.{grouped}"
+    )
+
+
+def group_names(tokens: list[str], side: int) -> list[str]:
+    """What each cell of a small map stands for: one token ("3: cat"), or a group ("tokens 8–15")."""
+    n = len(tokens)
+    if side == n:
+        return [f"{i}: {visible_token(token)}" for i, token in enumerate(tokens)]
+    ends = np.append(group_starts(n, side)[1:], n) - 1
+    return [f"tokens {start}–{end}" for start, end in zip(group_starts(n, side).tolist(), ends.tolist(), strict=True)]
+
+
+# ----------------------------------------------------------------------------- what heads do
+
+
+def sink_words(tokens: list[str], sinks: tuple[int, ...]) -> str:
+    """The sink tokens by name: "[CLS] and [SEP]", or "the first token (“The”)"."""
+    if tuple(sinks) == (0,):
+        return f"the first token (“{visible_token(tokens[0])}”)"
+    return " and ".join(visible_token(tokens[i]) for i in sinks)
+
+
+def head_name(layer: int, head: int) -> str:
+    """Layers and heads are counted from 1 on the page, as in papers; arrays count from 0."""
+    return f"Layer {layer + 1}, head {head + 1}"
+
+
+def head_summary(stats: HeadStatistics, layer: int, head: int, sinks: str) -> str:
+    """What one head does, in numbers measured on this sentence, and the label they give it."""
+    at = (layer, head)
+    label = str(stats.labels()[at])
+    pattern = (
+        f"At least half of it follows one pattern: this head {PATTERNS[label]}."
+        if label
+        else "No single pattern takes half of it: this head spreads its attention."
+    )
+    return (
+        f"**{head_name(layer, head)}.** On average a token gives {_percent(stats.previous[at])} of its attention to "
+        f"the token just before it, {_percent(stats.sinks[at])} to the sinks ({sinks}) and "
+        f"{_percent(stats.itself[at])} to itself. {pattern}"
+    )
+
+
+def label_counts(labels: np.ndarray) -> str:
+    """How many heads each measured label went to, e.g. "Of 72 heads, 41 park their attention on the sinks, …"."""
+    counts = {label: int((labels == label).sum()) for label in PATTERNS}
+    parts = [f"{counts[label]} {_plural(PATTERNS[label], counts[label])}" for label in PATTERNS if counts[label]]
+    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    return f"Of {labels.size} heads, measured on this sentence: {listed}."
+
+
+def _plural(pattern: str, count: int) -> str:
+    """ "looks at …" for one head, "look at …" for several."""
+    if count == 1:
+        return pattern
+    verb, _, rest = pattern.partition(" ")
+    return f"{verb.removesuffix('s')} {rest}".replace(" its ", " their ")
+
+
+def _percent(share: float) -> str:
+    return f"{round(100 * float(share))}%"
+
+
+def hover_sentence(query: str, key: str, weight: float, *, hidden: bool = False) -> str:
+    """One cell of a head's map in words. ``query`` and ``key`` are labels such as "10: it"."""
+    if hidden:
+        return f"{query} can't see {key}: a later token, hidden by the causal mask (weight 0)"
+    return f"{query} → {key}: weight {format_fixed(weight, decimals=3)}, {_percent(weight)} of its attention"
+
+
+# ----------------------------------------------------------------------------- tokens and waiting
+
+
+def visible_token(text: str) -> str:
+    """A token as a label: a line break as ⏎, a tab as ⇥, a token of spaces as ␣ (a leading space stays a space)."""
+    shown = text.replace("\n", "⏎").replace("\r", "").replace("\t", "⇥")
+    return shown if shown.strip() else "␣" * max(len(shown), 1)
+
+
+def last_word(tokens: list[str], sinks: tuple[int, ...]) -> int:
+    """The position of the sentence's last word (not a sink, not punctuation): where the line view starts."""
+    words = [i for i, token in enumerate(tokens) if i not in sinks and any(c.isalnum() for c in token)]
+    return words[-1] if words else len(tokens) - 1
+
+
+def progress_text(model: str, stage: str, seconds: float, ahead: int) -> str:
+    """What a waiting page says while the background worker loads a model or runs a sentence."""
+    if stage == "loading":
+        return (
+            f"Loading {model} into this server ({seconds:.0f} s so far); it is loaded once, for every student. The "
+            "decoder's very first load on a machine converts its weights from the downloaded file: up to half a minute."
+        )
+    if stage == "running":
+        return f"Running the sentence through {model}, every head through attnviz.attention ({seconds:.1f} s so far)."
+    others = f"{ahead} other sentence{'s' if ahead != 1 else ''}" if ahead else "the server"
+    return f"Waiting for {others} to finish first: models run one sentence at a time, for every student."
+
+
+def next_token_rows(tokens: list[str], probabilities, other: float) -> tuple[list[str], list[float]]:
+    """Labels and probabilities for the next-token bars, most likely first, then every other token together."""
+    labels = [f"“{visible_token(token)}”" for token in tokens] + ["every other token"]
+    return labels, [float(p) for p in probabilities] + [float(other)]

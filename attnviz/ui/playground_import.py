@@ -1,0 +1,25 @@
+"""Open in Playground: one head of a real (or a trained) model handed to the Playground, which then shows it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz.core.playground_state import import_head
+from attnviz.pages import page_named
+from attnviz.ui import state
+from attnviz.ui.lessons import explained_errors
+
+
+def open_in_playground(tokens, Q, K, V, *, causal: bool, title: str, sentence: str | None = None) -> None:
+    """Puts the head's tokens and its Q, K and V (n, d) into the Playground and switches to it. Call it from the
+    script (``if st.button(...): open_in_playground(...)``), not from a callback: a callback can't switch pages.
+
+    Undo on the Playground brings back what was there before. A head the Playground can't hold shows why, here."""
+    with explained_errors():
+        new = import_head(state.playground(), tokens, Q, K, V, causal=causal, title=title, sentence=sentence)
+    state.set_playground(
+        new,
+        f"{title} is on the Playground: its own Q, K and V, so the weights are the model's. "
+        "Undo brings back what was here before.",
+    )
+    st.switch_page(page_named("playground").file)

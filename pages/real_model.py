@@ -1,0 +1,145 @@
+"""Real model: every attention head of a pretrained encoder and decoder, computed by attnviz.attention, one head
+up close, and any head handed to the Playground."""
+
+from functools import partial
+
+import streamlit as st
+
+from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
+from attnviz.figures import real_model as figs
+from attnviz.lessons import real_model as words
+from attnviz.models import MAX_TOKENS, MODEL_NAMES, head_statistics, hide_sinks
+from attnviz.ui import state
+from attnviz.ui.charts import show_chart
+from attnviz.ui.model_runs import model_run
+from attnviz.ui.playground_import import open_in_playground
+from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.text import compact_page, literal
+
+PAGE = "real_model"
+SENTENCE = "The animal didn't cross the street because it was too tired."
+compact_page()
+font = chart_font_size()
+
+heading, sentence_box, model_box = st.columns([1, 3, 1.3], vertical_alignment="bottom")
+heading.title("A real model")
+sentence = sentence_box.text_input(
+    "Sentence",
+    help=f"Up to {MAX_TOKENS} tokens (about 90 words), the model's own special tokens included. Press Enter to run.",
+    **state.page_setting(PAGE, "sentence", SENTENCE),
+)
+model = model_box.selectbox(
+    "Model", MODEL_NAMES, **state.page_setting(PAGE, "model", MODEL_NAMES[0], options=MODEL_NAMES)
+)
+run = model_run(model, sentence)
+tokens, n = run.tokens, len(run.tokens)
+sinks = words.sink_words(tokens, run.sinks)
+st.caption(
+    f"{model} is {words.KINDS[run.causal]}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
+    f"is {MAX_TOKENS}). Every weight below comes from attnviz.attention, the Playground's own function, on the "
+    "model's queries, keys and values."
+)
+
+
+def pick(key: str, read) -> None:
+    """A chart's on_select: what was clicked (``read(series, item)`` → settings, or None) becomes this page's."""
+    if (clicked := state.clicked_item(key)) is not None and (chosen := read(*clicked)) is not None:
+        for name, value in chosen.items():
+            state.set_setting(PAGE, name, value)
+
+
+# ----------------------------------------------------------------------------- every head, and the chosen one
+overview_column, rail = st.columns([2.6, 1], gap="medium")
+with rail:
+    hide = st.toggle(
+        "Hide the attention sinks",
+        help=f"Many heads park most of their attention on {literal(sinks)} when nothing else fits. Hiding them sets "
+        "their columns to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes.",
+        **state.page_setting(PAGE, "hide_sinks", False),
+    )
+    attention = hide_sinks(run.attention, run.sinks) if hide else run.attention  # (layers, heads, n, n)
+    stats = head_statistics(attention, run.sinks)
+    layer_box, head_box = st.columns(2)
+    layer = layer_box.selectbox(
+        "Layer", range(run.n_layers), format_func=lambda i: str(i + 1),
+        **state.page_setting(PAGE, "layer", 0, options=range(run.n_layers)),
+    )  # fmt: skip
+    head = head_box.selectbox(
+        "Head", range(run.n_heads), format_func=lambda i: str(i + 1),
+        **state.page_setting(PAGE, "head", 0, options=range(run.n_heads)),
+    )  # fmt: skip
+    st.markdown(words.head_summary(stats, layer, head, literal(sinks)))
+    if st.button(
+        "Open in Playground",
+        icon=":material/open_in_new:",
+        type="primary",
+        width="stretch",
+        help=f"This head's tokens and its Q, K and V ({n} × {run.q.shape[-1]} each) go to the Playground, to edit and "
+        "take apart. Its weights there are the model's own (the sink switch stays here).",
+    ):
+        open_in_playground(
+            [words.visible_token(token) for token in tokens],
+            run.q[layer, head],
+            run.k[layer, head],
+            run.v[layer, head],
+            causal=run.causal,
+            title=f"{model}, {words.head_name(layer, head).lower()}",
+            sentence=run.sentence,
+        )
+with overview_column:
+    side = words.overview_side(run.n_layers * run.n_heads, n)
+    overview = figs.overview(attention, stats.labels(), side=side, chosen=(layer, head), font_size=font)
+    st.echarts_chart(
+        overview.option,
+        key="rm.overview",
+        height=overview.height,
+        on_select=partial(pick, "rm.overview", lambda series, _: overview.head_at(series)),
+    )
+    st.caption(words.overview_caption(overview.layers_across, side, n) + " " + words.label_counts(stats.labels()))
+if hide:
+    st.caption(
+        f"Sinks hidden: the columns of {literal(sinks)} are 0 and every row is rescaled to sum to 1. A row that gave "
+        "all its attention to sinks is left empty. The labels and shares above are measured on what is shown."
+    )
+
+# ----------------------------------------------------------------------------- one head up close
+weights, name = attention[layer, head], words.head_name(layer, head)  # (n, n)
+square, lines = st.columns([1.2, 1], gap="medium")
+with lines:
+    query = st.selectbox(
+        "Query token (orange lines)",
+        range(n),
+        format_func=lambda i: f"{i}: {words.visible_token(tokens[i])}",
+        help="Or click a token on the left, or a row of the map.",
+        **state.page_setting(PAGE, "query", words.last_word(tokens, run.sinks), options=range(n)),
+    )
+    st.echarts_chart(
+        figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
+        key="rm.lines",
+        height=60 + 17 * n,
+        on_select=partial(pick, "rm.lines", lambda series, item: {"query": item} if series == 0 else None),
+    )
+    st.caption(
+        f"Queries left, keys right; a line's opacity is its weight (below {figs.MIN_LINE_WEIGHT:.0%}: not drawn)."
+    )
+with square:
+    option = figs.head_map(weights, tokens, causal=run.causal, title=f"{name}: weights", font_size=font)
+    cells = option["series"][0]["data"]  # [key, query, ...] each: a click's item → its query
+    st.echarts_chart(
+        option,
+        key="rm.head",
+        height=min(620, 140 + 24 * n),
+        on_select=partial(pick, "rm.head", lambda series, item: {"query": cells[item][1]} if series == 0 else None),
+    )
+
+# ----------------------------------------------------------------------------- the decoder's next token
+if run.causal:
+    st.subheader("What comes next")
+    slider, bars = st.columns([1, 2.4], gap="medium")
+    temperature = slider.slider(
+        "Temperature τ", MIN_TEMPERATURE, MAX_TEMPERATURE, step=0.05, **state.page_setting(PAGE, "temperature", 1.0)
+    )
+    slider.markdown(words.NEXT_TOKEN_TEXT)
+    predicted = run.next_token(temperature)
+    labels, probabilities = words.next_token_rows(predicted.tokens, predicted.probabilities, predicted.other)
+    show_chart(figs.next_token_bars(labels, probabilities, temperature=temperature), key="rm_next", container=bars)

