@@ -27,6 +27,11 @@ COPY --chown=attnviz:attnviz attnviz/ attnviz/
 COPY --chown=attnviz:attnviz pages/ pages/
 
 USER 10001:10001
+# The decoder ships as a GGUF file; attnviz converts it once to memory-mapped float32 files (about 0.5 GB). Doing it
+# here puts the result in the image, so no pod converts at its first student and every process maps the same files.
+ENV ATTNVIZ_CACHE_DIR=/home/attnviz/.cache/attnviz
+RUN python -c "from attnviz.models import MODEL_NAMES, load_model; [load_model(name) for name in MODEL_NAMES]"
+
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read() != b'ok')"]
