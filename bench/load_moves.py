@@ -132,9 +132,11 @@ class Student:
         return result
 
 
-# The moves a session makes after loading, with how often each is picked. When the real-model page lands, add
-# "open a real-model head" here: ``session.rerun(page="<its url path>")``, then pick a layer and head by the widgets'
-# labels and compare the drawn weights with the model's own attention for the same input.
+# The moves a session makes after loading, with how often each is picked. Still to add: "open a real-model head"
+# (pages/real_model.py). It needs ``session.rerun(page="real_model")``, then the client must answer the page's
+# waiting fragment (``st.fragment(run_every=...)``: the server sends an ``auto_rerun`` message and the browser reruns
+# that fragment with ``is_auto_rerun`` until the model run is ready), then pick Layer and Head by label and compare the
+# ``rm.head`` map with ``load_model(name).run(sentence)``'s attention[layer, head] computed here.
 MOVES = {
     "toggle causal": (Student.toggle_causal, 3),
     "edit a cell": (Student.edit_cell, 3),
