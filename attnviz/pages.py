@@ -26,6 +26,7 @@ PAGES = (
     Page("geometry", "Geometry of dot products", ":material/architecture:", keeps_settings=True),
     Page("why_scale", "Why we scale", ":material/balance:", keeps_settings=True),
     Page("multi_head", "Multi-head and projections", ":material/hub:", keeps_settings=True),
+    Page("watch_it_learn", "Watch it learn", ":material/model_training:", keeps_settings=True),
     Page("real_model", "Real model", ":material/psychology:", keeps_settings=True),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)

@@ -207,12 +207,43 @@ def _switch(key: str) -> tuple[Callable, Callable]:
 
 
 def training_moves() -> list[Move]:
-    """Hook for the training page (issue 12): once it is in attnviz.pages, Train pressed at the largest setting the
-    caps allow (attnviz.train.config). Its server time is the time to start the run and draw the first progress; the
-    training itself must run beside the sessions, not in the script (see the issue 15 report)."""
-    return []
+    """Watch it learn (issue 12) at the caps (attnviz.train.config): 12,000 samples × 10 epochs, 120,000 sample
+    passes in 3,750 steps. The training runs in the server's worker process, beside the sessions; what a move costs
+    the server is its script runs. The moves alternate: Train pressed, rerun as the live view's timer would until
+    the first progress is drawn; then Stop, rerun until the result (101 snapshots, the held-out verdict) is drawn.
+    Their wall time includes the wait for the worker; their script CPU does not."""
+    page = "watch_it_learn"
+
+    def until(at, done) -> None:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not done(at):
+            if time.monotonic() > deadline or at.exception:
+                raise RuntimeError(f"the run did not get there: {[e.message for e in at.exception][:1]}")
+            time.sleep(0.05)
+            at.run(timeout=TIMEOUT_S)
+
+    def press_train(at) -> None:
+        button(at, "Train").click().run(timeout=TIMEOUT_S)
+        until(at, lambda at: bool(at.get("progress")))
+
+    def press_stop(at) -> None:
+        button(at, "Stop").click().run(timeout=TIMEOUT_S)
+        until(at, lambda at: at.session_state.get("training.run") is None)
+
+    def made(at) -> str:
+        return "Train, to the first progress" if at.session_state.get("training.run") else "Stop, to the result"
+
+    return [
+        Move(
+            page,
+            "Train, then Stop",
+            "12,000 samples × 10 epochs (the caps), the text's batch of 32",
+            _settings(page, samples=12_000, epochs=10),
+            (press_train, press_stop),
+            split_by=made,
+        )
+    ]
 
 
 PENDING = {  # pages without a row yet, and the hook to fill in
-    "training at the caps": training_moves,
 }

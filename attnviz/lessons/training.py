@@ -22,6 +22,8 @@ POSITION_LABELS = ("[CLS]", *(str(position) for position in range(1, SEQUENCE_LE
 # where they start: the reference text's run, whose Keras Adam steps 0.001 by default.
 SETTINGS = ("samples", "epochs", "learning_rate", "seed", "target_position", "target_value", "balanced")
 PAGE_DEFAULTS = replace(TrainConfig(), learning_rate=0.001)
+LEARNING_RATES = (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)  # the page's choices: from too slow to wild
+POSITIONS = tuple(range(1, SEQUENCE_LENGTH))  # the target positions: every token's, not [CLS]'s (0)
 
 
 def config_problem(config: TrainConfig) -> str | None:

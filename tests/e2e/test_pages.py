@@ -16,6 +16,7 @@ PAGES = {
     "geometry": ("pages/geometry.py", "Geometry of dot products", "The geometry of dot products"),
     "why_scale": ("pages/why_scale.py", "Why we scale", "Why we divide by √d_k"),
     "multi_head": ("pages/multi_head.py", "Multi-head and projections", "Multi-head attention and projections"),
+    "watch_it_learn": ("pages/watch_it_learn.py", "Watch it learn", "Watch attention learn"),
     "real_model": ("pages/real_model.py", "Real model", "A real model"),
 }
 APP_TITLE_START = "attnviz"

@@ -1,0 +1,171 @@
+"""Watch it learn: train the reference text's tiny transformer and watch [CLS]'s attention find the deciding position.
+
+The run trains in the server's worker process (attnviz.train.background), never in this script: a fragment reads
+its latest progress twice a second, so the page (and every other student's) stays answerable while it learns.
+"""
+
+import streamlit as st
+
+from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_SEED
+from attnviz.figures.training import cls_row_option, curves_option
+from attnviz.lessons import training as words
+from attnviz.train import TrainConfig, background
+from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
+from attnviz.ui import state
+from attnviz.ui.playground_import import open_in_playground
+from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.text import compact_page, literal
+
+PAGE = "watch_it_learn"
+POLL_S = 0.5  # the live view reads the worker's progress this often
+CHART_HEIGHT = 280
+SMALLER_METRICS = "<style>.st-key-verdict [data-testid='stMetricValue'] { font-size: 1.6rem; }</style>"
+compact_page()
+st.markdown(SMALLER_METRICS, unsafe_allow_html=True)
+background.warm_up()  # the worker spawns while the student reads, not when Train is pressed
+
+st.title("Watch attention learn")
+st.caption(
+    "Each sample is [CLS] and six random numbers from 1 to 50; its label is 1 when the number at the target position "
+    "is the target value (about 2 % of samples). One attention head, trained here in numpy, must learn where to look."
+)
+
+
+def settings() -> None:
+    """The run's settings, two to a row; they keep their values while the student visits other pages."""
+
+    def bound(name: str, **options) -> dict:
+        return state.page_setting(PAGE, name, getattr(words.PAGE_DEFAULTS, name), **options)
+
+    left, right = st.columns(2)
+    left.number_input("Samples", 100, MAX_SAMPLES, step=500, **bound("samples"))
+    right.number_input("Epochs", 1, MAX_EPOCHS, **bound("epochs"))
+    left.selectbox(
+        "Learning rate",
+        words.LEARNING_RATES,
+        format_func="{:g}".format,
+        help="Adam's step size. 0.001 is Keras's default, the reference text's.",
+        **bound("learning_rate", options=words.LEARNING_RATES),
+    )
+    right.number_input("Seed", 0, MAX_SEED, **bound("seed"))
+    left.selectbox("Target position", words.POSITIONS, **bound("target_position", options=words.POSITIONS))
+    right.number_input("Target value", SMALLEST_TOKEN, LARGEST_TOKEN, **bound("target_value"))
+    st.toggle(
+        "Balanced sampling",
+        help="Half the training samples positive, instead of about 2 %. Held-out samples stay natural.",
+        **bound("balanced"),
+    )
+
+
+def chosen_config() -> TrainConfig:
+    """The settings as they are now (also in a button's callback, where a just-typed number is already in)."""
+    chosen = {name: state.setting_value(PAGE, name, getattr(words.PAGE_DEFAULTS, name)) for name in words.SETTINGS}
+    return TrainConfig(**chosen)
+
+
+def start_training() -> None:
+    try:
+        state.set_training_run(background.start(chosen_config()))
+    except AttnvizInputError as error:
+        state.say(str(error))
+
+
+def charts(history, total_steps: int, cls_row, target: int, *, at_step: int | None = None) -> None:
+    font = chart_font_size()
+    curves, row = st.columns([1.35, 1], gap="small")
+    with curves:
+        option = curves_option(history, total_steps, at_step=at_step, font_size=font)
+        st.echarts_chart(option, key="chart.curves", height=CHART_HEIGHT)
+    with row:
+        option = cls_row_option(cls_row, target, words.POSITION_LABELS, title="[CLS]'s attention row", font_size=font)
+        st.echarts_chart(option, key="chart.cls_row", height=CHART_HEIGHT)
+
+
+def finish(run) -> None:
+    """The run has ended: keep its result (or say why there is none) and forget the run."""
+    result, message = run.outcome()
+    state.say(message)
+    if result is not None:
+        state.set_training_result(result)
+        state.set_setting(PAGE, "snapshot", result.snapshots[-1].step)
+    state.set_training_run(None)
+
+
+@st.fragment(run_every=POLL_S if state.training_run() is not None else None)
+def live_view() -> None:
+    """While a run trains or waits: its progress, a Stop button and the charts, redrawn from the worker's latest."""
+    run = state.training_run()
+    if run is None or run.done:
+        if run is not None:
+            finish(run)
+        st.rerun()  # the whole page: the result, and Train back
+    progress = run.poll()
+    bar, stop = st.columns([5, 1], vertical_alignment="bottom")
+    if progress is None:
+        bar.info(words.queue_message(run.runs_ahead()), icon=":material/hourglass_top:")
+    else:
+        bar.progress(progress.fraction, text=words.progress_text(progress, run.config))
+    stop.button("Stop", icon=":material/stop:", on_click=run.stop, disabled=run.stopping, width="stretch")
+    cls_row = progress.cls_attention if progress else words.starting_row(run.config)
+    charts(progress.history if progress else (), run.config.total_steps, cls_row, run.config.target_position)
+
+
+def result_view(result, config: TrainConfig) -> None:
+    """After a run: scrub through its snapshots, its held-out numbers, the lesson, and its head in the Playground."""
+    steps = [snapshot.step for snapshot in result.snapshots]
+    step = st.select_slider(
+        "Scrub through training (step)",
+        steps,
+        format_func="{:,}".format,
+        **state.page_setting(PAGE, "snapshot", steps[-1], options=steps),
+    )
+    index = steps.index(step)
+    target = result.config.target_position
+    charts(result.history, result.config.total_steps, result.snapshots[index].cls_attention, target, at_step=step)
+    st.caption(literal(words.snapshot_text(result, index)))
+    with st.container(key="verdict"):
+        for column, metric in zip(st.columns(5), words.final_metrics(result), strict=True):
+            column.metric(metric.label, metric.value, help=metric.help)
+    st.caption(literal(words.verdict_text(result)))
+    if note := words.stale_note(result, config):
+        st.warning(literal(note), icon=":material/update:")
+    lesson, playground = st.columns([2.6, 1], vertical_alignment="center")
+    lesson.success(literal(words.attention_lesson(result)), icon=":material/school:")
+    positive = playground.toggle(
+        "A positive sample",
+        help=f"On: a held-out sample with {result.config.target_value} at position {target} (label 1). Off: label 0.",
+        **state.page_setting(PAGE, "positive_sample", True),
+    )
+    if playground.button("Open in Playground", icon=":material/open_in_new:", width="stretch"):
+        tokens = result.example(positive)
+        title = words.sample_title(result.config, tokens)
+        open_in_playground(words.sample_labels(tokens), *result.qkv(tokens), causal=False, title=title)
+
+
+rail, main = st.columns([1.15, 3.2], gap="medium")
+with rail:
+    settings()
+    config = chosen_config()
+    problem = words.config_problem(config)
+    busy = state.training_run() is not None
+    st.button(
+        "Train",
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=busy or problem is not None,
+        on_click=start_training,
+        width="stretch",
+    )
+    if problem:
+        st.error(literal(problem), icon=":material/back_hand:")
+    for message in state.take_messages():
+        st.warning(literal(message), icon=":material/info:")
+with main:
+    if busy:
+        live_view()
+    elif (result := state.training_result()) is not None:
+        result_view(result, config)
+    elif problem is None:
+        st.info("Press Train and watch the curves fall and [CLS]'s attention move.", icon=":material/play_arrow:")
+        charts((), config.total_steps, words.starting_row(config), config.target_position)

@@ -1,0 +1,269 @@
+"""Watch it learn: every control, a real run in the server's worker process, and every number it shows.
+
+AppTest runs the page's script on demand, not on the live view's timer, so these tests rerun the page (as the timer
+would) until the run is over. The numbers shown are checked against the TrainResult the run kept: the four ratios
+worked out from its confusion counts, the [CLS] row against its snapshots, and the Playground's weights against the
+trained model's own forward pass.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from attnviz.train import TrainConfig
+from attnviz.train.model import forward
+from tests.support.apptest import as_read, button, echarts, open_page, playground, setting_key, texts
+
+PAGE = "watch_it_learn"
+SMALL = {"samples": 500, "epochs": 3, "balanced": True, "learning_rate": 0.01}  # 48 steps: under a second
+
+
+def setting(name: str) -> str:
+    return setting_key(PAGE, name)
+
+
+@pytest.fixture
+def page():
+    return open_page(f"pages/{PAGE}.py")
+
+
+def choose(at, **values):
+    """Sets the page's settings, as a student would, one widget at a time."""
+    for name, value in values.items():
+        key = setting(name)
+        if name == "balanced":
+            at.toggle(key=key).set_value(value)
+        elif name in ("learning_rate", "target_position"):
+            at.selectbox(key=key).set_value(value)
+        else:
+            at.number_input(key=key).set_value(value)
+        at.run()
+    return at
+
+
+def current_run(at):
+    return at.session_state.get("training.run")
+
+
+def rerun_until(at, done, timeout_s: float = 90.0):
+    """Reruns the page (as the live view's timer does) until ``done(at)``; fails after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not done(at):
+        assert time.monotonic() < deadline, "the run did not get there in time"
+        time.sleep(0.05)
+        at.run()
+        assert not at.exception, at.exception
+    return at
+
+
+def train(at, **values):
+    """Sets ``values``, presses Train and reruns until the run is over; returns the result it kept."""
+    choose(at, **values)
+    button(at, "Train").click().run()
+    rerun_until(at, lambda at: current_run(at) is None)
+    return at.session_state["training.result"]
+
+
+def bars(at) -> np.ndarray:
+    return np.array([bar["value"][1] for bar in echarts(at)["chart.cls_row"]["series"][0]["data"]])
+
+
+def curve(at, name: str) -> list[list[float]]:
+    return next(s["data"] for s in echarts(at)["chart.curves"]["series"] if s["name"] == name)
+
+
+def shown_metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def as_percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %"
+
+
+# ----------------------------------------------------------------------------- before training
+
+
+def test_before_training_the_row_is_uniform_and_the_curves_empty(page):
+    assert not page.exception
+    assert [b.label for b in page.button] == ["Train"] and not button(page, "Train").disabled
+    row = echarts(page)["chart.cls_row"]["series"][0]
+    np.testing.assert_allclose(bars(page), np.full(7, 1 / 7), atol=1e-4)  # W_q starts at zero: no preference
+    assert [bar["itemStyle"]["color"] for bar in row["data"]].count("#009E73") == 1  # the target, position 4
+    assert row["data"][4]["itemStyle"]["color"] == "#009E73"
+    assert all(s["data"] == [] for s in echarts(page)["chart.curves"]["series"])
+    assert echarts(page)["chart.curves"]["xAxis"]["max"] == 2500  # the text's setting: 250 steps × 10 epochs
+
+
+def test_every_setting_goes_into_the_run(page):
+    choose(page, samples=1600, epochs=4, learning_rate=0.003, seed=7, target_position=2, target_value=9)
+    choose(page, balanced=True)
+    button(page, "Train").click().run()
+    run = current_run(page)
+    assert run.config == TrainConfig(
+        samples=1600, epochs=4, learning_rate=0.003, seed=7, target_position=2, target_value=9, balanced=True
+    )
+    assert button(page, "Train").disabled  # one run at a time per student
+    button(page, "Stop").click().run()
+    rerun_until(page, lambda at: current_run(at) is None)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"samples": 20_000, "epochs": 10}, "20,000 samples × 10 epochs is 200,000 sample passes"),
+        ({"samples": 12_000, "epochs": 50}, "this server allows 120,000"),
+    ],
+)
+def test_bad_settings_get_a_message_and_no_train_button(page, values, message):
+    choose(page, **values)
+    assert not page.exception
+    assert message in as_read(texts(page.error))
+    assert button(page, "Train").disabled
+    assert not page.get("echarts_chart")  # nothing drawn for a run that can't be
+
+
+# ----------------------------------------------------------------------------- a run
+
+
+def test_a_small_run_shows_the_numbers_of_its_held_out_verdict(page):
+    result = train(page, **SMALL)
+    assert result.finished and result.steps == 48
+    c = result.confusion
+    total = c.true_positives + c.false_positives + c.false_negatives + c.true_negatives
+    called = c.true_positives + c.false_positives
+    recall_part = c.true_positives / c.positives
+    specificity = c.true_negatives / (c.true_negatives + c.false_positives)
+    assert shown_metrics(page) == {
+        "Accuracy": as_percent(c.true_positives + c.true_negatives, total),
+        "Precision": as_percent(c.true_positives, called),
+        "Recall": as_percent(c.true_positives, c.positives),
+        "Balanced accuracy": f"{100 * (recall_part + specificity) / 2:.1f} %",
+        "Weight on position 4": f"{result.cls_attention[4]:.2f}",
+    }
+    assert total == 4000
+    verdict = as_read(texts(page.caption))
+    assert f"After all 48 steps, judged on 4,000 fresh samples it never trained on ({c.positives} positives)" in verdict
+    lesson = as_read(texts(page.success))
+    assert "[CLS] learned to look at position 4" in lesson and "Choose another target position" in lesson
+
+
+def test_the_row_shown_is_the_last_snapshot_and_sums_to_one(page):
+    result = train(page, **SMALL)
+    shown = bars(page)
+    assert shown.sum() == pytest.approx(1.0, abs=1e-3)  # seven weights rounded to 4 decimals
+    np.testing.assert_allclose(shown, result.snapshots[-1].cls_attention, atol=5e-5)
+    assert int(np.argmax(shown)) == 4
+    for name, field in (
+        ("loss (left axis)", "loss"),
+        ("accuracy", "accuracy"),
+        ("balanced accuracy", "balanced_accuracy"),
+    ):
+        points = curve(page, name)
+        assert [step for step, _ in points] == [entry["step"] for entry in result.history]
+        np.testing.assert_allclose([v for _, v in points], [e[field] for e in result.history], atol=5e-5)
+
+
+def test_the_scrub_slider_shows_each_snapshots_numbers(page):
+    result = train(page, **SMALL)
+    slider = page.select_slider(key=setting("snapshot"))
+    assert slider.value == 48 and list(slider.options) == [str(s.step) for s in result.snapshots]
+    for index in (0, 3):
+        snapshot = result.snapshots[index]
+        page.select_slider(key=setting("snapshot")).set_value(snapshot.step).run()
+        np.testing.assert_allclose(bars(page), snapshot.cls_attention, atol=5e-5)
+        assert echarts(page)["chart.curves"]["series"][0]["markLine"]["data"] == [{"xAxis": snapshot.step}]
+        caption = as_read(texts(page.caption))
+        weight = f"[CLS]'s weight on position 4, the mean over the 256 samples drawn: {snapshot.cls_attention[4]:.2f}."
+        if index == 0:
+            assert f"Before the first step. {weight}" in caption
+        else:
+            entry = result.history[index - 1]
+            assert entry["step"] == snapshot.step
+            assert f"After {snapshot.step} of 48 steps" in caption
+            assert f"loss {entry['loss']:.3g}," in caption and weight in caption
+
+
+def test_a_new_target_position_moves_the_learned_attention_there(page):
+    train(page, **SMALL)
+    choose(page, target_position=2)
+    assert "You have since changed the target position" in as_read(texts(page.warning))
+    result = train(page)
+    assert result.config.target_position == 2
+    assert int(np.argmax(bars(page))) == 2 and bars(page)[2] >= 0.5
+    assert "[CLS] learned to look at position 2" in as_read(texts(page.success))
+    assert shown_metrics(page)["Weight on position 2"] == f"{result.cls_attention[2]:.2f}"
+    assert not page.warning
+
+
+def test_an_always_no_model_gets_no_precision_and_half_balanced_accuracy(page):
+    result = train(page, samples=300, epochs=1)  # 10 steps on natural samples: too few to find the positives
+    assert result.confusion.true_positives + result.confusion.false_positives == 0
+    metrics = shown_metrics(page)
+    assert metrics["Precision"] == "—" and metrics["Recall"] == "0.0 %" and metrics["Balanced accuracy"] == "50.0 %"
+    negatives = result.confusion.true_negatives
+    assert metrics["Accuracy"] == as_percent(negatives, 4000)  # high, and meaningless
+    weights = result.cls_attention
+    top = int(np.argmax(weights))
+    assert top != 4  # 10 steps at the page's learning rate: [CLS] has not found the target yet, and is told so
+    lesson = as_read(texts(page.success))
+    assert lesson.startswith(f"[CLS] looks most at position {top} ({weights[top]:.2f}), not yet at position 4")
+
+
+def test_stop_stops_the_run_and_shows_where_it_got(page):
+    button(page, "Train").click().run()  # the reference text's setting: 2,500 steps, several seconds
+    rerun_until(page, lambda at: bool(at.get("progress")))
+    assert "Step " in page.get("progress")[0].proto.text
+    button(page, "Stop").click().run()
+    rerun_until(page, lambda at: current_run(at) is None, timeout_s=30)
+    result = page.session_state["training.result"]
+    assert not result.finished and result.steps < 2500
+    assert f"Stopped after {result.steps:,} of 2,500 steps" in as_read(texts(page.caption))
+    assert not button(page, "Train").disabled
+
+
+def test_a_second_students_run_waits_its_turn_and_can_be_stopped(page):
+    other = open_page(f"pages/{PAGE}.py")
+    button(page, "Train").click().run()
+    rerun_until(page, lambda at: bool(at.get("progress")))
+    button(other, "Train").click().run()
+    assert "1 run ahead of yours" in as_read(texts(other.info))
+    button(other, "Stop").click().run()  # at once: it never started
+    assert current_run(other) is None
+    assert "Stopped before it started." in as_read(texts(other.warning))
+    assert "training.result" not in other.session_state
+    button(page, "Stop").click().run()
+    rerun_until(page, lambda at: current_run(at) is None, timeout_s=30)
+
+
+# ----------------------------------------------------------------------------- after a run
+
+
+@pytest.mark.parametrize("positive", [True, False])
+def test_open_in_playground_brings_one_samples_q_k_v_and_the_models_weights(page, positive):
+    result = train(page, **SMALL)
+    if not positive:
+        page.toggle(key=setting("positive_sample")).set_value(False).run()
+    button(page, "Open in Playground").click().run()
+    assert not page.exception
+    state = playground(page)
+    tokens = result.example(positive)
+    assert bool(tokens[4] == 42) is positive
+    assert state.tokens == ("[CLS]", *(str(t) for t in tokens[1:]))
+    assert (state.causal, state.scale, state.temperature) == (False, True, 1.0)
+    _, _, model_weights, _ = forward(result.params, tokens[None, :], np.array([float(positive)]))
+    np.testing.assert_allclose(state.result().weights[0], model_weights[0], atol=1e-5)  # float32 in the Playground
+    assert f"label {int(positive)}" in state.imported.title
+
+
+def test_settings_and_the_last_run_survive_a_visit_to_another_page(page):
+    result = train(page, **SMALL)
+    choose(page, seed=5)
+    page.switch_page("pages/playground.py").run()
+    page.switch_page(f"pages/{PAGE}.py").run()
+    assert page.number_input(key=setting("seed")).value == 5
+    assert page.number_input(key=setting("samples")).value == 500
+    assert page.session_state["training.result"] is result
+    assert shown_metrics(page)["Weight on position 4"] == f"{result.cls_attention[4]:.2f}"
