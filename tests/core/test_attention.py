@@ -189,6 +189,7 @@ def test_result_is_read_only():
 
 def test_causal_mask_is_lower_triangular_with_diagonal():
     np.testing.assert_array_equal(causal_mask(3), [[True, False, False], [True, True, False], [True, True, True]])
+    np.testing.assert_array_equal(causal_mask(1), [[True]])  # one token sees itself
 
 
 @pytest.mark.parametrize(
@@ -212,50 +213,70 @@ def test_softmax_axis():
     np.testing.assert_allclose(softmax(x, axis=0), [[0.2689414213699951, 0.2689414213699951], [0.7310585786300049] * 2])
 
 
+def test_softmax_shifts_each_row_by_its_own_maximum():
+    """Rows far apart in level: shifting by the matrix's maximum instead of each row's would send e^(−1000) to 0."""
+    x = np.array([[0.0, 0.0], [-1000.0, -1001.0], [-np.inf, -np.inf]])
+    expected = [[0.5, 0.5], [1 / (1 + math.exp(-1)), math.exp(-1) / (1 + math.exp(-1))], [0.0, 0.0]]
+    np.testing.assert_allclose(softmax(x), expected, rtol=1e-12)
+    np.testing.assert_allclose(softmax(x.T, axis=0), np.transpose(expected), rtol=1e-12)
+
+
+def test_softmax_works_in_double_precision_whatever_it_is_given():
+    weights = softmax(np.array([0.0, 1.0], dtype=np.float32))
+    assert weights.dtype == np.float64
+    assert weights[1] == pytest.approx(1 / (1 + math.exp(-1)), rel=1e-15)  # float32 would be off by about 1e-8
+    np.testing.assert_allclose(softmax([0, 1]), weights, rtol=1e-15)  # a plain list of whole numbers
+
+
 # ----------------------------------------------------------------------------- input errors
 
 ok = np.ones((2, 2))
+FINITE = "has a value that is not a finite number (NaN or infinity) at row"
+TOO_LARGE = (
+    "Some scores are too large to compute (they overflow to infinity). Use smaller numbers in Q and K, "
+    "or a higher temperature."
+)
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: attention(np.ones(3), ok, ok), "Q must be a table of numbers (2-D"),
-        (lambda: attention(ok, np.ones((2, 2, 2)), ok), "K must be a table of numbers (2-D"),
-        (lambda: attention(ok, np.ones((2, 3)), ok), "Q has 2 columns but K has 3"),
-        (lambda: attention(ok, np.ones((3, 2)), np.ones((4, 2))), "K has 3 rows but V has 4: every key needs a value"),
-        (lambda: attention(np.ones((0, 2)), ok, ok), "Q has no rows: attention needs at least one token"),
-        (lambda: attention(ok, ok, np.ones((2, 0))), "V has no columns"),
+        (lambda: attention(np.ones(3), ok, ok), "Q must be a table of numbers (2-D: one row a token), but it has 1 dimension(s)."),
+        (lambda: attention(ok, np.ones((2, 2, 2)), ok), "K must be a table of numbers (2-D: one row a token), but it has 3 dimension(s)."),
         (
-            lambda: attention([[1, np.nan], [0, 0]], ok, ok),
-            "Q has a value that is not a finite number (NaN or infinity) at row 0, column 1",
+            lambda: attention(ok, np.ones((2, 3)), ok),
+            "Q has 2 columns but K has 3: a query and a key must have the same length to take their dot product.",
         ),
-        (
-            lambda: attention(ok, [[1, 1], [0, np.inf]], ok),
-            "K has a value that is not a finite number (NaN or infinity) at row 1, column 1",
-        ),
-        (lambda: attention(ok, ok, [[1, 1], [-np.inf, 0]]), "V has a value that is not a finite number"),
-        (lambda: attention([["a", 1], [0, 0]], ok, ok), "Q must contain only numbers"),
-        (lambda: attention(ok, ok, ok, temperature=0), "The temperature must be a positive number, not 0"),
-        (lambda: attention(ok, ok, ok, temperature=-1.5), "The temperature must be a positive number, not -1.5"),
-        (lambda: attention(ok, ok, ok, temperature=float("nan")), "The temperature must be a positive number, not nan"),
-        (lambda: attention(ok, ok, ok, temperature=float("inf")), "The temperature must be a positive number, not inf"),
+        (lambda: attention(ok, np.ones((3, 2)), np.ones((4, 2))), "K has 3 rows but V has 4: every key needs a value."),
+        (lambda: attention(np.ones((0, 2)), ok, ok), "Q has no rows: attention needs at least one token."),
+        (lambda: attention(ok, ok, np.ones((2, 0))), "V has no columns: each vector needs at least one number."),
+        (lambda: attention([[1, np.nan], [0, 0]], ok, ok), f"Q {FINITE} 0, column 1."),
+        (lambda: attention(ok, [[1, 1], [0, np.inf]], ok), f"K {FINITE} 1, column 1."),
+        (lambda: attention(ok, ok, [[1, 1], [-np.inf, 0]]), f"V {FINITE} 1, column 0."),
+        (lambda: attention([["a", 1], [0, 0]], ok, ok), "Q must contain only numbers."),
+        (lambda: attention(ok, ok, ok, temperature=0), "The temperature must be a positive number, not 0."),
+        (lambda: attention(ok, ok, ok, temperature=-1.5), "The temperature must be a positive number, not -1.5."),
+        (lambda: attention(ok, ok, ok, temperature=float("nan")), "The temperature must be a positive number, not nan."),
+        (lambda: attention(ok, ok, ok, temperature=float("inf")), "The temperature must be a positive number, not inf."),
+        (lambda: attention(ok, ok, ok, temperature="1"), "The temperature must be a positive number, not '1'."),
         (
             lambda: attention(ok, ok, ok, mask=np.ones((3, 3), dtype=bool)),
-            "The mask has shape (3, 3) but the scores have shape (2, 2)",
+            "The mask has shape (3, 3) but the scores have shape (2, 2): it needs one True/False per (query, key) pair.",
         ),
-        (lambda: attention(ok, ok, ok, mask=np.ones((2, 2))), "The mask must hold True/False values"),
-        (lambda: attention(np.full((2, 2), 1e200), np.full((2, 2), 1e200), ok), "Some scores are too large to compute"),
-        (lambda: attention(ok * 1e300, ok, ok, temperature=1e-300), "Some scores are too large to compute"),
-        (lambda: causal_mask(0), "A causal mask needs at least one token"),
-        (lambda: attnviz.random_qkv(0, 2, 2, seed=1), "at least one token"),
-        (lambda: attnviz.random_qkv(2, 2, 2, seed=-1), "The seed must be a whole number 0 or above"),
+        (lambda: attention(ok, ok, ok, mask=np.ones((2, 2))), "The mask must hold True/False values (True = may attend)."),
+        (lambda: attention(np.full((2, 2), 1e200), np.full((2, 2), 1e200), ok), TOO_LARGE),
+        (lambda: attention(ok * 1e300, ok, ok, temperature=1e-300), TOO_LARGE),
+        # 1e400 − 1e400 inside the product: NaN, not infinity, and still no RuntimeWarning
+        (lambda: attention([[1e200, 1e200]], [[1e200, -1e200]], [[1.0]]), TOO_LARGE),
+        (lambda: causal_mask(0), "A causal mask needs at least one token."),
+        (lambda: attnviz.random_qkv(0, 2, 2, seed=1), "Random vectors need at least one token and one dimension."),
+        (lambda: attnviz.random_qkv(2, 2, 2, seed=-1), "The seed must be a whole number 0 or above, not -1."),
     ],
 )
 def test_input_errors_explain_themselves(call, message):
     with pytest.raises(AttnvizInputError) as caught:
         call()
-    assert message in str(caught.value)
+    assert str(caught.value) == message
     assert isinstance(caught.value, ValueError)
 
 

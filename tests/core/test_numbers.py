@@ -110,3 +110,54 @@ def test_format_fixed_numbers_prints_each_value_as_format_fixed_does(decimals):
     values = spread(decimals, -4, 5)
     assert format_fixed_numbers(values, decimals=decimals) == [format_fixed(v, decimals=decimals) for v in values]
     assert format_fixed_numbers([[-0.001, 2.5]]) == ["0.00", "2.50"]
+
+
+def test_infinities_keep_their_sign_in_text_and_latex():
+    assert (format_number(math.inf), format_number(-math.inf)) == ("∞", "−∞")
+    assert (format_fixed(math.inf), format_fixed(-math.inf)) == ("∞", "−∞")
+    assert (latex_number(math.inf), latex_number(-math.inf)) == (r"\infty", r"-\infty")
+
+
+def test_default_and_chosen_digits():
+    assert format_numbers([0.123456, -98765.4]) == ["0.1235", "−9.877e4"]  # 4 significant digits unless asked
+    assert format_vector([0.1234567, -2], digits=6) == "[0.123457, −2]"
+    assert format_vector([0.1234567]) == "[0.1235]"
+
+
+@pytest.mark.parametrize(("value", "text"), [(100.0, "100"), (-3.0, "-3"), (1e16, "1e+16"), (-0.5, "-0.5")])
+def test_cell_text_drops_only_a_trailing_point_zero(value, text):
+    assert cell_text(value) == text
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("", "a cell was left empty"),
+        ("1,5", "“1,5” is not a number: write decimals with a dot, like 1.5"),
+        ("a" * 20, f"“{'a' * 20}” is not a number; use plain decimals such as 0.5, -2 or 1e-3"),  # shown whole
+        ("a" * 21, f"“{'a' * 20}…” is not a number; use plain decimals such as 0.5, -2 or 1e-3"),  # cut at 20
+        ("1" * 25, f"{'1' * 20}… is outside the allowed range −1000 to 1000"),
+    ],
+)
+def test_refusals_read_exactly(raw, message):
+    with pytest.raises(AttnvizInputError) as caught:
+        parse_number(raw)
+    assert str(caught.value) == message
+
+
+def test_the_limit_itself_is_allowed():
+    assert parse_number("1000") == 1000.0 and parse_number("−1000") == -1000.0
+    assert parse_number("2.5", limit=2.5) == 2.5
+
+
+def test_cells_outside_the_table_are_dropped_wherever_they_come():
+    typed = {(2, 0): "7", (0, 3): "8", (0, 0): "1", (1, 2): "2"}  # (2, 0) and (0, 3) are one past the edge
+    values, problems = parse_cells(typed, (2, 3), lambda r, c: f"X[{r}, {c}]")
+    assert values == {(0, 0): 1.0, (1, 2): 2.0} and problems == []
+
+
+def test_with_cells_writes_floats_into_a_copy_and_skips_cells_outside():
+    whole_numbers = [[0, 0], [0, 0], [0, 0]]  # 3 × 2: more rows than columns
+    out = with_cells(whole_numbers, {(0, 0): 1.5, (2, 1): -2.25, (3, 0): 9.0, (0, 2): 9.0, (5, 5): 9.0})
+    np.testing.assert_array_equal(out, [[1.5, 0], [0, 0], [0, -2.25]])
+    assert whole_numbers == [[0, 0], [0, 0], [0, 0]]

@@ -49,3 +49,51 @@ def test_rounded_random_vectors_hold_no_negative_zero():
             assert not (np.signbit(M) & (M == 0)).any()
             found += int((M == 0).sum())
     assert found > 0  # rounding does make zeros here (from numbers in (−0.005, 0.005)): the test would see a −0
+
+
+def test_a_seed_makes_the_same_numbers_in_every_version():
+    """A share link carries only the seed, so these numbers may never change: a link made today must show the same
+    vectors after an upgrade. Q, K and V come from three different streams, and so do the four weights."""
+    Q, K, V = heads.random_qkv(2, 3, 2, 42)
+    np.testing.assert_allclose(Q[0], [0.30471707975443135, -1.0399841062404955, 0.7504511958064572], rtol=1e-14)
+    np.testing.assert_allclose(K[0], [-0.37361989538310314, 1.046161179441355, 0.45588016397365483], rtol=1e-14)
+    np.testing.assert_allclose(V[0], [-0.5809873101775992, -1.026723639668622], rtol=1e-14)
+    assert not np.array_equal(heads.random_qkv(2, 2, 2, 42)[1], heads.random_qkv(2, 2, 2, 42)[2])  # K is not V
+    np.testing.assert_array_equal(
+        heads.random_embeddings(12, 8, 0)[0], [0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3, 0.95]
+    )
+    W_q, W_k, W_v, W_o = heads.random_projections(2, 7)
+    np.testing.assert_allclose(
+        W_q, [[0.24562186214474355, -1.6531139413152613], [-0.2396086715478151, -0.48301673629166536]], rtol=1e-14
+    )
+    np.testing.assert_allclose(W_k[0], [0.12382833050537137, -0.36112507705559577], rtol=1e-14)
+    np.testing.assert_allclose(W_v[0], [-1.1789442882109198, 0.04516652462524103], rtol=1e-14)
+    np.testing.assert_allclose(W_o[0], [0.8479896145350198, 0.21280168119632256], rtol=1e-14)
+    for first, again in zip(heads.random_projections(3, 11), heads.random_projections(3, 11), strict=True):
+        np.testing.assert_array_equal(first, again)
+
+
+def test_one_token_and_one_dimension_are_enough():
+    Q, K, V = heads.random_qkv(1, 1, 1, 0)
+    assert Q.shape == K.shape == V.shape == (1, 1)
+    assert heads.random_embeddings(1, 1, 0).shape == (1, 1)
+    assert [W.shape for W in heads.random_projections(1, 0)] == [(1, 1)] * 4
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: heads.check_seed(True), "The seed must be a whole number 0 or above, not True."),
+        (lambda: heads.check_seed(1.5), "The seed must be a whole number 0 or above, not 1.5."),
+        (lambda: heads.check_seed("3"), "The seed must be a whole number 0 or above, not '3'."),
+        (lambda: heads.random_qkv(2, 0, 2, 1), "Random vectors need at least one token and one dimension."),
+        (lambda: heads.random_qkv(2, 2, 0, 1), "Random vectors need at least one token and one dimension."),
+        (lambda: heads.random_embeddings(0, 2, 1), "Embeddings need at least one token and one dimension."),
+        (lambda: heads.random_embeddings(2, 0, 1), "Embeddings need at least one token and one dimension."),
+        (lambda: heads.random_projections(0, 1), "d_model must be between 1 and 32, not 0."),
+    ],
+)
+def test_refusals_read_exactly(call, message):
+    with pytest.raises(AttnvizInputError) as caught:
+        call()
+    assert str(caught.value) == message

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz import AttnvizInputError, attention, multi_head_attention
+from attnviz import AttnvizInputError, attention, multi_head_attention, project
 from tests.reference import naive_attention
 
 torch_ref = np.load(Path(__file__).resolve().parents[1] / "fixtures" / "torch_reference.npz")
@@ -150,3 +150,58 @@ def test_heads_must_divide_d_model(n_heads, message):
 def test_projection_shapes_must_match():
     with pytest.raises(AttnvizInputError, match="W_O must be 4×4"):
         multi_head_attention(np.eye(4), np.eye(4), np.eye(4), np.eye(4), np.eye(3), n_heads=2)
+
+
+eye4 = np.eye(4)
+NOT_2D = "X must be a table of numbers (2-D: one row a token), but it has 1 dimension(s)."
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: project(np.ones(3), eye4, eye4, eye4), NOT_2D),
+        (lambda: project(eye4, np.ones((3, 2)), eye4, eye4), "X has 4 columns but W_Q has 3 rows: they must match to multiply."),
+        (lambda: project(eye4, eye4, np.ones((3, 4)), eye4), "X has 4 columns but W_K has 3 rows: they must match to multiply."),
+        (lambda: project(eye4, eye4, eye4, np.ones((5, 4))), "X has 4 columns but W_V has 5 rows: they must match to multiply."),
+        (
+            lambda: project(eye4, eye4, eye4, [[np.nan] * 4] * 4),
+            "W_V has a value that is not a finite number (NaN or infinity) at row 0, column 0.",
+        ),
+        (lambda: multi_head_attention(np.ones(4), eye4, eye4, eye4, eye4, 2), NOT_2D),
+        (lambda: multi_head_attention(eye4, eye4, eye4, eye4, np.ones((4, 3)), 2), "W_O must be 4×4 (d_model × d_model), but it is 4×3."),
+        (lambda: multi_head_attention(eye4, eye4, eye4, eye4, np.ones((3, 4)), 2), "W_O must be 4×4 (d_model × d_model), but it is 3×4."),
+        (
+            lambda: multi_head_attention(eye4, eye4, [[1, 2, 3, np.inf]] + [[0] * 4] * 3, eye4, eye4, 2),
+            "W_K has a value that is not a finite number (NaN or infinity) at row 0, column 3.",
+        ),
+    ],
+)
+def test_projection_errors_name_the_matrix(call, message):
+    with pytest.raises(AttnvizInputError) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+def test_project_multiplies_each_weight_by_hand():
+    X = np.array([[1.0, 2.0], [0.0, -1.0]])
+    W_q, W_k, W_v = np.array([[1.0], [1.0]]), np.array([[2.0, 0.0], [0.0, 3.0]]), np.array([[0.5], [-1.0]])
+    Q, K, V = project(X, W_q, W_k, W_v)
+    np.testing.assert_array_equal(Q, [[3.0], [-1.0]])  # 1 + 2, 0 − 1
+    np.testing.assert_array_equal(K, [[2.0, 6.0], [0.0, -3.0]])
+    np.testing.assert_array_equal(V, [[-1.5], [1.0]])  # 0.5 − 2, 0 + 1
+
+
+def test_multi_head_keeps_its_projections_and_passes_the_scale_setting_to_every_head():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((3, 4))
+    W_q, W_k, W_v, W_o = (rng.standard_normal((4, 4)) for _ in range(4))
+    result = multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads=2, scale=False)
+    np.testing.assert_allclose(result.Q, X @ W_q, rtol=1e-12)
+    np.testing.assert_allclose(result.K, X @ W_k, rtol=1e-12)
+    np.testing.assert_allclose(result.V, X @ W_v, rtol=1e-12)
+    for h, head in enumerate(result.heads):
+        cols = slice(2 * h, 2 * h + 2)
+        Q, K, V = ((X @ W)[:, cols].tolist() for W in (W_q, W_k, W_v))
+        _, weights, _ = naive_attention(Q, K, V, scale=False)
+        np.testing.assert_allclose(head.weights, weights, rtol=1e-9)
+        assert head.scale_factor == 1.0

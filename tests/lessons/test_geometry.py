@@ -64,7 +64,10 @@ def test_bad_vectors_get_plain_messages(query, message):
         geo.attend_2d(query, geo.PRONOUN_KEYS, geo.PRONOUN_VALUES)
 
 
-PRONOUN = geo.attend_2d(geo.PRONOUN_QUERY, geo.PRONOUN_KEYS, geo.PRONOUN_VALUES)
+def pronoun() -> geo.GeometryResult:
+    """Computed inside each test, never at import: a module-level result would be made before a test (or a mutant
+    under `make mutate`) could see the code that makes it."""
+    return geo.attend_2d(geo.PRONOUN_QUERY, geo.PRONOUN_KEYS, geo.PRONOUN_VALUES)
 
 
 def test_refresher_table_writes_both_ways_out_with_true_minus_signs():
@@ -77,17 +80,19 @@ def test_refresher_table_writes_both_ways_out_with_true_minus_signs():
 
 
 def test_key_table_and_sentences_by_hand():
-    table = geo.key_table(PRONOUN, geo.PRONOUN_KEY_LABELS)
+    result = pronoun()
+    table = geo.key_table(result, geo.PRONOUN_KEY_LABELS)
+    assert table["key"] == ["animal", "street", "because"]
     assert table["q·k"] == [10, 7, 5] and table["θ"] == ["0.0°", "57.5°", "0.0°"]
     assert table["|k|"] == pytest.approx([math.sqrt(10), math.sqrt(17), math.sqrt(2.5)])
     assert table["cos θ"] == ["1.000", "0.537", "1.000"]  # 7 / (√10 √17) = 0.5369
-    (sentence,) = geo.magnitude_sentences(PRONOUN, geo.PRONOUN_KEY_LABELS)
+    (sentence,) = geo.magnitude_sentences(result, geo.PRONOUN_KEY_LABELS)
     assert sentence == (
         "**“street”** points 57.5° away from the query, yet scores **7.0**, more than **“because”** (5.0), "
         "which points 0.0° away. It wins only because it is longer: |k| = 4.12 against 1.58."
     )
-    assert geo.weights_text(PRONOUN, "abc") == "“a”: **0.8703** · “b”: **0.1043** · “c”: **0.0254** (sum 1.0000)"
-    assert geo.context_text(PRONOUN) == "context = 0.8703·[1, 0] + 0.1043·[0, 1] + 0.0254·[0, 0] = **[0.8703, 0.1043]**"
+    assert geo.weights_text(result, "abc") == "“a”: **0.8703** · “b”: **0.1043** · “c”: **0.0254** (sum 1.0000)"
+    assert geo.context_text(result) == "context = 0.8703·[1, 0] + 0.1043·[0, 1] + 0.0254·[0, 0] = **[0.8703, 0.1043]**"
 
 
 def test_zero_vectors_read_undefined_in_the_tables():
@@ -96,3 +101,62 @@ def test_zero_vectors_read_undefined_in_the_tables():
     assert geo.magnitude_sentences(result, "abc") == []
     row = geo.RefresherRow("zero", (0.0, 0.0), (1.0, 2.0), geo.compare((0, 0), (1, 2)))
     assert row.length_product.startswith("undefined") and row.coordinate_sum == "0·1 + 0·2 = 0"
+
+
+def test_zero_vectors_keep_their_lengths_and_read_undefined():
+    comparison = geo.compare([0, 0], [1, 2])
+    assert comparison.query_length == 0.0 and comparison.key_length == pytest.approx(math.sqrt(5))
+    assert geo.compare([3, 4], [0, 0]).query_length == 5.0
+    assert geo.cos_text(comparison) == "undefined" and geo.degrees_text(comparison) == "undefined"
+    assert geo.angle_text(comparison) == "angle undefined (a zero-length vector has no direction)"
+    assert geo.angle_text(geo.compare([1, 0], [1, 1])) == "θ = 45.0°, cos θ = 0.707"  # cos 45° = 1/√2
+
+
+def test_cos_stays_within_one_when_rounding_steps_past_it():
+    """For these parallel vectors a·b / (|a||b|) rounds to 1.0000000000000002; cos θ is clipped to exactly ±1."""
+    a, b = (2.74, -4.6), (0.6028, -1.012)  # b = 0.22 a
+    assert geo.compare(a, b).cos == 1.0 and geo.compare(a, (-b[0], -b[1])).cos == -1.0
+
+
+def test_magnitude_wins_need_a_strictly_larger_angle_and_score():
+    half_degree = (2 * math.cos(math.radians(0.5)), 2 * math.sin(math.radians(0.5)))  # twice as long, 0.5° off
+    assert geo.magnitude_wins([1, 0], [[1, 0], half_degree]) == [geo.MagnitudeWin(longer=1, aligned=0)]
+    assert geo.magnitude_wins([1, 0], [[1, 0], [1, 1]]) == []  # a tie on the score (1 = 1) is not a win
+    # a zero key has no angle and is skipped, without hiding the pairs after it
+    assert geo.magnitude_wins([1, 0], [[0, 0], [1, 0], [3, 1]]) == [geo.MagnitudeWin(longer=2, aligned=1)]
+
+
+@pytest.mark.parametrize(
+    ("query", "keys", "values", "message"),
+    [
+        ([11, 0], geo.PRONOUN_KEYS, geo.PRONOUN_VALUES, "The query must stay between −10 and 10 in each coordinate."),
+        ([1, 0], [[1, 0], [1, 10.5]], [[0, 0], [0, 0]], "Key 2 must stay between −10 and 10 in each coordinate."),
+        ([1, 0], [[1, 0], [1, 1]], [[0, 0], [0, "x"]], "Value 2 must be two numbers."),
+    ],
+)
+def test_a_bad_vector_is_named(query, keys, values, message):
+    with pytest.raises(AttnvizInputError) as caught:
+        geo.attend_2d(query, keys, values)
+    assert str(caught.value) == message
+
+
+def test_the_limit_itself_is_allowed():
+    assert geo.attend_2d([10, -10], [[10, 10]], [[-10, 10]]).scores.tolist() == [0.0]
+
+
+def test_tables_print_six_significant_digits():
+    a, b = (1.234567, 2.0), (0.5, -3.7654321)
+    table = geo.refresher_table([geo.RefresherRow("mine", a, b, geo.compare(a, b))])
+    assert table == {
+        "case": ["mine"],
+        "a": ["[1.23457, 2]"],
+        "b": ["[0.5, −3.76543]"],
+        "a₁b₁ + a₂b₂": ["1.23457·0.5 + 2·(−3.76543) = −6.91358"],  # 0.6172835 − 7.5308642
+        "θ": ["140.7°"],
+        "cos θ": ["−0.774"],
+        "|a| |b| cos θ": ["2.350 × 3.798 × (−0.774) = −6.914"],
+    }
+    result = geo.attend_2d([1, 0], [[1, 0], [0, 1]], [[1.234567, 0], [0, -2.5]])
+    e = math.exp(1 / math.sqrt(2))  # scores 1 and 0, divided by √2
+    assert [round(w, 4) for w in result.weights] == [round(e / (e + 1), 4), round(1 / (e + 1), 4)] == [0.6698, 0.3302]
+    assert geo.context_text(result) == "context = 0.6698·[1.23457, 0] + 0.3302·[0, −2.5] = **[0.8269, −0.8256]**"

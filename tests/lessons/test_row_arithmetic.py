@@ -126,13 +126,24 @@ def test_a_query_that_sees_no_key_has_a_row_of_zeros():
     )
 
 
-def test_wide_vectors_are_not_written_out_and_negatives_are_bracketed():
-    Q = np.array([[-1.0, 2.0]])
-    K = np.array([[0.5, -3.0]])
+def test_products_are_written_out_up_to_four_dimensions_with_negatives_bracketed():
+    Q = np.array([[-1.0, 2.0, 0.0, 1.0]])
+    K = np.array([[0.5, -3.0, 7.0, 1.0]])
     (step,) = row_arithmetic(Q, K, attention(Q, K, K), ["a"], 0).steps
-    assert step.product == "(−1)×0.5 + 2×(−3)" and step.score == -6.5
+    assert step.product == "(−1)×0.5 + 2×(−3) + 0×7 + 1×1" and step.score == -5.5  # 0 is not bracketed
     wide = np.ones((1, 5))
     assert row_arithmetic(wide, wide, attention(wide, wide, wide), ["a"], 0).steps[0].product == ""
+    columns = arithmetic_columns(wide, wide, attention(wide, wide, wide), ["a"], 0, scale=True, temperature=1.0)
+    assert columns["q·k"] == ["5"]  # too wide to write out: the score alone
+
+
+def test_a_blocked_key_far_above_the_row_maximum_does_not_overflow():
+    """A blocked key's s may be far above the largest visible one; e^(s − max s) must not be taken for it
+    (e^999 overflows, and pytest turns the RuntimeWarning into a failure)."""
+    Q, K = np.array([[1.0]]), np.array([[1000.0], [1.0]])
+    result = attention(Q, K, K, scale=False, mask=np.array([[False, True]]))
+    row = row_arithmetic(Q, K, result, ["loud", "quiet"], 0)
+    assert row.row_max == 1.0 and [s.shifted_exp for s in row.steps] == [0.0, 1.0]
 
 
 # ----------------------------------------------------------------------------- the tables and the caption
@@ -177,3 +188,6 @@ def test_the_blend_table_lists_keys_by_weight_and_drops_zero_weights():
     np.testing.assert_array_equal(terms[1].contribution, [1.0, 0.0])
     ties = weighted_sum_terms([0.5, 0.5], [[1.0], [2.0]], ["first", "second"])
     assert [t.key for t in ties] == ["first", "second"]  # equal weights keep the keys' order
+    labels = [f"k{j}" for j in range(32)]
+    many = weighted_sum_terms([0.02, 0.04] * 16, np.zeros((32, 1)), labels)  # long rows of ties: still in order
+    assert [t.key for t in many] == labels[1::2] + labels[0::2]

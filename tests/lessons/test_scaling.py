@@ -47,10 +47,22 @@ def test_one_draw_serves_every_width():
 
 def test_entropy_in_bits():
     np.testing.assert_allclose(scaling.entropy([[0.25] * 4, [1, 0, 0, 0], [0.5, 0.5, 0, 0]]), [2, 0, 1])
+    np.testing.assert_array_equal(scaling.entropy([[1, 0], [0, 1]]), [0, 0])  # whole numbers work too
+
+
+def test_zero_weights_count_as_zero_whatever_the_memory_held():
+    """0·log 0 is taken as 0 by writing 0 where a weight is 0. Computing log2 only where the weight is positive,
+    without that 0 written first, would leave those cells as whatever the memory held before; filling freed
+    memory with NaN first makes such a slip visible."""
+    for _ in range(20):
+        leftover = np.full((3, 4), np.nan)
+        del leftover
+        np.testing.assert_allclose(scaling.entropy([[1.0, 0, 0, 0], [0.5, 0.5, 0, 0], [0.25] * 4]), [0, 1, 2])
 
 
 def test_unscaled_softmax_saturates_and_scaled_does_not():
-    curves = scaling.saturation([1, 512], n_tokens=16, seed=0)
+    curves = scaling.saturation([512, 1, 512], n_tokens=16, seed=0)
+    np.testing.assert_array_equal(curves.dims, [1, 512])  # sorted, each once
     assert curves.entropy_raw[0] == curves.entropy_scaled[0]  # at d_k = 1 scaling divides by 1
     assert curves.entropy_raw[1] < 0.2 and curves.max_raw[1] > 0.95  # near one-hot
     assert curves.entropy_scaled[1] > 3.0 and curves.max_scaled[1] < 0.4  # log2 16 = 4 is uniform
@@ -60,6 +72,7 @@ def test_unscaled_softmax_saturates_and_scaled_does_not():
 def test_one_row_matches_the_naive_reference():
     row = scaling.one_row(512, n_tokens=8, seed=1)
     Q, K, V = (M.tolist() for M in random_qkv(8, 512, 1, 1))
+    np.testing.assert_allclose(row.scores, naive_attention(Q, K, V)[0][0], rtol=1e-12)
     np.testing.assert_allclose(row.scaled_weights, naive_attention(Q, K, V)[1][0], rtol=1e-9)
     np.testing.assert_allclose(row.raw_weights, naive_attention(Q, K, V, scale=False)[1][0], rtol=1e-9, atol=1e-300)
     assert row.raw_weights.max() > 0.99
@@ -84,8 +97,24 @@ def test_out_of_range_dk(d_k):
         scaling.score_variance([d_k])
 
 
+@pytest.mark.parametrize("n_tokens", [1, 65])
+def test_out_of_range_token_count(n_tokens):
+    with pytest.raises(AttnvizInputError) as caught:
+        scaling.saturation([1], n_tokens=n_tokens)
+    assert str(caught.value) == f"The number of tokens must be between 2 and 64, not {n_tokens}."
+
+
+@pytest.mark.parametrize("n_tokens", [2, 64])
+def test_the_token_limits_themselves_are_allowed(n_tokens):
+    curves = scaling.saturation([1], n_tokens=n_tokens)
+    assert curves.n_tokens == n_tokens and curves.uniform_entropy == np.log2(n_tokens)
+
+
 def test_page_words():
     assert scaling.uniform_text(16) == "log₂ 16 = 4.00 bits" and scaling.uniform_text(3) == "log₂ 3 = 1.58 bits"
     row = scaling.OneRow(scores=np.zeros(2), scaled_weights=np.array([0.6, 0.4]), raw_weights=np.array([0.99, 0.01]))
-    assert scaling.row_text(row).startswith("Unscaled, query 0's largest weight is **0.990**; scaled, it is **0.600**.")
+    assert scaling.row_text(row) == (
+        "Unscaled, query 0's largest weight is **0.990**; scaled, it is **0.600**. Slide d_k up and watch the "
+        "unscaled row collapse onto one key."
+    )
     assert scaling.position(np.array([1, 2, 64, 100]), 64) == 2
