@@ -252,7 +252,7 @@ def test_open_in_playground_brings_one_samples_q_k_v_and_the_models_weights(page
     tokens = result.example(positive)
     assert bool(tokens[4] == 42) is positive
     assert state.tokens == ("[CLS]", *(str(t) for t in tokens[1:]))
-    assert (state.causal, state.scale, state.temperature) == (False, True, 1.0)
+    assert (state.causal, state.scale, state.temperature, state.focus) == (False, True, 1.0, 0)  # [CLS]'s row
     _, _, model_weights, _ = forward(result.params, tokens[None, :], np.array([float(positive)]))
     np.testing.assert_allclose(state.result().weights[0], model_weights[0], atol=1e-5)  # float32 in the Playground
     assert f"label {int(positive)}" in state.imported.title
