@@ -170,5 +170,9 @@ with main:
     elif (result := state.training_result()) is not None:
         result_view(result, config)
     elif problem is None:
-        st.info("Press Train and watch the curves fall and [CLS]'s attention move.", icon=":material/play_arrow:")
+        st.info(
+            "Press Train: the curves fall, and [CLS]'s row (right: before any training) moves to the position that "
+            "decides the label.",
+            icon=":material/play_arrow:",
+        )
         charts((), config.total_steps, words.starting_row(config), config.target_position)

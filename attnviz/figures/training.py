@@ -81,7 +81,8 @@ def curves_option(history, total_steps: int, *, at_step: int | None = None, font
 
 def cls_row_option(weights, target_position: int, labels, *, title: str, font_size: int = 13) -> dict:
     """[CLS]'s attention weights on every position (a row of the attention matrix) as bars from 0 to 1, the target
-    position's bar in green, and a dashed line at 1/n: where every bar stands when [CLS] has no preference."""
+    position's bar in green, and a dashed line at 1/n (labelled at its right end): where every bar stands when [CLS]
+    has no preference."""
     weights = np.asarray(weights, dtype=float)  # (n,)
     texts = format_fixed_numbers(weights, decimals=2)
     bars = [
@@ -99,7 +100,7 @@ def cls_row_option(weights, target_position: int, labels, *, title: str, font_si
         "aria": _aria(len(bars)),
         "title": _title(title, font_size),
         "tooltip": {"formatter": "{b}: weight {@[2]}"},
-        "grid": {"left": 4, "right": 8, "top": font_size + 23, "bottom": 4, "containLabel": True},
+        "grid": {"left": 4, "right": 2 * font_size + 6, "top": font_size + 23, "bottom": 4, "containLabel": True},
         "xAxis": {
             "type": "category",
             "data": axis_labels,
@@ -117,7 +118,7 @@ def cls_row_option(weights, target_position: int, labels, *, title: str, font_si
                 "markLine": {
                     "silent": True,
                     "symbol": "none",
-                    "label": {"formatter": f"1/{len(weights)}: no preference", "position": "insideStartTop"},
+                    "label": {"formatter": f"1/{len(weights)}", "position": "end", "fontSize": font_size - 2},
                     "lineStyle": {"color": "#888", "type": "dashed"},
                     "data": [{"yAxis": round(1 / len(weights), 4)}],
                 },
