@@ -5,6 +5,7 @@ d_k = 2, so s = q·k / √2), checked against math.exp and sums written out here
 """
 
 import math
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -114,6 +115,15 @@ def test_the_row_maximum_ignores_blocked_keys():
     assert row.row_max == pytest.approx(7 / ROOT2, rel=1e-15)
     assert [s.shifted_exp for s in row.steps] == pytest.approx([0.0, 1.0, math.exp(-2 / ROOT2), 0.0], rel=1e-13)
     assert row.exp_sum == pytest.approx(1 + math.exp(-2 / ROOT2), rel=1e-13)
+
+
+def test_the_focus_row_warns_nothing():
+    """Any warning would land in the server's log, which must stay quiet (numpy warns, for one, when only some
+    cells of an exponential are computed and the rest are left as whatever the memory held)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = focus_row(PRONOUN)
+    assert row.steps[3].shifted_exp == 0.0
 
 
 def test_a_query_that_sees_no_key_has_a_row_of_zeros():
