@@ -52,7 +52,7 @@ deploy-check: $(VENV)/.deploy-check-installed
 	$(BIN)/kubernetes-validate --strict deploy/kubernetes/*.yaml
 	$(BIN)/shellcheck deploy/two-replicas.sh
 
-# Mutation testing of the maths modules with mutmut (config in pyproject.toml), about 20 min on 2 busy cores. Lists the
+# Mutation testing of the maths modules with mutmut (config in pyproject.toml), 2.5 to 6 min on 2 busy cores. Lists the
 # surviving mutants at the end; `$(BIN)/mutmut show NAME` prints one. README: Mutation testing.
 mutate: $(VENV)/.dev-installed
 	rm -rf mutants
