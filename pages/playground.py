@@ -12,6 +12,7 @@ from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, 
 from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import (
     MATRICES,
+    column_names,
     describe_change,
     example_note,
     example_options,
@@ -139,7 +140,7 @@ with vectors:
             number_table(
                 values,
                 playground.labels,
-                [f"{matrix.lower()}{j + 1}" for j in range(values.shape[1])],
+                column_names(matrix, values.shape[1]),
                 name=matrix,
                 height=min(38 + 35 * playground.n, 460),
             )

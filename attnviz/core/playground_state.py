@@ -200,6 +200,11 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState) -> str:
     )
 
 
+def column_names(matrix: str, width: int) -> list[str]:
+    """The Q, K and V tables' column headings (q1, q2, …): what a typed cell is keyed by."""
+    return [f"{matrix.lower()}{j + 1}" for j in range(width)]
+
+
 def apply_edits(state: PlaygroundState, matrix: str, typed: dict) -> tuple[PlaygroundState, list[str]]:
     """Merges typed cells ``{(row, column): raw}`` of ``matrix`` into the state. Bad cells keep their old value,
     each with a message."""

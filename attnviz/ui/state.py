@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, randomise
+from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.pages import PAGES
 
 _PLAYGROUND = "playground"  # the PlaygroundState
@@ -86,7 +86,7 @@ def playground() -> PlaygroundState:
 
 def _typed_in(current: PlaygroundState, matrix: str) -> dict:
     width = current.d_v if matrix == "V" else current.d_k
-    return typed_cells(table_key(matrix), [f"{matrix.lower()}{j + 1}" for j in range(width)])
+    return typed_cells(table_key(matrix), column_names(matrix, width))
 
 
 def set_playground(state: PlaygroundState, *messages: str | None) -> None:
