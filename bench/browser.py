@@ -51,32 +51,69 @@ WS_LOG_INIT = """
 })();
 """
 
-# Every animation frame after arming, a signature of what the page shows: each ECharts view's pixels (sampled) and
-# the floor app's line of text. After the click, "shown" is the first frame from which every view that the click
-# changed already shows its final picture (not the first stale-marked or half-drawn frame), and "settled" the last
-# frame in which anything changed.
+# Every canvas draw call stamps its canvas (cheap: a counter and a time), so the measurement reads a view's pixels only
+# in a frame in which ECharts painted it, instead of reading every canvas every frame, which slowed the page it timed.
+PAINT_LOG_INIT = """
+(() => {
+  const proto = CanvasRenderingContext2D.prototype;
+  for (const name of ['fillRect', 'fill', 'stroke', 'strokeRect', 'fillText', 'strokeText', 'drawImage', 'clearRect']) {
+    const original = proto[name];
+    proto[name] = function (...args) {
+      const canvas = this.canvas;
+      canvas.__paints = (canvas.__paints || 0) + 1;
+      canvas.__paintedAt = performance.now();
+      return original.apply(this, args);
+    };
+  }
+})();
+"""
+
+# After arming, every animation frame: for each ECharts view that painted since the last frame, a signature of its
+# pixels stamped with the time of its paint; and the page's text (the floor app's line). After the click:
+# - "shown": the first moment by which every view the click changed had painted a picture other than its old one
+#   (its new numbers are in the cells; a short colour transition may still be running),
+# - "final": the moment by which every changed view painted its final picture (the transition is over),
+# - "settled": the last paint that changed any view.
+# (Streamlit marks stale elements at once, so the first DOM mutation says nothing about when new numbers are shown.)
 ARM_JS = """
 () => {
   const views = () => [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
+  const canvases = chart => [...chart.querySelectorAll('canvas')].filter(c => c.width && c.height);
   const pixels = chart => {
     let signature = 0;
-    for (const canvas of chart.querySelectorAll('canvas')) {
-      if (!canvas.width || !canvas.height) continue;
+    for (const canvas of canvases(chart)) {
       const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
       for (let i = 0; i < data.length; i += 4 * 5) signature = (signature * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2]) >>> 0;
     }
     return signature;
   };
+  const paints = chart => canvases(chart).reduce((sum, c) => sum + (c.__paints || 0), 0);
+  const paintedAt = chart => Math.max(0, ...canvases(chart).map(c => c.__paintedAt || 0));
   const text = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')].map(e => e.textContent).join('|');
-  const snapshot = () => [...views().map(pixels), text()];
   if (window.__bench) window.__bench.stop = true;
-  const rec = {frames: [], click: null, stop: false, wsFrom: window.__wsLog.length, before: snapshot()};
+  const charts = views();
+  const rec = {
+    click: null, stop: false, wsFrom: window.__wsLog.length,
+    before: [...charts.map(pixels), text()], counts: charts.map(paints),
+    events: [...charts.map(() => []), []],  // per view, then the text: [{t, s}]
+  };
   window.__bench = rec;
   window.addEventListener('pointerdown', () => { if (rec.click === null) rec.click = performance.now(); },
                           {capture: true, once: true});
   const tick = () => {
     if (rec.stop) return;
-    if (rec.click !== null) rec.frames.push({t: performance.now(), s: snapshot()});
+    if (rec.click !== null) {
+      views().forEach((chart, i) => {
+        const count = paints(chart);
+        if (count !== rec.counts[i]) {
+          rec.counts[i] = count;
+          rec.events[i].push({t: paintedAt(chart), s: pixels(chart)});
+        }
+      });
+      const now = text(), texts = rec.events[rec.events.length - 1];
+      const last = texts.length ? texts[texts.length - 1].s : rec.before[rec.before.length - 1];
+      if (now !== last) texts.push({t: performance.now(), s: now});
+    }
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -88,24 +125,25 @@ COLLECT_JS = """
 () => {
   const rec = window.__bench;
   rec.stop = true;
-  const frames = rec.frames;
-  const final = frames[frames.length - 1].s;
-  const changed = final.map((v, i) => v !== rec.before[i]);
-  let shown = null, settled = null;
-  for (let f = 0; f < frames.length; f++) {
-    const done = frames[f].s.every((v, i) => !changed[i] || v === final[i]);
-    const stays = frames.slice(f).every(fr => fr.s.every((v, i) => !changed[i] || v === final[i]));
-    if (done && stays) { shown = frames[f].t; break; }
-  }
-  for (let f = 1; f < frames.length; f++) {
-    if (frames[f].s.some((v, i) => v !== frames[f - 1].s[i])) settled = frames[f].t;
-  }
+  const final = rec.events.map((ev, i) => (ev.length ? ev[ev.length - 1].s : rec.before[i]));
+  const changed = final.map((s, i) => s !== rec.before[i]);
+  const firstNew = rec.events.map((ev, i) => { const e = ev.find(e => e.s !== rec.before[i]); return e ? e.t : null; });
+  const finalAt = rec.events.map((ev, i) => { const e = ev.find(e => e.s === final[i]); return e ? e.t : null; });
+  const lastChange = rec.events.map((ev, i) => {
+    let t = null, previous = rec.before[i];
+    for (const e of ev) { if (e.s !== previous) t = e.t; previous = e.s; }
+    return t;
+  });
+  const latest = values => values.reduce((m, v) => (v === null ? m : Math.max(m ?? v, v)), null);
   const rel = t => (t === null || t === undefined ? null : t - rec.click);
   const ws = window.__wsLog.slice(rec.wsFrom).filter(m => m.t >= rec.click);
   const incoming = ws.filter(m => m.dir === 'in');
   const sent = ws.find(m => m.dir === 'out');
   return {
-    shown: rel(shown), settled: rel(settled === null ? shown : settled), changedViews: changed.filter(Boolean).length,
+    shown: rel(latest(firstNew.filter((_, i) => changed[i]))),
+    final: rel(latest(finalAt.filter((_, i) => changed[i]))),
+    settled: rel(latest(lastChange)),
+    changedViews: changed.slice(0, -1).filter(Boolean).length,
     sent: rel(sent && sent.t), firstIn: rel(incoming.length ? incoming[0].t : null),
     lastIn: rel(incoming.length ? incoming[incoming.length - 1].t : null),
     messages: incoming.length, bytesIn: incoming.reduce((s, m) => s + m.bytes, 0),
@@ -139,6 +177,7 @@ TOKENS_SHOWN_JS = "() => document.querySelectorAll('.attnviz-chip').length"
 def new_page(browser):
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(WS_LOG_INIT)
+    context.add_init_script(PAINT_LOG_INIT)
     page = context.new_page()
     page.set_default_timeout(60_000)
     return context, page
@@ -205,6 +244,7 @@ def _breakdown(results: list[dict]) -> str:
         f"request sent {_median(results, 'sent'):.0f}",
         f"first reply {_median(results, 'firstIn'):.0f}",
         f"last reply {_median(results, 'lastIn'):.0f}",
+        f"final picture {_median(results, 'final'):.0f}" if _median(results, "final") is not None else "no chart",
         f"last view changed {_median(results, 'settled'):.0f}",
     ]
     kib = statistics.median(r["bytesIn"] for r in results) / 1024

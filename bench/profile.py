@@ -4,7 +4,7 @@ Server side: a live ``streamlit run app.py`` whose every script run is timed (wa
 in a second pass, profiled with pyinstrument (a ``sitecustomize`` hook, switched on by an environment variable, wraps
 ``ScriptRunner._run_script``; the app itself is untouched). Browser side, per click on the causal mask: the in-page
 times of bench.browser, the renderer's main-thread time from CDP ``Performance.getMetrics`` (script, style, layout)
-and a CDP sampling CPU profile of the page's JavaScript, grouped by Streamlit frontend chunk (PlotlyChart = plotly.js,
+and a CDP sampling CPU profile of the page's JavaScript, grouped by Streamlit frontend chunk (EChartsChart = ECharts,
 DataFrame = the glide data grid, index = React and Streamlit's core).
 
 Writes artifacts/profile/: summary.json, server-n<N>.txt (pyinstrument trees of the fragment reruns, combined).
@@ -37,13 +37,13 @@ if os.environ.get({ENV_DIR!r}):
 """
 # Marks every Plotly chart element before a click; afterwards, the charts without the mark were re-created (a fresh
 # Plotly.newPlot in a new element), the marked ones were kept as they were.
-MARK_PLOTS_JS = """
-() => document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot').forEach(gd => { gd.__benchKept = true; })
+MARK_CHARTS_JS = """
+() => document.querySelectorAll('[data-testid="stEChartsChart"] canvas').forEach(canvas => { canvas.__benchKept = true; })
 """
-REPLACED_PLOTS_JS = """
-() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
-  .filter(gd => !gd.__benchKept)
-  .map(gd => ((gd._fullLayout && gd._fullLayout.title && gd._fullLayout.title.text) || '').replace(/<[^>]*>/g, '').slice(0, 24))
+REPLACED_CHARTS_JS = """
+() => [...document.querySelectorAll('[data-testid="stEChartsChart"]')]
+  .filter(chart => [...chart.querySelectorAll('canvas')].some(canvas => !canvas.__benchKept))
+  .map(chart => (chart.getAttribute('aria-label') || chart.textContent || '').slice(0, 24))
 """
 METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 
@@ -173,18 +173,18 @@ def browser_pass(browser, url: str, sizes, clicks: int) -> dict:
         B.wait_idle(page, quiet_ms=500)
         for n in sizes:
             B.set_sentence(page, n)
-            B.click_samples(page, "Causal mask", "heatmap", B.WEIGHTS_TITLE, 2)
+            B.click_samples(page, "Causal mask", 2)
             before = {}
             replaced_per_click: list[list[str]] = []
 
             def metrics(moment, before=before, replaced_per_click=replaced_per_click):
                 values = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
                 if moment == "before":
-                    page.evaluate(MARK_PLOTS_JS)
+                    page.evaluate(MARK_CHARTS_JS)
                     before.clear()
                     before.update(values)
                     return None
-                replaced = page.evaluate(REPLACED_PLOTS_JS)
+                replaced = page.evaluate(REPLACED_CHARTS_JS)
                 replaced_per_click.append(replaced)
                 return {
                     **{f"main_{k}": (values[k] - before[k]) * 1000 for k in METRICS},
@@ -192,7 +192,7 @@ def browser_pass(browser, url: str, sizes, clicks: int) -> dict:
                 }
 
             cdp.send("Profiler.start")
-            samples = B.click_samples(page, "Causal mask", "heatmap", B.WEIGHTS_TITLE, clicks, metrics)
+            samples = B.click_samples(page, "Causal mask", clicks, metrics)
             profile = cdp.send("Profiler.stop")["profile"]
             by_chunk = cpu_profile_by_chunk(profile)
             median = {
