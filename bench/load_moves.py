@@ -7,9 +7,12 @@ session that lost its state, or got another student's, shows up as a wrong answe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import time
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -30,6 +33,10 @@ SENTENCES = (
 CAUSAL = {"label": "Causal mask"}
 SENTENCE = {"label": "Sentence"}
 WEIGHTS_CHART = {"kind": HEATMAP_KINDS, "key_part": "weights"}
+# The Real model page as a class first meets it: its default model and sentence; a student picks a layer and a head.
+MODEL_PAGE, PLAYGROUND_PAGE = "real_model", "playground"
+HEAD_CHART = {"kind": "echarts_chart", "key_part": "head"}
+MODEL_POLL_S = 0.5  # how often the page asks whether the model run is ready (attnviz.ui.model_runs.POLL_S)
 
 
 @dataclass
@@ -122,6 +129,37 @@ class Student:
         self.check(result, "change the sentence")
         return result
 
+    async def open_model_head(self) -> dict[str, RunResult]:
+        """Opens the Real model page, picks a layer and a head and checks that head's weights against the model run
+        here, then goes back to the Playground, whose numbers must be as this student left them. Three steps, each
+        timed on its own; opening counts until the head is drawn, waiting for the model run included (the page
+        polls while it waits, as the browser does)."""
+        started = time.perf_counter()
+        opened = await self.session.rerun(page=MODEL_PAGE)
+        while opened.find(**HEAD_CHART) is None and not opened.exceptions:
+            if time.perf_counter() - started > self.session.timeout:
+                raise ProtocolError(f"open the real model: no head drawn within {self.session.timeout:.0f} s")
+            await asyncio.sleep(MODEL_POLL_S)
+            opened = await self.session.rerun()
+        opened.elapsed_ms = (time.perf_counter() - started) * 1000
+        if opened.exceptions:
+            raise ProtocolError(f"open the real model: the app raised {opened.exceptions[0]}")
+        model, sentence = (shown_value(self.session.find(label=label).element) for label in ("Model", "Sentence"))
+        attention = model_attention(model, sentence)  # (layers, heads, n, n)
+        layer, head = self.rng.randrange(attention.shape[0]), self.rng.randrange(attention.shape[1])
+        self.session.set_value(self.session.find(label="Layer"), string_value=str(layer + 1))
+        self.session.set_value(self.session.find(label="Head"), string_value=str(head + 1))
+        picked = await self.session.rerun()
+        found = picked.find(**HEAD_CHART)
+        if found is None:
+            raise Wrong(f"pick a head: the run drew no head map ({picked.status}, {picked.messages} messages)")
+        drawn, want = heatmap(found), attention[layer, head]
+        if drawn.values.shape != want.shape or not np.allclose(drawn.values, want, rtol=0, atol=drawn.tolerance):
+            raise Wrong(f"pick a head: layer {layer + 1} head {head + 1} differs from the model by {_gap(drawn.values, want)}")
+        back = await self.session.rerun(page=PLAYGROUND_PAGE)
+        self.check(back, "back to the Playground")
+        return {"open the real model": opened, "pick a head": picked, "back to the Playground": back}
+
     async def reconnect(self) -> RunResult:
         """A network blip: a new websocket asks for the same session. Its state must still be there."""
         before = self.session.session_id
@@ -132,15 +170,28 @@ class Student:
         return result
 
 
-# The moves a session makes after loading, with how often each is picked. Still to add: "open a real-model head"
-# (pages/real_model.py). It needs ``session.rerun(page="real_model")``, then the client must answer the page's
-# waiting fragment (``st.fragment(run_every=...)``: the server sends an ``auto_rerun`` message and the browser reruns
-# that fragment with ``is_auto_rerun`` until the model run is ready), then pick Layer and Head by label and compare the
-# ``rm.head`` map with ``load_model(name).run(sentence)``'s attention[layer, head] computed here.
+def shown_value(element) -> str:
+    """What a text input or a selectbox shows: the value the app gave it, else its default."""
+    if hasattr(element, "options"):  # a selectbox
+        return element.raw_value if element.HasField("raw_value") else element.options[element.default]
+    return element.value if element.HasField("value") else element.default
+
+
+@cache
+def model_attention(model: str, sentence: str) -> np.ndarray:
+    """Every head's weights for ``sentence``, computed in this process: what the server must draw."""
+    from attnviz.models import load_model
+
+    return load_model(model).run(sentence).attention
+
+
+# The moves a session makes after loading, with how often each is picked. A move returns its run, or its steps' runs
+# by name (each step is timed on its own).
 MOVES = {
     "toggle causal": (Student.toggle_causal, 3),
     "edit a cell": (Student.edit_cell, 3),
     "change the sentence": (Student.change_sentence, 1),
+    "open a real-model head": (Student.open_model_head, 1),
 }
 RECONNECT = ("reconnect", Student.reconnect)  # used by scenarios that check a session keeps its state
 

@@ -161,6 +161,7 @@ class Session:
         self.widgets: dict[str, Widget] = {}  # widget id -> Widget, as of the last runs
         self._values: dict[str, WidgetState] = {}  # widget id -> the value this session set, resent every run
         self._cache: dict[str, ForwardMsg] = {}  # message hash -> cacheable message, as the browser keeps them
+        self._page_hash = ""  # the page the last run showed: a rerun without a page stays on it, as in the browser
         self._socket = None
 
     # ------------------------------------------------------------------ connection
@@ -240,6 +241,8 @@ class Session:
         state.fragment_id = fragment_id
         if page is not None:
             state.page_name = page
+        else:
+            state.page_script_hash = self._page_hash
         state.widget_states.widgets.extend(self._values.values())
         state.cached_message_hashes.extend(self._cache)
         started = time.perf_counter()
@@ -264,6 +267,8 @@ class Session:
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self.session_id = message.new_session.initialize.session_id or self.session_id
+            elif kind == "navigation":
+                self._page_hash = message.navigation.page_script_hash
             elif kind in ("delta", "ref_hash"):
                 self._take_delta(message, result, seen, hashes)
             elif kind == "script_finished" and message.script_finished in FINAL_STATUSES:

@@ -116,3 +116,38 @@ def test_a_wrong_number_is_caught(server):
             await student.session.close()
 
     run_apart(lesson())
+
+
+def test_a_student_opens_a_real_model_head_and_finds_the_playground_as_it_was(server, encoder):
+    async def lesson():
+        student = Student(Session(server.url), seed=3)
+        try:
+            await student.load()
+            await student.toggle_causal()
+            steps = await student.open_model_head()  # raises Wrong if the head or the Playground's weights differ
+            return student, steps
+        finally:
+            await student.session.close()
+
+    student, steps = run_apart(lesson())
+    assert list(steps) == ["open the real model", "pick a head", "back to the Playground"]
+    assert steps["pick a head"].find(label="Layer") is not None
+    assert student.expected.causal is True  # still masked after the visit, as the check of "back" confirmed
+
+
+def test_a_wrong_head_is_caught(server, encoder, monkeypatch):
+    import bench.load_moves as moves
+
+    real = moves.model_attention
+    monkeypatch.setattr(moves, "model_attention", lambda model, sentence: real(model, sentence)[::-1])  # other layers
+
+    async def lesson():
+        student = Student(Session(server.url), seed=4)
+        try:
+            await student.load()
+            with pytest.raises(Wrong, match="differs from the model"):
+                await student.open_model_head()
+        finally:
+            await student.session.close()
+
+    run_apart(lesson())
