@@ -120,55 +120,63 @@ attention_views()
 
 # ----------------------------------------------------------------------------- vectors, one token, downloads
 playground = state.playground()
-vectors, up_close, downloads = st.tabs(["Q, K and V", "One token up close", "Download"])
+# Only the open tab runs: a toggle or a cell edit does not rebuild the tables behind the other two.
+vectors, up_close, downloads = st.tabs(["Q, K and V", "One token up close", "Download"], **state.lazy_tabs(PAGE))
 with vectors:
-    token_chips(playground.tokens)
-    st.caption("Vectors belong to positions: a new sentence keeps row i's vectors and relabels them with its token i.")
-    d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
-    d_k.slider(
-        "d_k (dimensions of queries and keys)", 1, MAX_DIM, **state.playground_control("d_k", set_dim, which="d_k")
-    )
-    d_v.slider("d_v (dimensions of values)", 1, MAX_DIM, **state.playground_control("d_v", set_dim, which="d_v"))
-    seed.number_input("Seed", 0, MAX_SEED, step=1, **state.playground_control("seed", randomise))
-    again.button("Randomise", icon=":material/casino:", width="stretch", on_click=state.randomise_again)
-    for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
-        with column:
-            st.markdown(
-                f"**{matrix}**: "
-                + {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}[matrix]
-            )
-            number_table(
-                values,
-                playground.labels,
-                column_names(matrix, values.shape[1]),
-                name=matrix,
-                height=min(38 + 35 * playground.n, 460),
-            )
-    st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
-with up_close:
-    i, result = playground.focus, playground.result()
-    st.latex(
-        formula_latex(
-            causal=playground.causal,
-            scale=playground.scale,
-            temperature=playground.temperature,
-            has_blocked_keys=bool(playground.blocked_keys),
+    if vectors.open:
+        token_chips(playground.tokens)
+        st.caption(
+            "Vectors belong to positions: a new sentence keeps row i's vectors and relabels them with its token i."
         )
-    )
-    st.caption(mask_explanation(causal=playground.causal, has_blocked_keys=bool(playground.blocked_keys)))
-    Q, K, V = playground.matrices()
-    st.markdown(f"**From scores to weights for “{literal(playground.tokens[i])}”**")
-    columns = arithmetic_columns(
-        Q, K, result, playground.labels, i, scale=playground.scale, temperature=playground.temperature
-    )
-    st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
-    st.caption(row_summary(result, i))
-    st.markdown(f"**The output of “{literal(playground.tokens[i])}” blends the values by these weights: Σⱼ wⱼ · vⱼ**")
-    st.dataframe(
-        pd.DataFrame(blend_columns(result, V, playground.labels, i)),
-        hide_index=True,
-        width="stretch",
-        height=38 + 35 * (min(playground.n, 12) + 1),  # every key and the sum, without an inner scroll
-    )
+        d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
+        d_k.slider(
+            "d_k (dimensions of queries and keys)", 1, MAX_DIM, **state.playground_control("d_k", set_dim, which="d_k")
+        )
+        d_v.slider("d_v (dimensions of values)", 1, MAX_DIM, **state.playground_control("d_v", set_dim, which="d_v"))
+        seed.number_input("Seed", 0, MAX_SEED, step=1, **state.playground_control("seed", randomise))
+        again.button("Randomise", icon=":material/casino:", width="stretch", on_click=state.randomise_again)
+        for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
+            with column:
+                st.markdown(
+                    f"**{matrix}**: "
+                    + {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}[matrix]
+                )
+                number_table(
+                    values,
+                    playground.labels,
+                    column_names(matrix, values.shape[1]),
+                    name=matrix,
+                    height=min(38 + 35 * playground.n, 460),
+                )
+        st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
+with up_close:
+    if up_close.open:
+        i, result = playground.focus, playground.result()
+        st.latex(
+            formula_latex(
+                causal=playground.causal,
+                scale=playground.scale,
+                temperature=playground.temperature,
+                has_blocked_keys=bool(playground.blocked_keys),
+            )
+        )
+        st.caption(mask_explanation(causal=playground.causal, has_blocked_keys=bool(playground.blocked_keys)))
+        Q, K, V = playground.matrices()
+        st.markdown(f"**From scores to weights for “{literal(playground.tokens[i])}”**")
+        columns = arithmetic_columns(
+            Q, K, result, playground.labels, i, scale=playground.scale, temperature=playground.temperature
+        )
+        st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
+        st.caption(row_summary(result, i))
+        st.markdown(
+            f"**The output of “{literal(playground.tokens[i])}” blends the values by these weights: Σⱼ wⱼ · vⱼ**"
+        )
+        st.dataframe(
+            pd.DataFrame(blend_columns(result, V, playground.labels, i)),
+            hide_index=True,
+            width="stretch",
+            height=38 + 35 * (min(playground.n, 12) + 1),  # every key and the sum, without an inner scroll
+        )
 with downloads:
-    export_buttons()
+    if downloads.open:
+        export_buttons()

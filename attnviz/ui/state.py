@@ -29,6 +29,7 @@ _MESSAGES = "messages"  # plain-words messages from the last move, shown once on
 _TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 _LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 _PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
+_TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 _CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 _SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 _TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
@@ -217,6 +218,16 @@ def typed_cells(key: str, column_names: list[str]) -> dict[tuple[int, int], Any]
         for name, value in cells.items()
         if name in column_of
     }
+
+
+def lazy_tabs(page: str) -> dict:
+    """Keyword arguments for ``st.tabs`` that run only the open tab's contents (each tab's ``.open`` says which), so
+    a move does not rebuild tables hidden behind another tab; switching tabs is a rerun."""
+    return {"key": tabs_key(page), "on_change": "rerun"}
+
+
+def tabs_key(page: str) -> str:
+    return f"{_TABS}{page}"
 
 
 # ----------------------------------------------------------------------------- guided pages' settings

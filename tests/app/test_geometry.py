@@ -8,7 +8,18 @@ import math
 import numpy as np
 import pytest
 
-from tests.support.apptest import as_read, button, chart, control_key, open_app, open_page, setting_key, texts, trace
+from tests.support.apptest import (
+    as_read,
+    button,
+    chart,
+    control_key,
+    open_app,
+    open_page,
+    open_tab,
+    setting_key,
+    texts,
+    trace,
+)
 
 PAGE = "pages/geometry.py"
 QUERY, KEYS, VALUES = (3, 1), [(3, 1), (1, 4), (1.5, 0.5)], [(1, 0), (0, 1), (0, 0)]  # the Playground's "it" example
@@ -83,6 +94,7 @@ def test_the_context_vector_is_the_playgrounds_for_the_same_example():
     """Issue 13 item 6: the "it" example gives one context vector on both pages."""
     at = open_app()
     at.selectbox(key=control_key("example")).set_value("pronoun_it").run()
+    open_tab(at, "playground", "One token up close")
     blend = next(frame.value for frame in at.dataframe if "wⱼ · vⱼ" in frame.value.columns)
     playground = blend["wⱼ · vⱼ"].tolist()[-1]
     at.switch_page(PAGE).run()

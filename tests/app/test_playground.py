@@ -21,6 +21,7 @@ from tests.support.apptest import (
     heatmap_colour,
     hover,
     open_app,
+    open_tab,
     playground,
     type_cells,
 )
@@ -204,6 +205,7 @@ def test_an_example_shows_its_documented_weights_and_focuses_its_token(app, key)
 
 def test_the_focus_table_works_one_row_out(app):
     app.selectbox(key=control_key("example")).set_value("pronoun_it").run()
+    open_tab(app, "playground", "One token up close")
     table = next(frame.value for frame in app.dataframe if "q·k" in frame.value.columns)
     assert table["q·k"].tolist()[:3] == ["3×3 + 1×1 = 10", "3×1 + 1×4 = 7", "3×1.5 + 1×0.5 = 5"]
     assert list(table.columns)[2] == "s = q·k ÷ (√2 = 1.414)"
@@ -215,6 +217,20 @@ def test_the_focus_table_works_one_row_out(app):
     assert "The largest s in this row is 7.071" in summary and "sums to 1.149" in summary
     blend = next(frame.value for frame in app.dataframe if "wⱼ · vⱼ" in frame.value.columns)
     assert blend["wⱼ · vⱼ"].tolist()[-1] == "[0.8703, 0.1043]"
+
+
+def test_only_the_open_tab_is_built_and_edits_outlive_a_tab_switch(app):
+    assert [frame.value.columns[0] for frame in app.dataframe] == ["q1", "k1", "v1"]  # Q, K and V, no arithmetic
+    assert not app.get("download_button")
+    type_cells(app, "Q", {(1, 2): "2.5"}, ["q1", "q2", "q3", "q4"])
+    open_tab(app, "playground", "One token up close")
+    assert [list(frame.value.columns)[:2] for frame in app.dataframe] == [["key", "q·k"], ["key", "weight wⱼ"]]
+    assert playground(app).matrices()[0][1, 2] == 2.5
+    open_tab(app, "playground", "Download")
+    assert len(app.get("download_button")) == 3 and not app.dataframe
+    open_tab(app, "playground", "Q, K and V")
+    q_table = app.dataframe[0].value
+    assert q_table.iloc[1, 2] == "2.5" and playground(app).matrices()[0][1, 2] == 2.5  # the edit was kept
 
 
 def test_clicking_a_cell_chooses_its_row_as_the_focus(app):
@@ -285,6 +301,7 @@ def test_html_and_markdown_in_the_sentence_are_shown_as_text(app):
     chips = next(m.value for m in app.markdown if 'class="attnviz-chips"' in m.value)
     assert "<script>" not in chips and "&lt;" in chips
     app.selectbox(key=control_key("focus")).set_value(7).run()  # tokens: < script > alert ( 1 ) < / …
+    open_tab(app, "playground", "One token up close")
     heading = next(m.value for m in app.markdown if m.value.startswith("**From scores to weights"))
     assert heading == r"**From scores to weights for “\<”**"
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
-from tests.support.apptest import APP, as_read, control_key
+from tests.support.apptest import APP, as_read, control_key, open_tab
 
 
 def classroom_page():
@@ -86,7 +86,7 @@ def test_no_link_leaves_the_defaults_and_shows_their_link():
 
 
 def test_three_download_buttons_build_their_files_only_when_clicked():
-    at = open_link(None)
+    at = open_tab(open_link(None), "playground", "Download")
     buttons = at.get("download_button")
     assert [button.label for button in buttons] == [
         "Download CSV tables (.zip)",

@@ -11,7 +11,7 @@ import numpy as np
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from attnviz.ui.state import control_key, setting_key, table_key_at
+from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 __all__ = ["APP", "control_key", "setting_key"]
@@ -52,6 +52,12 @@ def type_cells(at: AppTest, table: str, cells: dict[tuple[int, int], object], co
     for (row, col), text in cells.items():
         edited.setdefault(row, {})[columns[col]] = text
     at.session_state[key] = {"edited_rows": edited, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+def open_tab(at: AppTest, page: str, name: str) -> AppTest:
+    """Clicks the tab ``name`` of ``page``'s tab bar (a lazy one: only the open tab's contents run) and reruns."""
+    at.session_state[tabs_key(page)] = name
     return at.run()
 
 
