@@ -8,10 +8,10 @@ import streamlit as st
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
 from attnviz.figures import real_model as figs
 from attnviz.lessons import real_model as words
-from attnviz.models import MAX_TOKENS, MODEL_NAMES, head_statistics, hide_sinks
+from attnviz.models import MAX_TOKENS, MODEL_NAMES
 from attnviz.ui import state
 from attnviz.ui.charts import show_chart
-from attnviz.ui.model_runs import model_run
+from attnviz.ui.model_runs import model_run, shown_run
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal
@@ -57,8 +57,8 @@ with rail:
         "their columns to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes.",
         **state.page_setting(PAGE, "hide_sinks", False),
     )
-    attention = hide_sinks(run.attention, run.sinks) if hide else run.attention  # (layers, heads, n, n)
-    stats = head_statistics(attention, run.sinks)
+    shown = shown_run(run, hide=hide)
+    attention, stats = shown.attention, shown.stats  # (layers, heads, n, n), and each head's measured label
     layer_box, head_box = st.columns(2)
     layer = layer_box.selectbox(
         "Layer", range(run.n_layers), format_func=lambda i: str(i + 1),
@@ -87,15 +87,16 @@ with rail:
             sentence=run.sentence,
         )
 with overview_column:
-    side = words.overview_side(run.n_layers * run.n_heads, n)
-    overview = figs.overview(attention, stats.labels(), side=side, chosen=(layer, head), font_size=font)
+    overview = figs.overview(shown.maps, chosen=(layer, head), font_size=font)
     st.echarts_chart(
         overview.option,
         key="rm.overview",
         height=overview.height,
         on_select=partial(pick, "rm.overview", lambda series, _: overview.head_at(series)),
     )
-    st.caption(words.overview_caption(overview.layers_across, side, n) + " " + words.label_counts(stats.labels()))
+    st.caption(
+        words.overview_caption(overview.layers_across, overview.side, n) + " " + words.label_counts(stats.labels())
+    )
 if hide:
     st.caption(
         f"Sinks hidden: the columns of {literal(sinks)} are 0 and every row is rescaled to sum to 1. A row that gave "

@@ -24,11 +24,23 @@ MIN_LINE_WEIGHT = 0.01  # lines fainter than this are not drawn (1% opacity is i
 
 
 @dataclass(frozen=True)
+class HeadMaps:
+    """Every head of a run as a small map: the heavy part of the overview, the same whichever head is chosen, so a
+    page can keep it while a student picks heads (``overview`` adds the frame and the axes)."""
+
+    series: list[dict]  # one heatmap series a head, in ``heads`` order
+    heads: list[tuple[int, int]]  # (layer, head) of each series
+    shape: tuple[int, int]  # (layers, heads)
+    side: int  # cells along each side of a small map
+    layers_across: bool  # True: layers run left to right and heads top to bottom; False: the other way round
+
+
+@dataclass(frozen=True)
 class Overview:
     option: dict
     heads: list[tuple[int, int]]  # (layer, head) of each series, in series order: a click's series → its head
     side: int  # cells along each side of a small map
-    layers_across: bool  # True: layers run left to right and heads top to bottom; False: the other way round
+    layers_across: bool
     height: int  # pixels: about square cells in a chart some 850 px wide, at most MAX_OVERVIEW_HEIGHT
 
     def head_at(self, series: int) -> dict[str, int]:
@@ -37,53 +49,54 @@ class Overview:
         return {"layer": layer, "head": head}
 
 
-def overview(attention, labels, *, side: int, chosen: tuple[int, int], font_size: int = 12) -> Overview:
-    """Every head of ``attention`` (layers, heads, n, n) as a small ``side`` × ``side`` map, one series a head.
+def head_maps(attention, labels, *, side: int) -> HeadMaps:
+    """Every head of ``attention`` (layers, heads, n, n) pooled to a ``side`` × ``side`` map, one series a head, named
+    by its measured label (``labels`` (layers, heads): HeadStatistics.labels).
 
-    The longer of layers and heads runs across, so 30 × 9 and 6 × 12 both fit a laptop screen. ``labels`` (layers,
-    heads) are the measured labels (HeadStatistics.labels); ``chosen`` is boxed."""
+    The longer of layers and heads runs across, so 30 × 9 and 6 × 12 both fit a laptop screen."""
     n_layers, n_heads = attention.shape[:2]
-    maps = pooled(attention, side)  # (layers, heads, side, side)
+    maps = np.round(pooled(attention, side), 3)  # (layers, heads, side, side)
     layers_across = n_layers >= n_heads
-    across, down = (n_layers, n_heads) if layers_across else (n_heads, n_layers)
     block = side + 1  # a map and the empty cell before it; the chosen map's empty cells around it make its frame
     rows, cols = np.indices((side, side))  # (side, side) each: query group, key group
     series, heads = [], []
     for layer in range(n_layers):
         for head in range(n_heads):
             x, y = _corner((layer, head), block, layers_across)
-            cells = zip(
-                (x + cols).ravel().tolist(),
-                (y + rows).ravel().tolist(),
-                np.round(maps[layer, head], 3).ravel().tolist(),
-                strict=True,
-            )
+            cells = np.stack([(x + cols).ravel(), (y + rows).ravel()], axis=1).tolist()  # (side², 2) as int lists
+            for cell, share in zip(cells, maps[layer, head].ravel().tolist(), strict=True):
+                cell.append(share)
             series.append(
                 {
                     "type": "heatmap",
                     "name": f"{head_name(layer, head)}: {PATTERNS[str(labels[layer, head])]}",
-                    "data": [list(cell) for cell in cells],
+                    "data": cells,
                     "selectedMode": "single",
                     "progressive": 0,
                     "emphasis": {"disabled": True},
                 }
             )
             heads.append((layer, head))
-    x, y = _corner(chosen, block, layers_across)
+    return HeadMaps(series, heads, (n_layers, n_heads), side, layers_across)
+
+
+def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) -> Overview:
+    """Every head's small map (``head_maps``), with ``chosen`` = (layer, head) boxed."""
+    side, block = maps.side, maps.side + 1
+    across, down = maps.shape if maps.layers_across else maps.shape[::-1]
+    x, y = _corner(chosen, block, maps.layers_across)
     frame = [
         [x + i, y + j] for i in range(-1, side + 1) for j in range(-1, side + 1) if i in (-1, side) or j in (-1, side)
     ]
-    series.append(
-        {
-            "type": "heatmap",
-            "name": "chosen",
-            "data": [[i, j, 0] for i, j in frame],
-            "itemStyle": {"color": FOCUS},
-            "silent": True,
-            "progressive": 0,
-        }
-    )
-    names = ("Layer", "Head") if layers_across else ("Head", "Layer")
+    chosen_frame = {
+        "type": "heatmap",
+        "name": "chosen",
+        "data": [[i, j, 0] for i, j in frame],
+        "itemStyle": {"color": FOCUS},
+        "silent": True,
+        "progressive": 0,
+    }
+    names = ("Layer", "Head") if maps.layers_across else ("Head", "Layer")
     option = {
         "animation": False,
         "tooltip": {"formatter": "{a}<br/>share of attention {@[2]}"},
@@ -92,16 +105,16 @@ def overview(attention, labels, *, side: int, chosen: tuple[int, int], font_size
         "yAxis": _block_axis(down, block, names[1], font_size) | {"inverse": True},
         "visualMap": {
             "show": False,
-            "seriesIndex": list(range(len(heads))),
+            "seriesIndex": list(range(len(maps.heads))),
             "dimension": 2,
             "min": 0.0,
             "max": 1.0,
             "inRange": {"color": VIRIDIS},
         },
-        "series": series,
+        "series": [*maps.series, chosen_frame],
     }
     height = min(MAX_OVERVIEW_HEIGHT, 40 + round(850 * down / across))
-    return Overview(option, heads, side, layers_across, height)
+    return Overview(option, maps.heads, side, maps.layers_across, height)
 
 
 def _corner(at: tuple[int, int], block: int, layers_across: bool) -> tuple[int, int]:

@@ -3,10 +3,16 @@ the page shows what it is waiting for, refreshing itself, until the run is there
 
 from __future__ import annotations
 
+import threading
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
 import streamlit as st
 
-from attnviz.lessons.real_model import progress_text
-from attnviz.models import ModelRun, background
+from attnviz.figures.real_model import HeadMaps, head_maps
+from attnviz.lessons.real_model import overview_side, progress_text
+from attnviz.models import HeadStatistics, ModelRun, background, head_statistics, hide_sinks
 from attnviz.ui.lessons import explained_errors
 
 FIRST_WAIT_S = 0.4  # a cached or short run shows at once, without a flash of "waiting"
@@ -31,3 +37,30 @@ def _progress(job: background.Job) -> None:
         st.rerun()
     job.touch()  # still wanted: the worker skips jobs nobody asks for
     st.info(progress_text(job.model, job.stage, job.seconds(), background.ahead_of(job)), icon=":material/hourglass:")
+
+
+@dataclass(frozen=True)
+class ShownRun:
+    """What the Real model page draws from a run, with or without the sinks: computed once per process and shared by
+    every session showing that run (a class opens the teacher's sentence), not on every pick of a head."""
+
+    attention: np.ndarray  # (layers, heads, n, n), sinks hidden or not
+    stats: HeadStatistics
+    maps: HeadMaps  # every head's small map for the overview
+
+
+_shown_lock = threading.Lock()
+_shown: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # run -> {hide: ShownRun}; gone with the run
+
+
+def shown_run(run: ModelRun, *, hide: bool) -> ShownRun:
+    with _shown_lock:
+        found = _shown.get(run, {}).get(hide)
+    if found is None:
+        attention = hide_sinks(run.attention, run.sinks) if hide else run.attention
+        stats = head_statistics(attention, run.sinks)
+        side = overview_side(run.n_layers * run.n_heads, len(run.tokens))
+        found = ShownRun(attention, stats, head_maps(attention, stats.labels(), side=side))
+        with _shown_lock:
+            _shown.setdefault(run, {})[hide] = found
+    return found

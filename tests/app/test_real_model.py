@@ -311,3 +311,19 @@ def test_next_token_probabilities_are_the_softmax_of_the_logits_over_temperature
         bars[temperature] = probabilities
     assert bars[0.5][0] > bars[1.0][0] > bars[2.0][0]  # a lower temperature sharpens
     assert bars[0.5][-1] < bars[1.0][-1] < bars[2.0][-1]
+
+
+def test_a_runs_maps_and_labels_are_made_once_and_shared_by_every_pick(encoder):
+    from attnviz.lessons.real_model import pooled
+    from attnviz.models import head_statistics, hide_sinks
+    from attnviz.ui.model_runs import shown_run
+
+    run = encoder.run("The cat sat on the mat.")
+    shown = shown_run(run, hide=False)
+    assert shown_run(run, hide=False) is shown  # a second pick of a head rebuilds nothing
+    hidden = shown_run(run, hide=True)
+    np.testing.assert_array_equal(hidden.attention, hide_sinks(run.attention, run.sinks))
+    assert hidden.stats.labels().tolist() == head_statistics(hidden.attention, run.sinks).labels().tolist()
+    layer, head = shown.maps.heads[7]
+    drawn = [share for *_, share in shown.maps.series[7]["data"]]
+    assert drawn == np.round(pooled(run.attention[layer, head], shown.maps.side), 3).ravel().tolist()

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from attnviz.figures.real_model import MIN_LINE_WEIGHT, head_map, line_view, next_token_bars, overview
+from attnviz.figures.real_model import MIN_LINE_WEIGHT, head_map, head_maps, line_view, next_token_bars, overview
 from attnviz.lessons.real_model import PATTERNS, overview_side
 from tests.support.apptest import decode
 
@@ -25,7 +25,7 @@ def labels_for(n_layers, n_heads):
 
 def test_each_small_map_is_its_heads_attention_where_every_token_fits():
     attention = random_attention(6, 12, 16, 16)
-    drawn = overview(attention, labels_for(6, 12), side=16, chosen=(2, 5))
+    drawn = overview(head_maps(attention, labels_for(6, 12), side=16), chosen=(2, 5))
     assert not drawn.layers_across  # 12 heads run across, 6 layers down
     assert len(drawn.option["series"]) == 72 + 1  # one a head, then the chosen head's frame
     for index, (layer, head) in enumerate(drawn.heads):
@@ -40,7 +40,7 @@ def test_each_small_map_is_its_heads_attention_where_every_token_fits():
 
 
 def test_the_chosen_head_is_framed_by_the_empty_cells_around_its_map():
-    drawn = overview(random_attention(30, 9, 13, 13, causal=True), labels_for(30, 9), side=8, chosen=(29, 8))
+    drawn = overview(head_maps(random_attention(30, 9, 13, 13, causal=True), labels_for(30, 9), side=8), chosen=(29, 8))
     assert drawn.layers_across and drawn.option["xAxis"]["name"] == "Layer" and drawn.option["yAxis"]["name"] == "Head"
     frame = {(x, y) for x, y, _ in drawn.option["series"][-1]["data"]}
     x0, y0 = 1 + 29 * 9, 1 + 8 * 9
@@ -53,7 +53,7 @@ def test_the_chosen_head_is_framed_by_the_empty_cells_around_its_map():
 def test_the_decoders_overview_at_128_tokens_stays_small():
     n_maps, n = 30 * 9, 128
     side = overview_side(n_maps, n)
-    drawn = overview(random_attention(30, 9, n, n, causal=True), labels_for(30, 9), side=side, chosen=(0, 0))
+    drawn = overview(head_maps(random_attention(30, 9, n, n, causal=True), labels_for(30, 9), side=side), chosen=(0, 0))
     cells = sum(len(series["data"]) for series in drawn.option["series"][:-1])
     assert cells == n_maps * side**2 <= 20_000
     assert len(json.dumps(drawn.option)) < 500_000
