@@ -109,9 +109,7 @@ async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
         name, move = pick_move(student, reconnect_every=scenario.reconnect_every, made=made)
 
         async def timed(name=name, move=move):
-            results = await move(student)
-            for step, result in (results if isinstance(results, dict) else {name: results}).items():
-                tally.moves_ms.setdefault(step, []).append(result.elapsed_ms)
+            tally.moves_ms.setdefault(name, []).append((await move(student)).elapsed_ms)
 
         ok = await _attempt(tally, name, timed())
         made += 1

@@ -72,6 +72,7 @@ class Student:
         self.expected = Expected()
         self.rng = random.Random(seed)
         self.table_edits: dict[str, dict] = {}  # editor widget id -> its pending edits, as the browser holds them
+        self.next_moves: list[tuple[str, object]] = []  # moves that must come next (a visit to the Real model page)
 
     def check(self, result: RunResult, move: str) -> None:
         if result.exceptions:
@@ -129,11 +130,10 @@ class Student:
         self.check(result, "change the sentence")
         return result
 
-    async def open_model_head(self) -> dict[str, RunResult]:
-        """Opens the Real model page, picks a layer and a head and checks that head's weights against the model run
-        here, then goes back to the Playground, whose numbers must be as this student left them. Three steps, each
-        timed on its own; opening counts until the head is drawn, waiting for the model run included (the page
-        polls while it waits, as the browser does)."""
+    async def open_real_model(self) -> RunResult:
+        """Opens the Real model page; timed until its head map is drawn, waiting for the model run included (the page
+        polls while it waits, as the browser does). The student's next two moves are ``pick_head`` and
+        ``back_to_playground``."""
         started = time.perf_counter()
         opened = await self.session.rerun(page=MODEL_PAGE)
         while opened.find(**HEAD_CHART) is None and not opened.exceptions:
@@ -144,6 +144,11 @@ class Student:
         opened.elapsed_ms = (time.perf_counter() - started) * 1000
         if opened.exceptions:
             raise ProtocolError(f"open the real model: the app raised {opened.exceptions[0]}")
+        self.next_moves = [("pick a head", Student.pick_head), ("back to the Playground", Student.back_to_playground)]
+        return opened
+
+    async def pick_head(self) -> RunResult:
+        """Picks a layer and a head and checks that head's weights against the model run in this process."""
         model, sentence = (shown_value(self.session.find(label=label).element) for label in ("Model", "Sentence"))
         attention = model_attention(model, sentence)  # (layers, heads, n, n)
         layer, head = self.rng.randrange(attention.shape[0]), self.rng.randrange(attention.shape[1])
@@ -156,9 +161,13 @@ class Student:
         drawn, want = heatmap(found), attention[layer, head]
         if drawn.values.shape != want.shape or not np.allclose(drawn.values, want, rtol=0, atol=drawn.tolerance):
             raise Wrong(f"pick a head: layer {layer + 1} head {head + 1} differs from the model by {_gap(drawn.values, want)}")
+        return picked
+
+    async def back_to_playground(self) -> RunResult:
+        """Back on the Playground, its numbers must be as this student left them."""
         back = await self.session.rerun(page=PLAYGROUND_PAGE)
         self.check(back, "back to the Playground")
-        return {"open the real model": opened, "pick a head": picked, "back to the Playground": back}
+        return back
 
     async def reconnect(self) -> RunResult:
         """A network blip: a new websocket asks for the same session. Its state must still be there."""
@@ -185,13 +194,13 @@ def model_attention(model: str, sentence: str) -> np.ndarray:
     return load_model(model).run(sentence).attention
 
 
-# The moves a session makes after loading, with how often each is picked. A move returns its run, or its steps' runs
-# by name (each step is timed on its own).
+# The moves a session makes on the Playground, with how often each is picked. Opening the Real model page is followed
+# by two more moves there, one a turn like any other: picking a head, then going back to the Playground.
 MOVES = {
     "toggle causal": (Student.toggle_causal, 3),
     "edit a cell": (Student.edit_cell, 3),
     "change the sentence": (Student.change_sentence, 1),
-    "open a real-model head": (Student.open_model_head, 1),
+    "open the real model": (Student.open_real_model, 1),
 }
 RECONNECT = ("reconnect", Student.reconnect)  # used by scenarios that check a session keeps its state
 
@@ -200,6 +209,8 @@ def pick_move(student: Student, *, reconnect_every: int = 0, made: int = 0):
     """(name, coroutine function) of the next move."""
     if reconnect_every and made and made % reconnect_every == 0:
         return RECONNECT
+    if student.next_moves:
+        return student.next_moves.pop(0)
     names = list(MOVES)
     name = student.rng.choices(names, weights=[MOVES[n][1] for n in names])[0]
     return name, MOVES[name][0]

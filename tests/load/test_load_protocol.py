@@ -18,7 +18,7 @@ import pytest
 from streamlit.proto.Element_pb2 import Element
 
 from attnviz import random_qkv
-from bench.load_moves import DEFAULT_SENTENCE, Expected, Student, Wrong
+from bench.load_moves import DEFAULT_SENTENCE, MOVES, Expected, Student, Wrong, pick_move
 from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
 from tests.reference import naive_attention
 from tests.support.live import StreamlitServer
@@ -124,14 +124,17 @@ def test_a_student_opens_a_real_model_head_and_finds_the_playground_as_it_was(se
         try:
             await student.load()
             await student.toggle_causal()
-            steps = await student.open_model_head()  # raises Wrong if the head or the Playground's weights differ
-            return student, steps
+            await student.open_real_model()
+            steps = [pick_move(student) for _ in range(2)]
+            picked = await student.pick_head()  # raises Wrong if the head's weights differ from the model's
+            await student.back_to_playground()  # raises Wrong if the Playground's weights are not the student's
+            return student, steps, picked
         finally:
             await student.session.close()
 
-    student, steps = run_apart(lesson())
-    assert list(steps) == ["open the real model", "pick a head", "back to the Playground"]
-    assert steps["pick a head"].find(label="Layer") is not None
+    student, steps, picked = run_apart(lesson())
+    assert [name for name, _ in steps] == ["pick a head", "back to the Playground"]  # the visit's next two moves
+    assert picked.find(label="Layer") is not None and pick_move(student)[0] in MOVES
     assert student.expected.causal is True  # still masked after the visit, as the check of "back" confirmed
 
 
@@ -145,8 +148,9 @@ def test_a_wrong_head_is_caught(server, encoder, monkeypatch):
         student = Student(Session(server.url), seed=4)
         try:
             await student.load()
+            await student.open_real_model()
             with pytest.raises(Wrong, match="differs from the model"):
-                await student.open_model_head()
+                await student.pick_head()
         finally:
             await student.session.close()
 
