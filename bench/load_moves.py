@@ -73,6 +73,7 @@ class Student:
         self.rng = random.Random(seed)
         self.table_edits: dict[str, dict] = {}  # editor widget id -> its pending edits, as the browser holds them
         self.next_moves: list[tuple[str, object]] = []  # moves that must come next (a visit to the Real model page)
+        self.on_model_page = False
 
     def check(self, result: RunResult, move: str) -> None:
         if result.exceptions:
@@ -145,6 +146,7 @@ class Student:
         if opened.exceptions:
             raise ProtocolError(f"open the real model: the app raised {opened.exceptions[0]}")
         self.next_moves = [("pick a head", Student.pick_head), ("back to the Playground", Student.back_to_playground)]
+        self.on_model_page = True
         return opened
 
     async def pick_head(self) -> RunResult:
@@ -166,6 +168,7 @@ class Student:
     async def back_to_playground(self) -> RunResult:
         """Back on the Playground, its numbers must be as this student left them."""
         back = await self.session.rerun(page=PLAYGROUND_PAGE)
+        self.on_model_page = False
         self.check(back, "back to the Playground")
         return back
 
@@ -175,7 +178,10 @@ class Student:
         result = await self.session.reconnect()
         if self.session.session_id != before:
             raise Wrong(f"reconnect: the server started a new session ({self.session.session_id}) instead of {before}")
-        self.check(result, "reconnect")
+        if not self.on_model_page:
+            self.check(result, "reconnect")
+        elif result.find(**HEAD_CHART) is None:
+            raise Wrong("reconnect: the Real model page came back without its head map")
         return result
 
 

@@ -155,3 +155,17 @@ def test_a_wrong_head_is_caught(server, encoder, monkeypatch):
             await student.session.close()
 
     run_apart(lesson())
+
+
+def test_a_reconnect_on_the_real_model_page_finds_that_page(server, encoder):
+    async def lesson():
+        student = Student(Session(server.url), seed=5)
+        try:
+            await student.load()
+            await student.open_real_model()
+            return await student.reconnect()  # raises Wrong if the page or the session was lost
+        finally:
+            await student.session.close()
+
+    result = run_apart(lesson())
+    assert result.find(label="Layer") is not None and result.find(label="Causal mask") is None
