@@ -17,6 +17,8 @@ from attnviz.core.numbers import format_fixed_numbers, format_number, format_num
 from attnviz.figures.colours import BLUE_RED, CHANGED, FOCUS, MASKED_GREY, VIRIDIS, signed_log
 
 TEXT_LIMIT = 24  # above this many rows or columns cell text is left out (hover stays): unreadable, and slow
+CHANGED_LIMIT = 256  # above TEXT_LIMIT, more changed cells than this are not boxed: a box on every other cell of a
+# 128 × 128 view says nothing and costs the browser more than the view itself; the line under the views says it
 _LABEL = {"color": "#111", "textBorderColor": "rgba(255,255,255,0.85)", "textBorderWidth": 2}
 
 
@@ -75,19 +77,19 @@ def heatmap_option(
     blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
     # Numbers in the cells only where they fit: presenter-sized numbers need wide cells.
     show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else 8)
-    colour = scale.positions(np.where(blocked, 0.0, z))
     masked_text = "0" if scale.kind == "weights" else "−∞"
     # Built column by column with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view.
     shown = ~blocked
     at_rows, at_cols = np.nonzero(shown)  # reading order, like View.cells
+    colour = np.round(scale.positions(z[shown]), 4).tolist()
     values = format_numbers(z[shown])
     if show_text:  # [column, row, colour, cell text, hover sentence]
         arrow = [f"{label} → " for label in row_labels]
         texts = cell_labels(z[shown], scale)
         cells = [
-            [j, i, round(position, 4), text, f"{arrow[i]}{col_labels[j]}: {value_name} {number}"]
+            [j, i, position, text, f"{arrow[i]}{col_labels[j]}: {value_name} {number}"]
             for i, j, position, text, number in zip(
-                at_rows.tolist(), at_cols.tolist(), colour[shown].tolist(), texts, values, strict=True
+                at_rows.tolist(), at_cols.tolist(), colour, texts, values, strict=True
             )
         ]
         masked = [
@@ -97,12 +99,10 @@ def heatmap_option(
         tooltip = "{@[4]}"
     else:  # too many cells for text: [column, row, colour, value]; the hover names positions (about 4× less to send)
         cells = [
-            [j, i, round(position, 4), number]
-            for i, j, position, number in zip(
-                at_rows.tolist(), at_cols.tolist(), colour[shown].tolist(), values, strict=True
-            )
+            [j, i, position, number]
+            for i, j, position, number in zip(at_rows.tolist(), at_cols.tolist(), colour, values, strict=True)
         ]
-        masked = [[j, i, 0.0, "masked (score −∞, weight 0)"] for i, j in np.argwhere(blocked).tolist()]
+        masked = []  # not sent: masked cells show the grid's grey background (half of a causal view's cells)
         tooltip = f"position {{@[1]}} → {{@[0]}}: {value_name} {{@[3]}}"
     label = {"show": show_text, "formatter": "{@[3]}", "fontSize": font_size - 1 if cols <= 6 else 9}
     series = [
@@ -129,7 +129,8 @@ def heatmap_option(
             _outline("focus", row, FOCUS, "solid", width=3),
             _outline("focus core", row, "#ffffff", "solid", width=1),
         ]
-    if changed is not None and np.asarray(changed).any():
+    changed = None if changed is None else np.asarray(changed, bool)
+    if changed is not None and changed.any() and (show_text or np.count_nonzero(changed) <= CHANGED_LIMIT):
         series.append(_outline("changed", np.argwhere(changed)[:, ::-1].tolist(), CHANGED, "dashed"))
     tick_font = min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
     y_labels = [
@@ -150,7 +151,8 @@ def heatmap_option(
         "title": {"text": title, "left": 0, "textStyle": {"fontSize": font_size + 1}},
         "tooltip": {"formatter": tooltip},
         "toolbox": {"feature": {"saveAsImage": {"name": f"attnviz-{chart_name}", "pixelRatio": 2, "title": "PNG"}}},
-        "grid": {"left": 4, "right": 8, "top": 30, "bottom": 4, "containLabel": True},
+        "grid": {"left": 4, "right": 8, "top": 30, "bottom": 4, "containLabel": True}
+        | ({} if show_text or not blocked.any() else {"show": True, "backgroundColor": MASKED_GREY, "borderWidth": 0}),
         "xAxis": {
             "type": "category",
             "data": [label.split(": ", 1)[-1] for label in col_labels],  # the key's token; hover gives "3: not"

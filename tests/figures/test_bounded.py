@@ -16,7 +16,8 @@ from attnviz import multi_head_attention
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
-from attnviz.figures.attention_charts import TEXT_LIMIT, playground_views
+from attnviz.figures.attention_charts import CHANGED_LIMIT, TEXT_LIMIT, playground_views
+from attnviz.figures.colours import MASKED_GREY
 from attnviz.figures.heatmaps import matrix_heatmap
 
 SIZES = (32, 128)
@@ -48,30 +49,41 @@ def views(request):
 
 
 def test_playground_views_draw_one_item_a_cell_in_four_series_at_most(views):
-    n, _, by_name = views
+    n, state, by_name = views
     widths = {"scores": n, "scaled": n, "weights": n, "output": MAX_DIM}
     assert list(by_name) == list(widths)
     for name, view in by_name.items():
         cols = widths[name]
         data = series(view.option)
         assert len(view.option["series"]) <= 5, name  # cells, masked cells, focus row (2 outlines), changed cells
-        assert len(data[name]) + len(data["masked"]) == n * cols, name
+        blocked = np.count_nonzero(state.result().blocked) if name in ("scaled", "weights") else 0
+        # Above the text limit masked cells are not sent: the grid's grey background shows where no cell is drawn.
+        assert len(data[name]) == n * cols - blocked and not data["masked"], name
+        assert view.option["grid"].get("backgroundColor") == (MASKED_GREY if blocked else None), name
         assert len(data["focus"]) == cols, name
-        assert len(data.get("changed", [])) <= n * cols, name
+        assert len(data.get("changed", [])) <= CHANGED_LIMIT, name
         width = 5 if n <= TEXT_LIMIT else 4  # [col, row, colour, text, hover], or [col, row, colour, value]
         assert all(len(item) == width for item in data[name] + data["masked"]), name
         assert len(view.cells) == len(data[name]), name
 
 
-def test_playground_masks_are_one_series_not_one_shape_a_cell(views):
-    n, state, by_name = views
+def test_playground_masks_are_the_cells_left_out_not_one_shape_a_cell(views):
+    _, state, by_name = views
     blocked = state.result().blocked
     weights = series(by_name["weights"].option)
-    assert len(weights["masked"]) == int(blocked.sum())
-    assert {(row, col) for col, row, *_ in weights["masked"]} == {tuple(c) for c in np.argwhere(blocked).tolist()}
+    drawn = {(row, col) for col, row, *_ in weights["weights"]}
+    assert drawn == {tuple(c) for c in np.argwhere(~blocked).tolist()}  # every other cell shows the grey grid
     assert "graphic" not in by_name["weights"].option and "markArea" not in str(by_name["weights"].option)
-    changed = weights["changed"]  # the causal mask just went on: every newly masked cell, and the rows it reweighted
-    assert 0 < len(changed) < n * n
+    # The causal mask just went on and changed thousands of cells: too many to box, so none is (the caption says it).
+    assert "changed" not in weights
+
+
+def test_a_few_changed_cells_are_boxed_at_any_size():
+    n = 128
+    state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), focus=5)
+    edited = replace(state, edits=((("Q", 5, 0), 2.5),))  # one query row: one row of scores and weights changes
+    weights = series(playground_views(edited, state)[2].option)
+    assert sorted(weights["changed"]) == [[j, 5, 0] for j in range(n)]
 
 
 def test_playground_views_leave_cell_text_out_above_the_text_limit(views):
@@ -94,7 +106,8 @@ def test_playground_items_grow_as_the_cells_do():
     for n in SIZES:
         state, previous = heaviest_state(n)
         options = [view.option for view in playground_views(state, previous)]
-        counts[n] = sum(len(s["data"]) for option in options[:3] for s in option["series"][:2])
+        sent = sum(len(s["data"]) for option in options[:3] for s in option["series"][:2])
+        counts[n] = sent + 2 * int(np.count_nonzero(state.result().blocked))  # masked cells: the grid behind
     assert counts[128] == (128 / 32) ** 2 * counts[32] == 3 * 128 * 128
 
 

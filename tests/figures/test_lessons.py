@@ -10,6 +10,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import geometry as geometry_figures
 from attnviz.figures import scaling as scaling_figures
 from attnviz.figures import stages as stage_figures
+from attnviz.figures.colours import MASKED_GREY
 from attnviz.lessons import costs, geometry, scaling
 from attnviz.lessons.stages import COMPARISON_LIMIT, walkthrough
 from tests.reference import naive_attention
@@ -193,8 +194,11 @@ def test_heaviest_stages_draw_one_item_a_cell_at_32_and_128_tokens(n):
         for slot, (panel, option) in enumerate(zip(stage.panels, options, strict=True)):
             rows, cols = panel.matrix.shape
             assert [s["name"] for s in option["series"]] == [f"{key}-{slot}", "masked"]  # no outline series
-            assert len(option["series"][0]["data"]) + len(option["series"][1]["data"]) == rows * cols
-            drawn += sum(len(s["data"]) for s in option["series"])
+            masked = 0 if panel.blocked is None else int(np.count_nonzero(panel.blocked))
+            # Masked cells are not sent this large: the grid's grey background shows through where no cell is drawn.
+            assert len(option["series"][0]["data"]) == rows * cols - masked and not option["series"][1]["data"]
+            assert option["grid"].get("backgroundColor") == (MASKED_GREY if masked else None)
+            drawn += len(option["series"][0]["data"]) + masked
     mask_pictures = 3 if n <= COMPARISON_LIMIT else 2  # the other architecture's picture is left out at 128
     assert drawn == (mask_pictures + 2 + 1) * n * n + 2 * n * 4  # softmax 2, output 1 n×n; V and output n×4
     notes = stage_figures.stage_notes(stage_of(state, "mask"), 13)

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from attnviz.figures.colours import MASKED_GREY
 from attnviz.figures.real_model import MIN_LINE_WEIGHT, head_map, head_maps, line_view, next_token_bars, overview
 from attnviz.lessons.real_model import PATTERNS, overview_side
 from tests.support.apptest import decode
@@ -83,7 +84,8 @@ def test_a_long_sentences_map_sends_positions_and_weights_not_a_sentence_a_cell(
     weights = random_attention(n, n, causal=True)
     option = head_map(weights, [f"w{i}" for i in range(n)], causal=True, title="t")
     main, masked = option["series"][0]["data"], option["series"][1]["data"]
-    assert len(main) == n * (n + 1) // 2 and len(masked) == n * (n - 1) // 2
+    assert len(main) == n * (n + 1) // 2 and not masked  # the future is the grid's grey, not 8,128 grey cells
+    assert option["grid"]["backgroundColor"] == MASKED_GREY
     assert all(len(cell) == 4 for cell in main)
     key, query, colour, _ = main[-1]
     assert (key, query) == (n - 1, n - 1) and colour == pytest.approx(weights[-1, -1], abs=1e-4)
