@@ -119,14 +119,18 @@ def plotly_z(z) -> np.ndarray:
 
 
 def _echarts_heatmap(option: dict) -> Heatmap:
-    """Cells are [column, row, value, ...] items of the heatmap series; silent series only draw outlines."""
+    """Cells are [column, row, value, ...] items of the heatmap series; silent series only draw outlines. A cell with
+    text ([column, row, value, text, hover]) carries its value to 4 decimals, a large view's [column, row, value,
+    hover value] to 3."""
     rows = [entry["value"] if isinstance(entry, dict) else entry for entry in option["yAxis"]["data"]]  # dict: styled
     values = np.full((len(rows), len(option["xAxis"]["data"])), np.nan)  # (rows, columns)
+    decimals = 4
     for series in option["series"]:
         if series.get("type") == "heatmap" and not series.get("silent"):
-            for column, row, value, *_ in series["data"]:
+            for column, row, value, *rest in series["data"]:
                 values[row, column] = value
-    return Heatmap(values, rows, tolerance=0.5e-4 + 1e-12)
+                decimals = min(decimals, 4 if len(rest) == 2 else 3)
+    return Heatmap(values, rows, tolerance=0.5 * 10.0**-decimals + 1e-12)
 
 
 def table_columns(data_editor) -> list[str]:

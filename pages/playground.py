@@ -65,6 +65,25 @@ def attention_views() -> None:
     playground = state.playground()
     labels = playground.labels
     rail, charts = st.columns([1, 3.7], gap="small")
+    # The views go out first: the browser draws them before it redraws the (unchanged) controls beside them.
+    with charts:
+        if dead := fully_masked_message(playground):
+            st.warning(literal(dead), icon=":material/block:")
+        views = playground_views(playground, state.previous_playground(), font_size=chart_font_size())
+        height = 250 if not state.presenting() else 235
+        for row in (views[:2], views[2:]):
+            for column, view in zip(st.columns(2, gap="small"), row, strict=True):
+                with column:
+                    st.echarts_chart(
+                        view.option,
+                        key=f"chart.{view.name}",
+                        height=height,
+                        on_select=partial(state.focus_from_click, f"chart.{view.name}", view.cells),
+                    )
+        st.caption(
+            describe_change(state.previous_playground(), playground)
+            + " Colours keep their scale while you toggle; hover a cell to read it."
+        )
     with rail:
         if note := example_note(playground):
             st.caption(literal(note))
@@ -96,24 +115,6 @@ def attention_views() -> None:
         )
         st.button("Undo", icon=":material/undo:", on_click=state.undo, disabled=not state.can_undo(), width="stretch")
         share_link_box(PAGE)
-    with charts:
-        if dead := fully_masked_message(playground):
-            st.warning(literal(dead), icon=":material/block:")
-        views = playground_views(playground, state.previous_playground(), font_size=chart_font_size())
-        height = 250 if not state.presenting() else 235
-        for row in (views[:2], views[2:]):
-            for column, view in zip(st.columns(2, gap="small"), row, strict=True):
-                with column:
-                    st.echarts_chart(
-                        view.option,
-                        key=f"chart.{view.name}",
-                        height=height,
-                        on_select=partial(state.focus_from_click, f"chart.{view.name}", view.cells),
-                    )
-        st.caption(
-            describe_change(state.previous_playground(), playground)
-            + " Colours keep their scale while you toggle; hover a cell to read it."
-        )
 
 
 attention_views()
