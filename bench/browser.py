@@ -2,11 +2,12 @@
 
 Every time is taken inside the page with ``performance.now()``, so Playwright's own round trips are not counted:
 
-- click → shown: a capturing ``pointerdown`` listener stamps the click; a requestAnimationFrame loop records, every
-  frame, a signature of each ECharts view's pixels. "Shown" is the first frame from which every view the click
-  changed already shows its final picture; "quiet" is the last frame in which any view changed. (Streamlit marks stale
-  elements at once, so the first DOM mutation says nothing about when the new numbers are on screen.) A wrapped
-  WebSocket stamps every message, so each sample also says when the rerun left and when the replies arrived.
+- click → shown: a capturing ``pointerdown`` listener stamps the click; every canvas draw call stamps its canvas, and
+  a requestAnimationFrame loop takes a signature of the pixels of each ECharts view that painted. "Shown" is the paint
+  by which every view the click changed shows its final picture, whole; "quiet" is the last paint that changed any
+  view. (Streamlit marks stale elements at once, so the first DOM mutation says nothing about when the new numbers
+  are on screen.) A wrapped WebSocket stamps every message, so each sample also says when the rerun left and when the
+  replies arrived.
 - Floors, measured in the same run: a one-checkbox app (bench/floor_app.py) and a chart floor with the same four
   12 × 12 heatmaps and nothing else (bench/chart_floor_app.py).
 - warm load: ``performance.now()`` counts from the navigation's start; a requestAnimationFrame poll stamps the first
@@ -70,9 +71,9 @@ PAINT_LOG_INIT = """
 
 # After arming, every animation frame: for each ECharts view that painted since the last frame, a signature of its
 # pixels stamped with the time of its paint; and the page's text (the floor app's line). After the click:
-# - "shown": the first moment by which every view the click changed had painted a picture other than its old one
-#   (its new numbers are in the cells; a short colour transition may still be running),
-# - "final": the moment by which every changed view painted its final picture (the transition is over),
+# - "started": the first moment by which every view the click changed had painted something new (a large view is
+#   painted over several frames, ECharts giving each frame about 15 ms, so this can be a half-drawn view),
+# - "shown": the moment by which every changed view had painted its final picture, whole,
 # - "settled": the last paint that changed any view.
 # (Streamlit marks stale elements at once, so the first DOM mutation says nothing about when new numbers are shown.)
 ARM_JS = """
@@ -140,8 +141,8 @@ COLLECT_JS = """
   const incoming = ws.filter(m => m.dir === 'in');
   const sent = ws.find(m => m.dir === 'out');
   return {
-    shown: rel(latest(firstNew.filter((_, i) => changed[i]))),
-    final: rel(latest(finalAt.filter((_, i) => changed[i]))),
+    started: rel(latest(firstNew.filter((_, i) => changed[i]))),
+    shown: rel(latest(finalAt.filter((_, i) => changed[i]))),
     settled: rel(latest(lastChange)),
     changedViews: changed.slice(0, -1).filter(Boolean).length,
     sent: rel(sent && sent.t), firstIn: rel(incoming.length ? incoming[0].t : null),
@@ -239,12 +240,12 @@ def _median(results: list[dict], field: str) -> float | None:
 
 def _breakdown(results: list[dict]) -> str:
     """Medians after the click: request sent, the server's first and last message as the page received them (a busy
-    page receives them late), and the last frame in which a view changed."""
+    page receives them late), the first new pixels of the slowest view, and the last frame in which a view changed."""
     parts = [
         f"request sent {_median(results, 'sent'):.0f}",
         f"first reply {_median(results, 'firstIn'):.0f}",
         f"last reply {_median(results, 'lastIn'):.0f}",
-        f"final picture {_median(results, 'final'):.0f}" if _median(results, "final") is not None else "no chart",
+        f"first new pixels {_median(results, 'started'):.0f}",
         f"last view changed {_median(results, 'settled'):.0f}",
     ]
     kib = statistics.median(r["bytesIn"] for r in results) / 1024
