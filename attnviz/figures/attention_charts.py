@@ -141,11 +141,9 @@ def heatmap_option(
         for i, name in enumerate(row_labels)
     ]
     return {
-        # No fade-in on the first draw and no progressive drawing: a 128 × 128 view appears in one frame. A change
-        # fades the cells to their new colours in 150 ms, where there are few enough cells for that to stay smooth.
-        "animation": show_text,
-        "animationDuration": 0,
-        "animationDurationUpdate": 150,
+        # No animation: ECharts redraws a heatmap's cells without a transition (Streamlit applies each new option with
+        # notMerge), so animation would only delay the first draw. What changed is boxed in orange instead.
+        "animation": False,
         # A screen reader (and a browser test) reads every cell, "the data for <key> is x, y, colour, text, hover".
         "aria": {
             "enabled": True,
