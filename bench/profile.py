@@ -35,8 +35,8 @@ if os.environ.get({ENV_DIR!r}):
     import bench.profile
     bench.profile.install_server_hook(os.environ[{ENV_DIR!r}], bool(os.environ.get({ENV_PYINSTRUMENT!r})))
 """
-# Marks every Plotly chart element before a click; afterwards, the charts without the mark were re-created (a fresh
-# Plotly.newPlot in a new element), the marked ones were kept as they were.
+# Marks every ECharts canvas before a click; afterwards, a chart with an unmarked canvas was re-created (a new ECharts
+# instance), the others took their new option in place.
 MARK_CHARTS_JS = """
 () => document.querySelectorAll('[data-testid="stEChartsChart"] canvas').forEach(canvas => { canvas.__benchKept = true; })
 """
