@@ -71,15 +71,16 @@ def attention_views() -> None:
             st.warning(literal(dead), icon=":material/block:")
         views = playground_views(playground, state.previous_playground(), font_size=chart_font_size())
         height = 250 if not state.presenting() else 235
-        for row in (views[:2], views[2:]):
-            for column, view in zip(st.columns(2, gap="small"), row, strict=True):
-                with column:
-                    st.echarts_chart(
-                        view.option,
-                        key=f"chart.{view.name}",
-                        height=height,
-                        on_select=partial(state.focus_from_click, f"chart.{view.name}", view.cells),
-                    )
+        slots = [*st.columns(2, gap="small"), *st.columns(2, gap="small")]  # a 2 × 2 grid, in reading order
+        # Raw scores are sent last: no toggle changes them, so the views a toggle did change reach the browser first.
+        for slot, view in [*zip(slots[1:], views[1:], strict=True), (slots[0], views[0])]:
+            with slot:
+                st.echarts_chart(
+                    view.option,
+                    key=f"chart.{view.name}",
+                    height=height,
+                    on_select=partial(state.focus_from_click, f"chart.{view.name}", view.cells),
+                )
         st.caption(
             describe_change(state.previous_playground(), playground)
             + " Colours keep their scale while you toggle; hover a cell to read it."
