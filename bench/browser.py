@@ -253,17 +253,6 @@ def _breakdown(results: list[dict]) -> str:
     return "ms after click (medians): " + ", ".join(parts) + f"; {messages:.0f} messages, {kib:.0f} KiB per click"
 
 
-def _floor(browser, url: str, charts: int, samples: int) -> list[dict]:
-    context, page = new_page(browser)
-    try:
-        open_and_draw(page, url, charts)
-        wait_idle(page, quiet_ms=500)
-        click_samples(page, "Toggle", 2)  # warm-up, not counted
-        return click_samples(page, "Toggle", samples)
-    finally:
-        context.close()
-
-
 def _row(measure: str, results: list[dict], field: str, target, met, detail: str) -> dict:
     return {
         "measure": measure,
@@ -276,12 +265,37 @@ def _row(measure: str, results: list[dict], field: str, target, met, detail: str
     }
 
 
+def _open(browser, url: str, charts: int, label: str, sentence_tokens: int | None = None):
+    """A page of its own, drawn and quiet, ready to take clicks on ``label``: (context, page, label)."""
+    context, page = new_page(browser)
+    open_and_draw(page, url, charts)
+    wait_idle(page, quiet_ms=500)
+    if sentence_tokens is not None:
+        set_sentence(page, sentence_tokens)
+    return context, page, label
+
+
 def measure_clicks(
     browser, app_url: str, floor_url: str, chart_floor_url: str, *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES
 ):
-    """The one-checkbox floor, the chart floor (same charts, nothing else), then the Playground's causal toggle."""
-    checkbox_floor = _floor(browser, floor_url, 0, samples)
-    chart_floor = _floor(browser, chart_floor_url, PLAYGROUND_CHARTS, samples)
+    """The one-checkbox floor, the chart floor (same charts, nothing else) and the Playground's causal toggle at each
+    size, clicked in turn, one click each a round, so that a slower or faster minute of this shared machine falls on
+    the floors and the Playground alike."""
+    tabs = {"checkbox": _open(browser, floor_url, 0, "Toggle"), "chart": _open(browser, chart_floor_url, 4, "Toggle")}
+    for n in sizes:
+        tabs[n] = _open(browser, app_url, PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=n)
+    results: dict = {name: [] for name in tabs}
+    try:
+        for round_ in range(samples + 2):  # the first two rounds warm up and are not counted
+            for name, (_, page, label) in tabs.items():
+                page.bring_to_front()
+                clicked = click_samples(page, label, 1)
+                if round_ >= 2:
+                    results[name] += clicked
+    finally:
+        for context, _, _ in tabs.values():
+            context.close()
+    checkbox_floor, chart_floor = results["checkbox"], results["chart"]
     box_ms, chart_ms = _median(checkbox_floor, "shown"), _median(chart_floor, "shown")
     rows = [
         _row(
@@ -301,53 +315,31 @@ def measure_clicks(
             "bench/chart_floor_app.py: one checkbox, four 12 × 12 ECharts heatmaps; " + _breakdown(chart_floor),
         ),
     ]
-    context, page = new_page(browser)
-    try:
-        open_and_draw(page, app_url, PLAYGROUND_CHARTS)
-        wait_idle(page, quiet_ms=500)
-        for n in sizes:
-            set_sentence(page, n)
-            click_samples(page, "Causal mask", 2)  # warm-up, not counted
-            results = click_samples(page, "Causal mask", samples)
-            shown, quiet = _median(results, "shown"), _median(results, "settled")
-            ratios = f"{shown / chart_ms:.2f} × chart floor, {shown / box_ms:.2f} × checkbox floor; "
-            if n == 12:
-                met = shown <= TARGET_CHART_FLOOR_RATIO * chart_ms and shown <= TARGET_CHECKBOX_FLOOR_RATIO * box_ms
-                target = f"≤ {TARGET_CHART_FLOOR_RATIO} × chart floor and ≤ {TARGET_CHECKBOX_FLOOR_RATIO:.0f} × checkbox floor"
-                rows.append(
-                    _row(
-                        f"browser click → changed views shown, n={n}",
-                        results,
-                        "shown",
-                        target,
-                        met,
-                        ratios + _breakdown(results),
-                    )
-                )
-                rows.append(
-                    _row(
-                        f"browser click → page quiet, n={n}",
-                        results,
-                        "settled",
-                        f"≤ {TARGET_QUIET_12_MS:.0f}",
-                        quiet <= TARGET_QUIET_12_MS,
-                        "the last frame in which any view changed",
-                    )
-                )
-            else:
-                rows.append(
-                    _row(
-                        f"browser click → changed views shown, n={n}",
-                        results,
-                        "shown",
-                        f"≤ {TARGET_CLICK_128_MS:.0f}",
-                        shown <= TARGET_CLICK_128_MS,
-                        ratios + _breakdown(results),
-                    )
-                )
-    finally:
-        context.close()
+    for n in sizes:
+        rows += _playground_rows(n, results[n], box_ms, chart_ms)
     return rows
+
+
+def _playground_rows(n: int, results: list[dict], box_ms: float, chart_ms: float) -> list[dict]:
+    shown, quiet = _median(results, "shown"), _median(results, "settled")
+    ratios = f"{shown / chart_ms:.2f} × chart floor, {shown / box_ms:.2f} × checkbox floor; "
+    measure = f"browser click → changed views shown, n={n}"
+    if n != 12:
+        target = f"≤ {TARGET_CLICK_128_MS:.0f}"
+        return [_row(measure, results, "shown", target, shown <= TARGET_CLICK_128_MS, ratios + _breakdown(results))]
+    met = shown <= TARGET_CHART_FLOOR_RATIO * chart_ms and shown <= TARGET_CHECKBOX_FLOOR_RATIO * box_ms
+    target = f"≤ {TARGET_CHART_FLOOR_RATIO} × chart floor and ≤ {TARGET_CHECKBOX_FLOOR_RATIO:.0f} × checkbox floor"
+    return [
+        _row(measure, results, "shown", target, met, ratios + _breakdown(results)),
+        _row(
+            f"browser click → page quiet, n={n}",
+            results,
+            "settled",
+            f"≤ {TARGET_QUIET_12_MS:.0f}",
+            quiet <= TARGET_QUIET_12_MS,
+            "the last frame in which any view changed",
+        ),
+    ]
 
 
 def measure_warm_load(browser, app_url: str, *, loads: int = WARM_LOADS) -> list[dict]:
