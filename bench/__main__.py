@@ -79,9 +79,10 @@ def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
         if "click" in wanted:
 
             def clicks():
-                floor = stack.enter_context(StreamlitServer(REPO / "bench" / "floor_app.py"))
-                charts = stack.enter_context(StreamlitServer(REPO / "bench" / "chart_floor_app.py"))
-                return browser_bench.measure_clicks(chromium, app.url, floor.url, charts.url)
+                urls = {"app": app.url}
+                for name in ("floor", "chart_floor", "component_floor"):
+                    urls[name] = stack.enter_context(StreamlitServer(REPO / "bench" / f"{name}_app.py")).url
+                return browser_bench.measure_clicks(chromium, urls)
 
             _attempt(rows, "click (floor apps and Playground)", clicks)
         if "load" in wanted:

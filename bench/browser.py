@@ -19,7 +19,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from tests.support.live import CHARTS_DRAWN_JS, REPO, StreamlitServer, find_browser, launch_chromium, wait_for_app
+from tests.support.live import CHARTS_DRAWN_JS, wait_for_app
 
 VIEWPORT = {"width": 1280, "height": 800}
 PLAYGROUND_CHARTS = 4  # raw scores, scaled and masked scores, weights, outputs
@@ -90,7 +90,8 @@ ARM_JS = """
   };
   const paints = chart => canvases(chart).reduce((sum, c) => sum + (c.__paints || 0), 0);
   const paintedAt = chart => Math.max(0, ...canvases(chart).map(c => c.__paintedAt || 0));
-  const text = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')].map(e => e.textContent).join('|');
+  const text = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"], .probe-grid')]
+    .map(e => e.textContent).join('|');
   if (window.__bench) window.__bench.stop = true;
   const charts = views();
   const rec = {
@@ -275,13 +276,17 @@ def _open(browser, url: str, charts: int, label: str, sentence_tokens: int | Non
     return context, page, label
 
 
-def measure_clicks(
-    browser, app_url: str, floor_url: str, chart_floor_url: str, *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES
-):
-    """The one-checkbox floor, the chart floor (same charts, nothing else) and the Playground's causal toggle at each
-    size, clicked in turn, one click each a round, so that a slower or faster minute of this shared machine falls on
-    the floors and the Playground alike."""
-    tabs = {"checkbox": _open(browser, floor_url, 0, "Toggle"), "chart": _open(browser, chart_floor_url, 4, "Toggle")}
+def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES):
+    """The one-checkbox floor, the chart floor (same charts, nothing else), the component floor (the same four views
+    as HTML grids) and the Playground's causal toggle at each size, clicked in turn, one click each a round, so that a
+    slower or faster minute of this shared machine falls on the floors and the Playground alike. ``urls``: "app",
+    "floor", "chart_floor" and "component_floor"."""
+    app_url = urls["app"]
+    tabs = {
+        "checkbox": _open(browser, urls["floor"], 0, "Toggle"),
+        "chart": _open(browser, urls["chart_floor"], 4, "Toggle"),
+        "component": _open(browser, urls["component_floor"], 0, "Toggle"),
+    }
     for n in sizes:
         tabs[n] = _open(browser, app_url, PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=n)
     results: dict = {name: [] for name in tabs}
@@ -313,6 +318,16 @@ def measure_clicks(
             None,
             None,
             "bench/chart_floor_app.py: one checkbox, four 12 × 12 ECharts heatmaps; " + _breakdown(chart_floor),
+        ),
+        _row(
+            "browser click → 4 HTML grids shown, component floor",
+            results["component"],
+            "shown",
+            None,
+            None,
+            f"{_median(results['component'], 'shown') / box_ms:.2f} × checkbox floor; bench/component_floor_app.py: "
+            "the same four views drawn by a v2 component, not ECharts (not how the Playground draws); "
+            + _breakdown(results["component"]),
         ),
     ]
     for n in sizes:
@@ -370,22 +385,3 @@ def measure_warm_load(browser, app_url: str, *, loads: int = WARM_LOADS) -> list
             f"(cold: {cold_s:.1f} s incl. Playwright); min {min(times):.2f}, max {max(times):.2f} s",
         }
     ]
-
-
-def run(*, samples: int = CLICK_SAMPLES, loads: int = WARM_LOADS) -> list[dict]:
-    from playwright.sync_api import sync_playwright
-
-    executable, _ = find_browser()
-    with (
-        StreamlitServer(REPO / "app.py") as app,
-        StreamlitServer(REPO / "bench" / "floor_app.py") as floor,
-        sync_playwright() as playwright,
-    ):
-        browser = launch_chromium(playwright, executable)
-        try:
-            with StreamlitServer(REPO / "bench" / "chart_floor_app.py") as chart_floor:
-                rows = measure_clicks(browser, app.url, floor.url, chart_floor.url, samples=samples)
-            rows += measure_warm_load(browser, app.url, loads=loads)
-        finally:
-            browser.close()
-    return rows
