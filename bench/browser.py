@@ -276,30 +276,42 @@ def _open(browser, url: str, charts: int, label: str, sentence_tokens: int | Non
     return context, page, label
 
 
-def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES):
-    """The one-checkbox floor, the chart floor (same charts, nothing else), the component floor (the same four views
-    as HTML grids) and the Playground's causal toggle at each size, clicked in turn, one click each a round, so that a
-    slower or faster minute of this shared machine falls on the floors and the Playground alike. ``urls``: "app",
-    "floor", "chart_floor" and "component_floor"."""
-    app_url = urls["app"]
-    tabs = {
-        "checkbox": _open(browser, urls["floor"], 0, "Toggle"),
-        "chart": _open(browser, urls["chart_floor"], 4, "Toggle"),
-        "component": _open(browser, urls["component_floor"], 0, "Toggle"),
-    }
-    for n in sizes:
-        tabs[n] = _open(browser, app_url, PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=n)
-    results: dict = {name: [] for name in tabs}
+def _in_turn(opened: dict, samples: int) -> dict[str, list[dict]]:
+    """Clicks each opened tab once a round, ``samples`` counted rounds after two warm-up ones, then closes them all."""
+    results: dict = {name: [] for name in opened}
     try:
-        for round_ in range(samples + 2):  # the first two rounds warm up and are not counted
-            for name, (_, page, label) in tabs.items():
+        for round_ in range(samples + 2):
+            for name, (_, page, label) in opened.items():
                 page.bring_to_front()
                 clicked = click_samples(page, label, 1)
                 if round_ >= 2:
                     results[name] += clicked
     finally:
-        for context, _, _ in tabs.values():
+        for context, _, _ in opened.values():
             context.close()
+    return results
+
+
+def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES):
+    """The one-checkbox floor, the chart floor (same charts, nothing else), the component floor (the same four views
+    as HTML grids) and the Playground's causal toggle at 12 tokens, clicked in turn, one click each a round, so that a
+    slower or faster minute of this shared machine falls on the floors and the Playground alike; then each larger size
+    on its own (its target is absolute, and its heavy page would slow the others). ``urls``: "app", "floor",
+    "chart_floor" and "component_floor"."""
+    results = _in_turn(
+        {
+            "checkbox": _open(browser, urls["floor"], 0, "Toggle"),
+            "chart": _open(browser, urls["chart_floor"], 4, "Toggle"),
+            "component": _open(browser, urls["component_floor"], 0, "Toggle"),
+            12: _open(browser, urls["app"], PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=12),
+        },
+        samples,
+    )
+    for n in sizes:
+        if n != 12:
+            results |= _in_turn(
+                {n: _open(browser, urls["app"], PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=n)}, samples
+            )
     checkbox_floor, chart_floor = results["checkbox"], results["chart"]
     box_ms, chart_ms = _median(checkbox_floor, "shown"), _median(chart_floor, "shown")
     rows = [
