@@ -59,9 +59,16 @@ for message in state.take_messages():
 
 
 # ----------------------------------------------------------------------------- controls beside the four views
+TABS = ["Q, K and V", "One token up close", "Download"]
+FOLLOWS_THE_VIEWS = TABS[1:]  # tabs whose contents change with a toggle or a new focus (Q, K and V do not)
+
+
 @st.fragment
 def attention_views() -> None:
-    """A fragment: a toggle reruns only the controls and the charts, never the tables."""
+    """A fragment: a toggle reruns only the controls and the charts, never the tables. When the open tab shows the
+    focus row's arithmetic or the downloads, a change here reruns the whole page, so nothing on it is left stale."""
+    if state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS and state.below_views_outdated():
+        st.rerun()
     playground = state.playground()
     labels = playground.labels
     rail, charts = st.columns([1, 3.7], gap="small")
@@ -118,12 +125,13 @@ def attention_views() -> None:
         share_link_box(PAGE)
 
 
+state.note_full_run()
 attention_views()
 
 # ----------------------------------------------------------------------------- vectors, one token, downloads
 playground = state.playground()
 # Only the open tab runs: a toggle or a cell edit does not rebuild the tables behind the other two.
-vectors, up_close, downloads = st.tabs(["Q, K and V", "One token up close", "Download"], **state.lazy_tabs(PAGE))
+vectors, up_close, downloads = st.tabs(TABS, **state.lazy_tabs(PAGE))
 with vectors:
     if vectors.open:
         token_chips(playground.tokens)

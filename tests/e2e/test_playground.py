@@ -173,3 +173,16 @@ def test_a_view_downloads_as_a_png_named_after_it(playground):
         page.mouse.click(box["x"] + box["width"] - 23, box["y"] + 22)
     assert download.value.suggested_filename == "attnviz-weights.png"
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_open_arithmetic_tab_follows_a_toggle(playground):
+    """The views rerun on their own (a fragment); the tab below them with the focus row's arithmetic must not be left
+    showing the state before the toggle."""
+    playground.get_by_role("tab", name="One token up close").click()
+    wait_for_app(playground)
+    captions = playground.locator('[data-testid="stCaptionContainer"]')
+    playground.get_by_text("No mask: every query may attend to every key").wait_for()
+    checkbox(playground, "Causal mask").locator('[data-testid="stWidgetLabel"] p').click()
+    playground.get_by_text("M is −∞ where the key comes after the query (the causal mask)").wait_for()
+    wait_for_app(playground)
+    assert not captions.filter(has_text="No mask").count()  # the whole tab was drawn again, its table with it
