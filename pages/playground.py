@@ -65,9 +65,10 @@ FOLLOWS_THE_VIEWS = TABS[1:]  # tabs whose contents change with a toggle or a ne
 
 @st.fragment
 def attention_views() -> None:
-    """A fragment: a toggle reruns only the controls and the charts, never the tables. When the open tab shows the
-    focus row's arithmetic or the downloads, a change here reruns the whole page, so nothing on it is left stale."""
-    if state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS and state.below_views_outdated():
+    """A fragment: a toggle reruns only the controls and the charts, never the tables. A change that the rest of the
+    page shows (Undo brings back other vectors; the open tab is the focus row's arithmetic or the downloads) reruns
+    the whole page instead, so nothing on it is left stale."""
+    if state.outdated_outside_views(open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS):
         st.rerun()
     playground = state.playground()
     labels = playground.labels

@@ -30,7 +30,7 @@ _TABLE_VERSION = "table_version"  # part of every editable table's key; bumped w
 _LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 _PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 _TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
-_BELOW_VIEWS = "playground.below_views"  # the PlaygroundState the Playground's tabs were last drawn from
+_OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
 _CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 _SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 _TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
@@ -236,13 +236,17 @@ def open_tab(page: str, default: str) -> str:
 
 
 def note_full_run() -> None:
-    """Called by the Playground on every full run, before its views: the tabs below them show this state."""
-    st.session_state[_BELOW_VIEWS] = playground()
+    """Called by the Playground on every full run, before its views: what is drawn outside them shows this state."""
+    st.session_state[_OUTSIDE_VIEWS] = playground()
 
 
-def below_views_outdated() -> bool:
-    """True in a run of the views alone (a fragment run) that changed the state the tabs below were drawn from."""
-    return st.session_state.get(_BELOW_VIEWS) != playground()
+def outdated_outside_views(*, open_tab_follows_views: bool) -> bool:
+    """True in a run of the Playground's views alone (a fragment run) after a change that something outside them
+    shows: any change when the open tab follows the views, else new table data or a sentence (Undo) or a message."""
+    drawn, current = st.session_state.get(_OUTSIDE_VIEWS), playground()
+    if drawn is None or drawn == current:
+        return False
+    return open_tab_follows_views or _replaces_tables(drawn, current) or bool(st.session_state.get(_MESSAGES))
 
 
 # ----------------------------------------------------------------------------- guided pages' settings

@@ -186,3 +186,15 @@ def test_the_open_arithmetic_tab_follows_a_toggle(playground):
     playground.get_by_text("M is −∞ where the key comes after the query (the causal mask)").wait_for()
     wait_for_app(playground)
     assert not captions.filter(has_text="No mask").count()  # the whole tab was drawn again, its table with it
+
+
+def test_undo_brings_back_the_sentence_box_and_says_so(playground):
+    """Undo sits beside the views (a fragment) but brings back data shown outside them: the whole page reruns."""
+    box = playground.get_by_label("Sentence", exact=True).and_(playground.locator("input"))
+    before = box.input_value()
+    set_sentence(playground, "one two three")
+    playground.get_by_role("button", name="Undo").click()
+    playground.get_by_text("Undone: the previous vectors and edits are back.").wait_for()
+    wait_for_app(playground)
+    assert box.input_value() == before
+    assert len(echart(playground, WEIGHTS)["cells"]) == 144  # the 12 tokens are back in the views too
