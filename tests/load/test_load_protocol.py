@@ -82,90 +82,80 @@ def server():
         yield running
 
 
-def test_a_student_makes_every_move_and_the_numbers_hold(server):
-    async def lesson():
-        student = Student(Session(server.url), seed=1)
+def lesson(server, seed: int, moves):
+    """A student on ``server`` loads the Playground, then ``await moves(student)``; the session is closed after.
+    Returns (student, what ``moves`` returned)."""
+
+    async def run():
+        student = Student(Session(server.url), seed=seed)
         try:
             await student.load()
-            await student.toggle_causal()
-            await student.edit_cell()
-            await student.change_sentence()
-            await student.edit_cell()
-            session_id = student.session.session_id
-            await student.reconnect()  # raises Wrong if the server forgot the session or its numbers
-            return student, session_id
+            return student, await moves(student)
         finally:
             await student.session.close()
 
-    student, session_id = run_apart(lesson())
+    return run_apart(run())
+
+
+def test_a_student_makes_every_move_and_the_numbers_hold(server):
+    async def moves(student):
+        await student.toggle_causal()
+        await student.edit_cell()
+        await student.change_sentence()
+        await student.edit_cell()
+        session_id = student.session.session_id
+        await student.reconnect()  # raises Wrong if the server forgot the session or its numbers
+        return session_id
+
+    student, session_id = lesson(server, 1, moves)
     assert student.expected.causal is True
     assert student.expected.edits, "the cell edits are part of what was checked"
     assert student.session.session_id == session_id
 
 
 def test_a_wrong_number_is_caught(server):
-    async def lesson():
-        student = Student(Session(server.url), seed=2)
-        try:
-            await student.load()
-            student.expected.causal = True  # the student believes in a mask the server never got
-            box = student.session.find(label="Causal mask")
-            with pytest.raises(Wrong, match="weights differ"):
-                student.check(await student.session.rerun(fragment_id=box.fragment_id), "rerun")
-        finally:
-            await student.session.close()
+    async def moves(student):
+        student.expected.causal = True  # the student believes in a mask the server never got
+        box = student.session.find(label="Causal mask")
+        with pytest.raises(Wrong, match="weights differ"):
+            student.check(await student.session.rerun(fragment_id=box.fragment_id), "rerun")
 
-    run_apart(lesson())
+    lesson(server, 2, moves)
 
 
 def test_a_student_opens_a_real_model_head_and_finds_the_playground_as_it_was(server, encoder):
-    async def lesson():
-        student = Student(Session(server.url), seed=3)
-        try:
-            await student.load()
-            await student.toggle_causal()
-            await student.open_real_model()
-            steps = [pick_move(student) for _ in range(2)]
-            picked = await student.pick_head()  # raises Wrong if the head's weights differ from the model's
-            await student.back_to_playground()  # raises Wrong if the Playground's weights are not the student's
-            return student, steps, picked
-        finally:
-            await student.session.close()
+    async def moves(student):
+        await student.toggle_causal()
+        await student.open_real_model()
+        steps = [pick_move(student) for _ in range(2)]
+        picked = await student.pick_head()  # raises Wrong if the head's weights differ from the model's
+        await student.back_to_playground()  # raises Wrong if the Playground's weights are not the student's
+        return steps, picked
 
-    student, steps, picked = run_apart(lesson())
+    student, (steps, picked) = lesson(server, 3, moves)
     assert [name for name, _ in steps] == ["pick a head", "back to the Playground"]  # the visit's next two moves
     assert picked.find(label="Layer") is not None and pick_move(student)[0] in MOVES
     assert student.expected.causal is True  # still masked after the visit, as the check of "back" confirmed
 
 
 def test_a_wrong_head_is_caught(server, encoder, monkeypatch):
-    import bench.load_moves as moves
+    import bench.load_moves as load_moves
 
-    real = moves.model_attention
-    monkeypatch.setattr(moves, "model_attention", lambda model, sentence: real(model, sentence)[::-1])  # other layers
+    real = load_moves.model_attention
+    monkeypatch.setattr(load_moves, "model_attention", lambda model, sentence: real(model, sentence)[::-1])
 
-    async def lesson():
-        student = Student(Session(server.url), seed=4)
-        try:
-            await student.load()
-            await student.open_real_model()
-            with pytest.raises(Wrong, match="differs from the model"):
-                await student.pick_head()
-        finally:
-            await student.session.close()
+    async def moves(student):
+        await student.open_real_model()
+        with pytest.raises(Wrong, match="differs from the model"):
+            await student.pick_head()
 
-    run_apart(lesson())
+    lesson(server, 4, moves)  # the layers reversed: every layer of the six is another one
 
 
 def test_a_reconnect_on_the_real_model_page_finds_that_page(server, encoder):
-    async def lesson():
-        student = Student(Session(server.url), seed=5)
-        try:
-            await student.load()
-            await student.open_real_model()
-            return await student.reconnect()  # raises Wrong if the page or the session was lost
-        finally:
-            await student.session.close()
+    async def moves(student):
+        await student.open_real_model()
+        return await student.reconnect()  # raises Wrong if the page or the session was lost
 
-    result = run_apart(lesson())
+    _, result = lesson(server, 5, moves)
     assert result.find(label="Layer") is not None and result.find(label="Causal mask") is None
