@@ -68,9 +68,11 @@ def attention_views() -> None:
     """A fragment: a toggle reruns only the controls and the charts, never the tables. A change that the rest of the
     page shows (Undo brings back other vectors; the open tab is the focus row's arithmetic or the downloads) reruns
     the whole page instead, so nothing on it is left stale."""
-    if state.outdated_outside_views(open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS):
-        st.rerun()
     playground = state.playground()
+    if state.outdated_outside_views(
+        playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
+    ):
+        st.rerun()
     labels = playground.labels
     rail, charts = st.columns([1, 3.7], gap="small")
     # The views go out first: the browser draws them before it redraws the (unchanged) controls beside them.

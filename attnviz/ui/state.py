@@ -240,10 +240,11 @@ def note_full_run() -> None:
     st.session_state[_OUTSIDE_VIEWS] = playground()
 
 
-def outdated_outside_views(*, open_tab_follows_views: bool) -> bool:
-    """True in a run of the Playground's views alone (a fragment run) after a change that something outside them
-    shows: any change when the open tab follows the views, else new table data or a sentence (Undo) or a message."""
-    drawn, current = st.session_state.get(_OUTSIDE_VIEWS), playground()
+def outdated_outside_views(current: PlaygroundState, *, open_tab_follows_views: bool) -> bool:
+    """True in a run of the Playground's views alone (a fragment run) that made ``current`` the state, after a change
+    that something outside the views shows: any change when the open tab follows the views, else new table data or a
+    sentence (Undo) or a message."""
+    drawn = st.session_state.get(_OUTSIDE_VIEWS)
     if drawn is None or drawn == current:
         return False
     return open_tab_follows_views or _replaces_tables(drawn, current) or bool(st.session_state.get(_MESSAGES))
