@@ -80,7 +80,7 @@ def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
 
             def clicks():
                 urls = {"app": app.url}
-                for name in ("floor", "chart_floor", "component_floor"):
+                for name in ("floor", "chart_floor"):
                     urls[name] = stack.enter_context(StreamlitServer(REPO / "bench" / f"{name}_app.py")).url
                 return browser_bench.measure_clicks(chromium, urls)
 

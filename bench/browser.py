@@ -3,13 +3,15 @@
 Every time is taken inside the page with ``performance.now()``, so Playwright's own round trips are not counted:
 
 - click → shown: a capturing ``pointerdown`` listener stamps the click; every canvas draw call stamps its canvas, and
-  a requestAnimationFrame loop takes a signature of the pixels of each ECharts view that painted. "Shown" is the paint
-  by which every view the click changed shows its final picture, whole; "quiet" is the last paint that changed any
-  view. (Streamlit marks stale elements at once, so the first DOM mutation says nothing about when the new numbers
-  are on screen.) A wrapped WebSocket stamps every message, so each sample also says when the rerun left and when the
-  replies arrived.
-- Floors, measured in the same run: a one-checkbox app (bench/floor_app.py) and a chart floor with the same four
-  12 × 12 heatmaps and nothing else (bench/chart_floor_app.py).
+  a requestAnimationFrame loop takes a signature of the pixels of each view that painted (the Playground's views,
+  attnviz/ui/attention_grid, and the chart floor's ECharts). "Shown" is the paint by which every view the click
+  changed shows its new data: for a Playground view the first paint of its new data (it stamps each paint with the
+  revision it draws; its numbers are all new in that paint while its colours glide for 160 ms more), for an ECharts
+  view its final picture, whole. "Quiet" is the last paint that changed any view, glides included. (Streamlit marks
+  stale elements at once, so the first DOM mutation says nothing about when the new numbers are on screen.) A wrapped
+  WebSocket stamps every message, so each sample also says when the rerun left and when the replies arrived.
+- Floors, measured in the same run: a one-checkbox app (bench/floor_app.py) and a chart floor with one checkbox and
+  the same four 12 × 12 heatmaps, ECharts with a number in every cell, and nothing else (bench/chart_floor_app.py).
 - warm load: ``performance.now()`` counts from the navigation's start; a requestAnimationFrame poll stamps the first
   frame in which every expected chart has drawn.
 """
@@ -53,7 +55,7 @@ WS_LOG_INIT = """
 """
 
 # Every canvas draw call stamps its canvas (cheap: a counter and a time), so the measurement reads a view's pixels only
-# in a frame in which ECharts painted it, instead of reading every canvas every frame, which slowed the page it timed.
+# in a frame in which it painted, instead of reading every canvas every frame, which slowed the page it timed.
 PAINT_LOG_INIT = """
 (() => {
   const proto = CanvasRenderingContext2D.prototype;
@@ -69,16 +71,16 @@ PAINT_LOG_INIT = """
 })();
 """
 
-# After arming, every animation frame: for each ECharts view that painted since the last frame, a signature of its
-# pixels stamped with the time of its paint; and the page's text (the floor app's line). After the click:
-# - "started": the first moment by which every view the click changed had painted something new (a large view is
-#   painted over several frames, ECharts giving each frame about 15 ms, so this can be a half-drawn view),
-# - "shown": the moment by which every changed view had painted its final picture, whole,
+# After arming, every animation frame: for each view that painted since the last frame, a signature of its pixels
+# stamped with the time of its paint (and the revision of the data it drew, for the Playground's views); and the
+# page's text (the floor app's line). After the click:
+# - "started": the first moment by which every view the click changed had painted something new,
+# - "shown": the moment by which every changed view showed its new data (see the module's docstring),
 # - "settled": the last paint that changed any view.
 # (Streamlit marks stale elements at once, so the first DOM mutation says nothing about when new numbers are shown.)
 ARM_JS = """
 () => {
-  const views = () => [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
+  const views = () => [...document.querySelectorAll('[data-testid="stEChartsChart"], .attnviz-view')];
   const canvases = chart => [...chart.querySelectorAll('canvas')].filter(c => c.width && c.height);
   const pixels = chart => {
     let signature = 0;
@@ -90,7 +92,9 @@ ARM_JS = """
   };
   const paints = chart => canvases(chart).reduce((sum, c) => sum + (c.__paints || 0), 0);
   const paintedAt = chart => Math.max(0, ...canvases(chart).map(c => c.__paintedAt || 0));
-  const text = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"], .probe-grid')]
+  // The Playground's views stamp each paint with the data it draws (grid.js); ECharts views have no such stamp.
+  const revision = chart => canvases(chart).map(c => c.dataset.revision || '').join();
+  const text = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
     .map(e => e.textContent).join('|');
   if (window.__bench) window.__bench.stop = true;
   const charts = views();
@@ -109,7 +113,7 @@ ARM_JS = """
         const count = paints(chart);
         if (count !== rec.counts[i]) {
           rec.counts[i] = count;
-          rec.events[i].push({t: paintedAt(chart), s: pixels(chart)});
+          rec.events[i].push({t: paintedAt(chart), s: pixels(chart), r: revision(chart)});
         }
       });
       const now = text(), texts = rec.events[rec.events.length - 1];
@@ -130,7 +134,13 @@ COLLECT_JS = """
   const final = rec.events.map((ev, i) => (ev.length ? ev[ev.length - 1].s : rec.before[i]));
   const changed = final.map((s, i) => s !== rec.before[i]);
   const firstNew = rec.events.map((ev, i) => { const e = ev.find(e => e.s !== rec.before[i]); return e ? e.t : null; });
-  const finalAt = rec.events.map((ev, i) => { const e = ev.find(e => e.s === final[i]); return e ? e.t : null; });
+  // A view's new data is shown by the first paint of its last revision (its numbers are drawn then, while its
+  // colours glide for a few frames more), or, for a view without revisions, by the first paint of its final pixels.
+  const finalAt = rec.events.map((ev, i) => {
+    const last = ev.length ? ev[ev.length - 1] : null;
+    const e = last && last.r ? ev.find(e => e.r === last.r) : ev.find(e => e.s === final[i]);
+    return e ? e.t : null;
+  });
   const lastChange = rec.events.map((ev, i) => {
     let t = null, previous = rec.before[i];
     for (const e of ev) { if (e.s !== previous) t = e.t; previous = e.s; }
@@ -293,16 +303,14 @@ def _in_turn(opened: dict, samples: int) -> dict[str, list[dict]]:
 
 
 def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES):
-    """The one-checkbox floor, the chart floor (same charts, nothing else), the component floor (the same four views
-    as HTML grids) and the Playground's causal toggle at 12 tokens, clicked in turn, one click each a round, so that a
-    slower or faster minute of this shared machine falls on the floors and the Playground alike; then each larger size
-    on its own (its target is absolute, and its heavy page would slow the others). ``urls``: "app", "floor",
-    "chart_floor" and "component_floor"."""
+    """The one-checkbox floor, the chart floor (the same number and size of heatmaps, nothing else) and the
+    Playground's causal toggle at 12 tokens, clicked in turn, one click each a round, so that a slower or faster minute
+    of this shared machine falls on the floors and the Playground alike; then each larger size on its own (its target
+    is absolute, and its heavy page would slow the others). ``urls``: "app", "floor" and "chart_floor"."""
     results = _in_turn(
         {
             "checkbox": _open(browser, urls["floor"], 0, "Toggle"),
             "chart": _open(browser, urls["chart_floor"], 4, "Toggle"),
-            "component": _open(browser, urls["component_floor"], 0, "Toggle"),
             12: _open(browser, urls["app"], PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=12),
         },
         samples,
@@ -330,16 +338,6 @@ def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=
             None,
             None,
             "bench/chart_floor_app.py: one checkbox, four 12 × 12 ECharts heatmaps; " + _breakdown(chart_floor),
-        ),
-        _row(
-            "browser click → 4 HTML grids shown, component floor",
-            results["component"],
-            "shown",
-            None,
-            None,
-            f"{_median(results['component'], 'shown') / box_ms:.2f} × checkbox floor; bench/component_floor_app.py: "
-            "the same four views drawn by a v2 component, not ECharts (not how the Playground draws); "
-            + _breakdown(results["component"]),
         ),
     ]
     for n in sizes:

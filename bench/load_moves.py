@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from attnviz import attention, random_qkv, tokenize
-from bench.st_client import HEATMAP_KINDS, ProtocolError, RunResult, Session, heatmap, table_columns, user_key
+from bench.st_client import ProtocolError, RunResult, Session, heatmap, table_columns, user_key
 
 # The Playground's first state (attnviz's PlaygroundState defaults): random vectors from seed 42, d_k = d_v = 4,
 # rounded to 2 decimals, scaled, temperature 1, no key blocked.
@@ -32,7 +32,7 @@ SENTENCES = (
 # How a student finds things on the page: by label, or by a word of the key and the kind of element.
 CAUSAL = {"label": "Causal mask"}
 SENTENCE = {"label": "Sentence"}
-WEIGHTS_CHART = {"kind": HEATMAP_KINDS, "key_part": "weights"}
+VIEWS = {"kind": "bidi_component", "key_part": "views"}  # the four views (playground.views); heatmap() reads the weights
 # The Real model page as a class first meets it: its default model and sentence; a student picks a layer and a head.
 MODEL_PAGE, PLAYGROUND_PAGE = "real_model", "playground"
 HEAD_CHART = {"kind": "echarts_chart", "key_part": "head"}
@@ -78,7 +78,7 @@ class Student:
     def check(self, result: RunResult, move: str) -> None:
         if result.exceptions:
             raise ProtocolError(f"{move}: the app raised {result.exceptions[0]}")
-        found = result.find(**WEIGHTS_CHART)
+        found = result.find(**VIEWS)
         if found is None:
             drawn = sorted({user_key(e.id) for e in result.elements})
             raise Wrong(f"{move}: the run drew no weights chart ({result.status}, {result.messages} messages: {drawn})")

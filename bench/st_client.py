@@ -95,18 +95,30 @@ class Heatmap:
     tolerance: float  # how exactly the chart carries each number
 
 
-HEATMAP_KINDS = ("plotly_chart", "echarts_chart")
-
-
-def heatmap(widget: Widget) -> Heatmap:
-    """A plotly heatmap's z (exact), or an ECharts heatmap's cell values (rounded to 4 decimals by attnviz)."""
-    spec = json.loads(widget.element.spec)
+def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
+    """A plotly heatmap's z (exact), an ECharts heatmap's cell values (rounded to 4 decimals by attnviz), or the
+    Playground's attention view ``view`` (its hover numbers: 4 significant digits, 3 above the text limit)."""
     if widget.kind == "plotly_chart":
-        trace = spec["data"][0]
+        trace = json.loads(widget.element.spec)["data"][0]
         return Heatmap(plotly_z(trace["z"]), list(trace["y"]), tolerance=1e-9)
     if widget.kind == "echarts_chart":
-        return _echarts_heatmap(spec)
+        return _echarts_heatmap(json.loads(widget.element.spec))
+    if widget.kind == "bidi_component":
+        return _attention_view(next(v for v in json.loads(widget.element.json)["views"] if v["name"] == view))
     raise ProtocolError(f"{user_key(widget.id)} is a {widget.kind}, not a heatmap")
+
+
+def _attention_view(view: dict) -> Heatmap:
+    """A masked cell (no colour) is a weight of 0 or a score of −∞; every other cell's number is its hover's. The
+    tolerance holds for weights (below 1), which is what the load client checks."""
+    masked = 0.0 if view["name"] == "weights" else -np.inf
+    numbers = [
+        masked if colour is None else float(text.replace("−", "-"))
+        for text, colour in zip(view["numbers"], view["colour"], strict=True)
+    ]
+    values = np.array(numbers).reshape(len(view["rows"]), len(view["cols"]))  # (rows, columns)
+    digits = 4 if view["text"] else 3  # significant digits: for a weight (below 1), as many decimals at most
+    return Heatmap(values, view["rows"], tolerance=0.5 * 10.0**-digits + 1e-12)
 
 
 def plotly_z(z) -> np.ndarray:

@@ -23,7 +23,7 @@ from attnviz.core.playground_state import (
     set_dim,
     set_sentence,
 )
-from attnviz.figures.attention_charts import playground_views
+from attnviz.figures.attention_grid import playground_views
 from attnviz.lessons.row_arithmetic import (
     arithmetic_columns,
     blend_columns,
@@ -32,6 +32,7 @@ from attnviz.lessons.row_arithmetic import (
     row_summary,
 )
 from attnviz.ui import state
+from attnviz.ui.attention_grid import show_attention_views
 from attnviz.ui.classroom import export_buttons, share_link_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
@@ -79,18 +80,11 @@ def attention_views() -> None:
     with charts:
         if dead := fully_masked_message(playground):
             st.warning(literal(dead), icon=":material/block:")
-        views = playground_views(playground, state.previous_playground(), font_size=chart_font_size())
-        height = 250 if not state.presenting() else 235
-        slots = [*st.columns(2, gap="small"), *st.columns(2, gap="small")]  # a 2 × 2 grid, in reading order
-        # Raw scores are sent last: no toggle changes them, so the views a toggle did change reach the browser first.
-        for slot, view in [*zip(slots[1:], views[1:], strict=True), (slots[0], views[0])]:
-            with slot:
-                st.echarts_chart(
-                    view.option,
-                    key=f"chart.{view.name}",
-                    height=height,
-                    on_select=partial(state.focus_from_click, f"chart.{view.name}", view.cells),
-                )
+        show_attention_views(
+            playground_views(playground, state.previous_playground(), font_size=chart_font_size()),
+            height=250 if not state.presenting() else 222,
+            font_size=chart_font_size(),
+        )
         st.caption(
             describe_change(state.previous_playground(), playground)
             + " Colours keep their scale while you toggle; hover a cell to read it."
@@ -121,7 +115,7 @@ def attention_views() -> None:
             "Focus token (query)",
             list(range(playground.n)),
             format_func=lambda i: labels[i] if i < len(labels) else str(i),
-            help="Its row is boxed in every view. Clicking a cell of a chart also chooses its row.",
+            help="Its row is boxed in every view. Clicking a cell or a row label of a view also chooses its row.",
             **state.playground_control("focus"),
         )
         st.button("Undo", icon=":material/undo:", on_click=state.undo, disabled=not state.can_undo(), width="stretch")

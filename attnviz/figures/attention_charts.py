@@ -1,7 +1,8 @@
-"""The Playground's four attention views as Apache ECharts options (plain dicts, drawn by ``st.echarts_chart``).
+"""Attention matrices as Apache ECharts heatmap options (plain dicts, drawn by ``st.echarts_chart``): Step by step's
+panels and the Real model's heads. The Playground draws the same cells, colours and text with its own component
+(attention_grid), on the same scales and with the same limits.
 
-ECharts, not plotly, because a chart with a fixed key keeps its instance and takes a new option in place: a toggle
-repaints the cells that changed instead of re-creating four charts.
+ECharts, not plotly, because a chart with a fixed key keeps its instance and takes a new option in place.
 
 Every cell carries five values: [column, row, colour position, cell text, hover sentence]. Cell text is written here
 in Python (one formatter, one minus sign, no "−0"); the colour position is the value on the chart's fixed scale.
@@ -13,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.numbers import format_fixed_numbers, format_number, format_numbers
+from attnviz.core.numbers import format_fixed_numbers, format_numbers
 from attnviz.figures.colours import BLUE_RED, CHANGED, FOCUS, MASKED_GREY, VIRIDIS, signed_log
 
 TEXT_LIMIT = 24  # above this many rows or columns cell text is left out (hover stays): unreadable, and slow
+PRESENTER_TEXT_LIMIT = 8  # presenter-sized numbers need wide cells
 CHANGED_LIMIT = 256  # above TEXT_LIMIT, more changed cells than this are not boxed: a box on every other cell of a
 # 128 × 128 view says nothing and costs the browser more than the view itself; the line under the views says it
 _LABEL = {"color": "#111", "textBorderColor": "rgba(255,255,255,0.85)", "textBorderWidth": 2}
@@ -76,11 +78,11 @@ def heatmap_option(
     rows, cols = z.shape
     blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
     # Numbers in the cells only where they fit: presenter-sized numbers need wide cells.
-    show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else 8)
+    show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else PRESENTER_TEXT_LIMIT)
     masked_text = "0" if scale.kind == "weights" else "−∞"
     # Built column by column with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view.
     shown = ~blocked
-    at_rows, at_cols = np.nonzero(shown)  # reading order, like View.cells
+    at_rows, at_cols = np.nonzero(shown)  # reading order
     # Above the text limit the hover is the only place a number shows: 3 digits there (and 3 decimals of colour) keep
     # a 128 × 128 view's data about a tenth smaller.
     digits = 4 if show_text else 3
@@ -191,94 +193,3 @@ def _outline(name: str, cells: list[list[int]], colour: str, line: str, *, width
         "label": {"show": False},
         "progressive": 0,
     }
-
-
-@dataclass(frozen=True)
-class View:
-    name: str  # the chart's key and PNG name
-    option: dict
-    cells: np.ndarray  # (k, 2) the (row, column) of each data item of the main series, for click → row
-
-
-def playground_views(state, previous=None, *, font_size: int = 12) -> list[View]:
-    """Raw scores, scaled and masked scores, weights and outputs of a PlaygroundState, in reading order.
-
-    Raw and scaled scores share one colour scale fixed by the largest raw score, so toggling the scaling or the
-    temperature changes the colours only as much as it changes the numbers. Cells that differ from ``previous``
-    (the state before the last change) are boxed in orange.
-    """
-    result, labels = state.result(), state.labels
-    old = previous.result() if previous is not None and previous.labels == labels else None
-    score_scale = Scale("signed", reach_of_scores(result))
-    V = state.matrices()[2]
-    divisor = _divisor_text(state)
-    dims = [f"d{j + 1}" for j in range(state.d_v)]
-    matrices = (
-        ("scores", "1. Raw scores QKᵀ", result.scores, score_scale, "score", None, labels),
-        (
-            "scaled",
-            f"2. Scaled and masked scores: QKᵀ{divisor}",
-            result.scaled,
-            score_scale,
-            "score",
-            result.blocked,
-            labels,
-        ),
-        (
-            "weights",
-            "3. Weights: softmax of each row",
-            result.weights,
-            Scale("weights"),
-            "weight",
-            result.blocked,
-            labels,
-        ),
-        (
-            "output",
-            "4. Output: weights · V",
-            result.output,
-            Scale("signed", float(np.abs(V).max() or 1.0)),
-            "value",
-            None,
-            dims,
-        ),
-    )
-    views = []
-    for name, title, matrix, scale, value_name, blocked, columns in matrices:
-        changed = None
-        if old is not None and getattr(old, name if name != "scaled" else "masked").shape == matrix.shape:
-            before = getattr(old, name if name != "scaled" else "masked")
-            after = result.masked if name == "scaled" else matrix
-            changed = ~np.isclose(before, after, rtol=1e-9, atol=1e-12, equal_nan=True) & ~(
-                np.isinf(before) & np.isinf(after)
-            )
-            changed = changed if changed.any() and not changed.all() else None  # all changed: said in words instead
-        option = heatmap_option(
-            matrix,
-            labels,
-            columns,
-            title=title,
-            scale=scale,
-            value_name=value_name,
-            chart_name=name,
-            blocked=blocked,
-            focus_row=state.focus,
-            changed=changed,
-            font_size=font_size,
-        )
-        unblocked = np.argwhere(~blocked) if blocked is not None else np.argwhere(np.ones(matrix.shape, bool))
-        views.append(View(name, option, unblocked))
-    return views
-
-
-def reach_of_scores(result) -> float:
-    """The colour scale of both score views: the largest |raw score|, which no toggle changes."""
-    finite = np.abs(result.scores)
-    return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-
-
-def _divisor_text(state) -> str:
-    parts = (["√d_k"] if state.scale else []) + (
-        [f"τ={format_number(state.temperature)}"] if state.temperature != 1 else []
-    )
-    return " ÷ " + " ÷ ".join(parts) if parts else ""

@@ -31,6 +31,7 @@ _LINK_CHECKED = "link_checked"  # the share link in the address is applied once,
 _PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 _TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 _OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
+_VIEWS = "playground.views"  # the attention views component: the row last clicked arrives as its "focus" trigger
 _CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 _SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 _TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
@@ -125,11 +126,15 @@ def randomise_again() -> None:
     set_playground(randomise(playground(), playground().seed))
 
 
-def focus_from_click(chart_key: str, cells) -> None:
-    """A chart's on_select: the clicked cell's row becomes the focus token."""
-    clicked = clicked_item(chart_key)
-    if clicked is not None and clicked[0] == 0 and 0 <= clicked[1] < len(cells):
-        set_playground(replace(playground(), focus=int(cells[clicked[1]][0])))
+def views_key() -> str:
+    return _VIEWS
+
+
+def focus_from_views() -> None:
+    """The attention views' click: the row clicked (a cell or its label) becomes the focus token."""
+    row = st.session_state.get(_VIEWS, {}).get("focus")
+    if isinstance(row, int) and not isinstance(row, bool) and 0 <= row < playground().n:
+        set_playground(replace(playground(), focus=row))
 
 
 def clicked_item(chart_key: str) -> tuple[int, int] | None:

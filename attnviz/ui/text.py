@@ -14,14 +14,17 @@ _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&=])")
 _LAYOUT_CHARACTERS = re.compile(r"[\r\n\t\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
-def literal(text: str) -> str:
-    """``text`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b)" shows just like that.
+def plain(text: str) -> str:
+    """``text`` for a place that shows plain text (a canvas, a DOM text node): newlines and tabs become spaces, and
+    direction-override characters are dropped so they can't flip the text after them."""
+    return _LAYOUT_CHARACTERS.sub(lambda m: "" if m.group() not in "\r\n\t\u2028\u2029" else " ", text)
 
-    Newlines and tabs become spaces (a share link can carry "foo\\n===" or an indented line, which markdown would turn
-    into a heading or a code block), and direction-override characters are dropped so they can't flip the text after
-    them."""
-    flat = _LAYOUT_CHARACTERS.sub(lambda m: "" if m.group() not in "\r\n\t\u2028\u2029" else " ", text)
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", flat)
+
+def literal(text: str) -> str:
+    """``plain(text)`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b)" shows just like that
+    (a share link can carry "foo\\n===" or an indented line, which markdown would turn into a heading or a code
+    block)."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", plain(text))
 
 
 _STYLE = """

@@ -10,7 +10,7 @@ import pytest
 from attnviz.classroom.share import encode
 from attnviz.core.playground_state import PlaygroundState, import_head
 from tests.reference import naive_attention
-from tests.support.apptest import as_read, button, control_key, echarts, heatmap_cells, open_app
+from tests.support.apptest import as_read, button, control_key, heatmap_cells, open_app, views
 
 TOKENS = ["[CLS]", "the", "walk", "##ing", "dog", "[SEP]"]
 TITLE = "all-MiniLM-L6-v2, layer 1, head 2"
@@ -33,11 +33,9 @@ def test_the_views_show_the_models_tokens_and_the_heads_own_weights(imported):
     at = imported
     Q, K, V = head()
     _, weights, _ = naive_attention(Q.tolist(), K.tolist(), V.tolist(), causal=True)
-    option = echarts(at)["chart.weights"]
-    assert [label if isinstance(label, str) else label["value"] for label in option["yAxis"]["data"]] == [
-        f"{i}: {token}" for i, token in enumerate(TOKENS)
-    ]
-    cells, masked = heatmap_cells(option)
+    view = views(at)["weights"]
+    assert view["rows"] == [f"{i}: {token}" for i, token in enumerate(TOKENS)]
+    cells, masked = heatmap_cells(view)
     assert set(masked) == {(i, j) for i in range(6) for j in range(6) if j > i}  # the causal mask came with it
     for (i, j), text in cells.items():
         assert text == f"{weights[i][j]:.2f}"

@@ -16,14 +16,15 @@ from tests.reference import naive_attention
 from tests.support.apptest import (
     button,
     control_key,
-    echarts,
     heatmap_cells,
     heatmap_colour,
-    hover,
+    hover_number,
     open_app,
     open_tab,
     playground,
     type_cells,
+    views,
+    views_data,
 )
 
 MOVIE = "The movie was not good, but the soundtrack was amazing."
@@ -34,9 +35,9 @@ def warnings(at) -> list[str]:
     return [re.sub(r"\\(.)", r"\1", e.value) for e in [*at.warning, *at.info]]
 
 
-def texts_of(option) -> np.ndarray:
-    cells, masked = heatmap_cells(option)
-    rows, cols = len(option["yAxis"]["data"]), len(option["xAxis"]["data"])
+def texts_of(view) -> np.ndarray:
+    cells, masked = heatmap_cells(view)
+    rows, cols = len(view["rows"]), len(view["cols"])
     grid = np.empty((rows, cols), dtype=object)
     for (i, j), text in (cells | masked).items():
         grid[i, j] = text
@@ -50,38 +51,33 @@ def naive_default(**settings):
 
 def test_the_four_views_show_what_an_independent_computation_gives(app):
     scores, weights, output = naive_default()
-    charts = echarts(app)
-    assert list(charts) == ["chart.scores", "chart.scaled", "chart.weights", "chart.output"]
+    charts = views(app)
+    assert list(charts) == ["scores", "scaled", "weights", "output"]  # also each PNG's name: attnviz-<name>.png
     expect = {
-        "chart.scores": scores,
-        "chart.scaled": np.array(scores) / 2.0,  # √4
-        "chart.weights": weights,
-        "chart.output": output,
+        "scores": scores,
+        "scaled": np.array(scores) / 2.0,  # √4
+        "weights": weights,
+        "output": output,
     }
     for key, matrix in expect.items():
         grid = texts_of(charts[key])
         assert grid.tolist() == [[format_fixed(x) for x in row] for row in np.asarray(matrix)], key
-    assert hover(charts["chart.weights"], 4, 3) == f"4: good → 3: not: weight {format_number(weights[4][3])}"
-    assert charts["chart.weights"]["yAxis"]["data"][4] == {"value": "4: good", "textStyle": {"fontWeight": "bold"}}
-    assert charts["chart.weights"]["xAxis"]["data"][:4] == ["The", "movie", "was", "not"]
-    assert [c["toolbox"]["feature"]["saveAsImage"]["name"] for c in charts.values()] == [
-        "attnviz-scores",
-        "attnviz-scaled",
-        "attnviz-weights",
-        "attnviz-output",
-    ]
+    assert hover_number(charts["weights"], 4, 3) == format_number(weights[4][3])
+    assert charts["weights"]["rows"][4] == charts["weights"]["cols"][4] == "4: good"
+    assert charts["weights"]["focus"] == 4  # drawn boxed, its label bold
+    assert charts["weights"]["ticks"][:4] == ["The", "movie", "was", "not"]
     assert app.text_input(key=control_key("sentence")).value == MOVIE
 
 
 def test_weights_are_coloured_0_to_1_and_scores_share_one_scale_fixed_while_toggling(app):
-    charts = echarts(app)
-    assert charts["chart.weights"]["visualMap"]["min"] == 0 and charts["chart.weights"]["visualMap"]["max"] == 1
-    raw_before = heatmap_colour(charts["chart.scores"])
-    scaled_on = heatmap_colour(charts["chart.scaled"])
+    charts = views(app)
+    assert charts["weights"]["range"] == [0, 1] and charts["scores"]["range"] == [-1, 1]
+    raw_before = heatmap_colour(charts["scores"])
+    scaled_on = heatmap_colour(charts["scaled"])
     app.checkbox(key=control_key("scale")).uncheck().run()
-    charts = echarts(app)
-    np.testing.assert_array_equal(heatmap_colour(charts["chart.scores"]), raw_before)  # raw scores: untouched
-    np.testing.assert_array_equal(heatmap_colour(charts["chart.scaled"]), raw_before)  # unscaled = raw, same colours
+    charts = views(app)
+    np.testing.assert_array_equal(heatmap_colour(charts["scores"]), raw_before)  # raw scores: untouched
+    np.testing.assert_array_equal(heatmap_colour(charts["scaled"]), raw_before)  # unscaled = raw, same colours
     # Scaling on divides by 2, so every colour is paler: the contrast visibly drops.
     assert np.all(np.abs(scaled_on) <= np.abs(raw_before) + 1e-12)
     assert np.abs(scaled_on).mean() < 0.8 * np.abs(raw_before).mean()
@@ -89,7 +85,7 @@ def test_weights_are_coloured_0_to_1_and_scores_share_one_scale_fixed_while_togg
 
 def test_one_huge_score_does_not_wash_out_the_rest(app):
     app.selectbox(key=control_key("example")).set_value("movie_negation").run()
-    good_row = heatmap_colour(echarts(app)["chart.scores"])[4]
+    good_row = heatmap_colour(views(app)["scores"])[4]
     # good·not = 20 beside not·not = 800: still clearly coloured (the signed log scale), not white.
     assert good_row[3] > 0.4 and good_row[10] > 0.4
 
@@ -98,14 +94,13 @@ def test_causal_mask_zeroes_the_future_and_boxes_what_changed(app):
     app.checkbox(key=control_key("causal")).check().run()
     assert not app.exception
     _, weights, _ = naive_default(causal=True)
-    charts = echarts(app)
-    grid = texts_of(charts["chart.weights"])
+    charts = views(app)
+    grid = texts_of(charts["weights"])
     assert np.all(grid[np.triu_indices(12, 1)] == "0")  # a masked weight is 0, never −∞
     assert grid[5, 2] == format_fixed(weights[5][2])
-    scaled = texts_of(charts["chart.scaled"])
+    scaled = texts_of(charts["scaled"])
     assert np.all(scaled[np.triu_indices(12, 1)] == "−∞") and "−∞" not in scaled[np.tril_indices(12)]
-    changed = next(s for s in charts["chart.weights"]["series"] if s["name"] == "changed")
-    assert len(changed["data"]) == sum(
+    assert len(charts["weights"]["changed"]) == sum(
         1 for i in range(12) for j in range(12) if abs(weights[i][j] - naive_default()[1][i][j]) > 1e-9
     )
     assert "The last change moved" in " ".join(c.value for c in app.caption)
@@ -114,16 +109,16 @@ def test_causal_mask_zeroes_the_future_and_boxes_what_changed(app):
 def test_temperature_divides_the_scaled_scores(app):
     app.slider(key=control_key("temperature")).set_value(0.5).run()
     scores, _, _ = naive_default()
-    grid = texts_of(echarts(app)["chart.scaled"])
+    grid = texts_of(views(app)["scaled"])
     assert grid[0, 1] == format_fixed(scores[0][1] / 2.0 / 0.5)
-    assert "QKᵀ ÷ √d_k ÷ τ=0.5" in echarts(app)["chart.scaled"]["title"]["text"]
+    assert "QKᵀ ÷ √d_k ÷ τ=0.5" in views(app)["scaled"]["title"]
 
 
 def test_typing_one_query_cell_changes_only_that_row_of_scores(app):
-    before = texts_of(echarts(app)["chart.scores"])
+    before = texts_of(views(app)["scores"])
     type_cells(app, "Q", {(3, 1): "5"}, ["q1", "q2", "q3", "q4"])
     assert not app.exception
-    after = texts_of(echarts(app)["chart.scores"])
+    after = texts_of(views(app)["scores"])
     assert np.flatnonzero(np.any(after != before, axis=1)).tolist() == [3]
     Q, K, V = random_qkv(12, 4, 4, seed=42, decimals=2)
     Q[3, 1] = 5.0
@@ -165,7 +160,7 @@ def test_d_k_keeps_surviving_columns_and_their_edits(app):
 
 def test_d_v_sets_the_output_width(app):
     app.slider(key=control_key("d_v")).set_value(3).run()
-    assert echarts(app)["chart.output"]["xAxis"]["data"] == ["d1", "d2", "d3"]
+    assert views(app)["output"]["ticks"] == ["d1", "d2", "d3"]
 
 
 def test_the_seed_sets_the_vectors_and_randomise_can_be_undone(app):
@@ -194,7 +189,7 @@ def test_an_example_shows_its_documented_weights_and_focuses_its_token(app, key)
     assert not app.exception
     preset = PRESETS[key]
     row, expected = EXPECTED_ROWS[key]
-    grid = texts_of(echarts(app)["chart.weights"])
+    grid = texts_of(views(app)["weights"])
     for j, text in expected.items():
         assert grid[row, j] == text
     assert app.text_input(key=control_key("sentence")).value == preset.sentence
@@ -233,16 +228,9 @@ def test_only_the_open_tab_is_built_and_edits_outlive_a_tab_switch(app):
     assert q_table.iloc[1, 2] == "2.5" and playground(app).matrices()[0][1, 2] == 2.5  # the edit was kept
 
 
-def test_clicking_a_cell_chooses_its_row_as_the_focus(app):
-    from attnviz.ui.state import focus_from_click  # noqa: F401  (the callback the chart calls)
-
-    charts = echarts(app)
-    assert charts["chart.weights"]["series"][0]["selectedMode"] == "single"
-
-
 def test_blocking_keys_zeroes_their_columns_and_names_dead_rows(app):
     app.multiselect(key=control_key("blocked_keys")).set_value([0, 2]).run()
-    grid = texts_of(echarts(app)["chart.weights"])
+    grid = texts_of(views(app)["weights"])
     assert np.all(grid[:, [0, 2]] == "0")
     app.checkbox(key=control_key("causal")).check().run()
     assert any("Every key is blocked for “The” (0)" in w for w in warnings(app))
@@ -283,16 +271,19 @@ def test_a_new_sentence_keeps_vectors_at_their_positions_and_says_so(app):
     Q_before = playground(app).matrices()[0]
     app.text_input(key=control_key("sentence")).input("The film was not good").run()
     np.testing.assert_array_equal(playground(app).matrices()[0], Q_before[:5])
-    assert echarts(app)["chart.weights"]["xAxis"]["data"] == ["The", "film", "was", "not", "good"]
+    assert views(app)["weights"]["ticks"] == ["The", "film", "was", "not", "good"]
     assert any("Vectors belong to positions" in c.value for c in app.caption)
 
 
 def test_a_long_sentence_is_capped_once_and_drops_cell_text(app):
     app.text_input(key=control_key("sentence")).input(" ".join(f"w{i}" for i in range(130))).run()
     assert not app.exception
-    assert [w for w in warnings(app) if "130 tokens" in w] == ["The sentence has 130 tokens; only the first 128 are used."]
-    weights = echarts(app)["chart.weights"]
-    assert len(weights["yAxis"]["data"]) == 128 and weights["series"][0]["label"]["show"] is False
+    assert [w for w in warnings(app) if "130 tokens" in w] == [
+        "The sentence has 130 tokens; only the first 128 are used."
+    ]
+    weights = views(app)["weights"]
+    assert len(weights["rows"]) == 128 and weights["text"] == []  # hover still gives every number
+    assert len(weights["numbers"]) == 128 * 128
 
 
 def test_html_and_markdown_in_the_sentence_are_shown_as_text(app):
@@ -310,7 +301,7 @@ def test_html_and_markdown_in_the_sentence_are_shown_as_text(app):
 def test_unicode_sentences_work(app, sentence):
     app.text_input(key=control_key("sentence")).input(sentence).run()
     assert not app.exception
-    assert len(echarts(app)["chart.weights"]["yAxis"]["data"]) == playground(app).n > 0
+    assert len(views(app)["weights"]["rows"]) == playground(app).n > 0
 
 
 def test_state_survives_a_visit_to_another_page(app):
@@ -318,14 +309,14 @@ def test_state_survives_a_visit_to_another_page(app):
     app.switch_page("pages/why_scale.py").run()
     app.switch_page("pages/playground.py").run()
     assert app.checkbox(key=control_key("causal")).value is True
-    assert np.all(texts_of(echarts(app)["chart.weights"])[np.triu_indices(12, 1)] == "0")
+    assert np.all(texts_of(views(app)["weights"])[np.triu_indices(12, 1)] == "0")
 
 
 def test_presenter_mode_keeps_every_control_and_enlarges_the_charts(app):
-    assert echarts(app)["chart.weights"]["title"]["textStyle"]["fontSize"] == 14
+    assert views_data(app)["font_size"] == 13 and views_data(app)["height"] == 250
     app.toggle(key="presenter").set_value(True).run()
     assert not app.exception
-    assert echarts(app)["chart.weights"]["title"]["textStyle"]["fontSize"] == 19
+    assert views_data(app)["font_size"] == 18
     assert app.slider(key=control_key("d_k")) and app.number_input(key=control_key("seed"))  # a teacher can demo d_k
 
 

@@ -17,7 +17,7 @@ import pytest
 from attnviz.models import ModelUnavailableError
 from attnviz.models import background as bg
 from attnviz.models.stats import LABEL_THRESHOLD
-from tests.support.apptest import as_read, button, echarts, open_app, setting_key, trace
+from tests.support.apptest import as_read, button, echarts, open_app, setting_key, trace, views
 
 PAGE = "real_model"
 SENTENCE = "The animal didn't cross the street because it was too tired."
@@ -275,7 +275,7 @@ def test_open_in_playground_puts_exactly_that_heads_q_k_v_there(model, request):
         np.testing.assert_array_equal(shown, expected[layer, head].astype(np.float64))
     np.testing.assert_allclose(state.result().weights, run.attention[layer, head], atol=1e-6)
     assert any(f"{state.imported.title} is on the Playground" in as_read(w.value) for w in at.warning)
-    assert "chart.weights" in echarts(at) and "rm.overview" not in echarts(at)  # the Playground is showing
+    assert "weights" in views(at) and "rm.overview" not in echarts(at)  # the Playground is showing
 
 
 # ----------------------------------------------------------------------------- the decoder

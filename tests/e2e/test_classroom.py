@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.support.live import echart, open_app_page, wait_for_app, wait_for_charts, wait_for_echarts_to_settle
+from tests.support.live import open_app_page, view_titled, wait_for_app, wait_for_charts, wait_for_views_to_settle
 
 WEIGHTS = "3. Weights"
 
@@ -21,7 +21,7 @@ def download(page, label: str) -> bytes:
 
 def test_downloads_carry_exactly_the_matrices_on_screen(page, server):
     open_app_page(page, server.url)
-    shown = echart(page, WEIGHTS)["cells"]  # two decimals on screen
+    shown = view_titled(page, WEIGHTS)["cells"]  # two decimals on screen
     page.get_by_role("tab", name="Download").click()
     exported = json.loads(download(page, "Download JSON"))["matrices"]["weights"]  # every digit
     assert {cell: round(exported[cell[0]][cell[1]], 2) for cell in shown} == {c: float(t) for c, t in shown.items()}
@@ -40,7 +40,7 @@ def test_presenter_mode_fits_the_controls_and_the_views_on_a_projector(page, ser
     page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'")
     wait_for_app(page)
     wait_for_charts(page)
-    views = wait_for_echarts_to_settle(page)
+    views = wait_for_views_to_settle(page)
     toggle = page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").bounding_box()
     for box in [toggle, *(view["box"] for view in views.values())]:
         assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
@@ -57,7 +57,7 @@ def test_the_dark_theme_darkens_the_page_and_the_charts(browser, server):
             "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
         )
         assert background == "rgb(15, 17, 23)"  # theme.dark backgroundColor #0f1117
-        wait_for_echarts_to_settle(page)
+        wait_for_views_to_settle(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "dark.png"))
     finally:

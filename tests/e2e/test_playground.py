@@ -9,13 +9,13 @@ import pytest
 from attnviz.classroom.share import decode
 from tests.support.live import (
     StreamlitServer,
-    echart,
     open_app_page,
-    read_echarts,
+    read_views,
+    view_titled,
     wait_for_app,
     wait_for_charts,
-    wait_for_echart_change,
-    wait_for_echarts_to_settle,
+    wait_for_view_change,
+    wait_for_views_to_settle,
 )
 
 SCORES, SCALED, WEIGHTS = "1. Raw scores", "2. Scaled", "3. Weights"
@@ -24,7 +24,7 @@ SCORES, SCALED, WEIGHTS = "1. Raw scores", "2. Scaled", "3. Weights"
 @pytest.fixture
 def playground(page, server):
     open_app_page(page, server.url)
-    wait_for_echarts_to_settle(page)
+    wait_for_views_to_settle(page)
     return page
 
 
@@ -55,15 +55,15 @@ def test_the_causal_toggle_and_every_view_share_one_laptop_screen(playground):
     toggle = checkbox(page, "Causal mask").bounding_box()
     assert inside_viewport(page, toggle)
     for title in (SCORES, SCALED, WEIGHTS, "4. Output"):
-        assert inside_viewport(page, echart(page, title)["box"]), title
+        assert inside_viewport(page, view_titled(page, title)["box"]), title
 
 
 def test_causal_toggle_redraws_the_weights_with_zeros_above_the_diagonal(playground):
     page = playground
-    before = echart(page, WEIGHTS)
+    before = view_titled(page, WEIGHTS)
     assert len(before["cells"]) == 144
     checkbox(page, "Causal mask").click()
-    after = wait_for_echart_change(page, WEIGHTS, before)
+    after = wait_for_view_change(page, WEIGHTS, before)
     assert len(after["cells"]) == 78  # the 66 future cells moved to the grey "masked" series, drawn as 0
     assert float(after["cells"][(0, 0)]) == 1.0  # "The" sees only itself
     assert all(i >= j for i, j in after["cells"])
@@ -71,19 +71,19 @@ def test_causal_toggle_redraws_the_weights_with_zeros_above_the_diagonal(playgro
 
 def test_scaling_changes_the_scaled_scores_colours_not_the_raw_ones(playground):
     page = playground
-    raw, scaled = echart(page, SCORES), echart(page, SCALED)
+    raw, scaled = view_titled(page, SCORES), view_titled(page, SCALED)
     checkbox(page, "Scale by 1/√d_k").click()
-    wait_for_echart_change(page, SCALED, scaled)
-    unscaled = wait_for_echarts_to_settle(page)[next(t for t in read_echarts(page) if t.startswith(SCALED))]
-    assert echart(page, SCORES)["signature"] == raw["signature"]  # the raw view keeps its colours
+    wait_for_view_change(page, SCALED, scaled)
+    unscaled = wait_for_views_to_settle(page)[next(t for t in read_views(page) if t.startswith(SCALED))]
+    assert view_titled(page, SCORES)["signature"] == raw["signature"]  # the raw view keeps its colours
     assert unscaled["cells"] == raw["cells"]  # unscaled = raw, cell for cell
 
 
 def test_the_address_after_a_toggle_reopens_with_that_toggle_in_a_fresh_browser(playground, browser, server):
     page = playground
-    before = echart(page, WEIGHTS)
+    before = view_titled(page, WEIGHTS)
     checkbox(page, "Causal mask").click()
-    wait_for_echart_change(page, WEIGHTS, before)
+    wait_for_view_change(page, WEIGHTS, before)
     page.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
     link = current_link(page)
     assert decode(link).state.causal is True
@@ -92,7 +92,7 @@ def test_the_address_after_a_toggle_reopens_with_that_toggle_in_a_fresh_browser(
         fresh = context.new_page()
         open_app_page(fresh, f"{server.url}/?s={link}")
         assert checkbox(fresh, "Causal mask").locator("input").is_checked()
-        assert len(echart(fresh, WEIGHTS)["cells"]) == 78
+        assert len(view_titled(fresh, WEIGHTS)["cells"]) == 78
     finally:
         context.close()
 
@@ -105,18 +105,37 @@ def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
     page = playground
     page.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
     assert decode(current_link(page)).state.focus == 4
-    box = echart(page, WEIGHTS)["box"]
-    page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + 36)  # a cell in row 0, just under the title
+    box = view_titled(page, WEIGHTS)["box"]
+    page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + 8)  # a cell in row 0, at the top of the view
     page.wait_for_function(
         "() => !new URL(location.href).searchParams.get('s').endsWith('" + current_link(page)[-6:] + "')"
     )
     wait_for_app(page)
     assert decode(current_link(page)).state.focus == 0
+    assert page.get_by_role("combobox", name="Focus token (query)").input_value() == "0: The"
+
+
+def test_hovering_a_cell_names_its_query_key_and_exact_weight(playground):
+    page = playground
+    view = page.locator('.attnviz-view[data-view="weights"]')
+    shown = view_titled(page, WEIGHTS)
+    box = shown["box"]
+    # Row 4, column 3: found from the view's own layout, as the browser drew it (cells end at the bottom labels).
+    at = page.evaluate(
+        """() => { const v = document.querySelector('.attnviz-view[data-view="weights"] canvas').view.box;
+                    return {x: v.left + 3.5 * v.cellW, y: v.top + 4.5 * v.cellH}; }"""
+    )
+    page.mouse.move(box["x"] + at["x"], box["y"] + at["y"])
+    tip = view.locator(".attnviz-tip")
+    tip.wait_for(state="visible")
+    sentence = tip.inner_text()
+    assert sentence.startswith("4: good → 3: not: weight ")
+    assert round(float(sentence.rsplit(" ", 1)[1]), 2) == float(shown["cells"][(4, 3)])  # 4 digits, the cell's 2
 
 
 def test_editing_a_query_cell_in_the_table_changes_that_scores_row(playground):
     page = playground
-    before = echart(page, SCORES)
+    before = view_titled(page, SCORES)
     editor = page.locator('[data-testid="stDataFrame"]').first  # the Q table, in the first tab
     editor.scroll_into_view_if_needed()
     box = editor.bounding_box()
@@ -126,7 +145,7 @@ def test_editing_a_query_cell_in_the_table_changes_that_scores_row(playground):
     page.keyboard.press("Enter")
     page.locator("#portal input, .gdg-input").first.fill("5")  # fill, not typing key by key, which drops the "."
     page.keyboard.press("Enter")
-    after = wait_for_echart_change(page, SCORES, before)
+    after = wait_for_view_change(page, SCORES, before)
     changed = {i for (i, j), text in after["cells"].items() if before["cells"][(i, j)] != text}
     assert changed == {3}
 
@@ -135,8 +154,8 @@ def test_a_new_sentence_relabels_the_axes(playground):
     page = playground
     set_sentence(page, "Attention is all you need")
     page.wait_for_function("() => document.querySelector('.attnviz-chips').innerText.includes('need')")
-    wait_for_echarts_to_settle(page)
-    assert len(echart(page, WEIGHTS)["cells"]) == 25
+    wait_for_views_to_settle(page)
+    assert len(view_titled(page, WEIGHTS)["cells"]) == 25
 
 
 def test_html_in_the_sentence_is_text_and_runs_nothing(playground):
@@ -167,10 +186,8 @@ def test_a_fresh_servers_first_visit_to_a_sub_page_goes_through_the_router(brows
 
 def test_a_view_downloads_as_a_png_named_after_it(playground):
     page = playground
-    box = echart(page, WEIGHTS)["box"]
     with page.expect_download() as download:
-        # ECharts draws its toolbox on the canvas: the save icon sits at the view's top right corner.
-        page.mouse.click(box["x"] + box["width"] - 23, box["y"] + 22)
+        page.locator('.attnviz-view[data-view="weights"]').get_by_role("button", name="PNG").click()
     assert download.value.suggested_filename == "attnviz-weights.png"
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -197,4 +214,4 @@ def test_undo_brings_back_the_sentence_box_and_says_so(playground):
     playground.get_by_text("Undone: the previous vectors and edits are back.").wait_for()
     wait_for_app(playground)
     assert box.input_value() == before
-    assert len(echart(playground, WEIGHTS)["cells"]) == 144  # the 12 tokens are back in the views too
+    assert len(view_titled(playground, WEIGHTS)["cells"]) == 144  # the 12 tokens are back in the views too

@@ -9,7 +9,7 @@ import pytest
 from attnviz.core.numbers import format_fixed
 from attnviz.models import load_model
 from tests.models.conftest import require_package
-from tests.support.live import echart, wait_for_app, wait_for_charts, wait_for_echarts_to_settle
+from tests.support.live import view_titled, wait_for_app, wait_for_charts, wait_for_views_to_settle
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
 MODEL = "all-MiniLM-L6-v2"
@@ -44,13 +44,13 @@ def real_model(page, server):
     page.goto(f"{server.url}/real_model")
     wait_for_app(page, timeout_ms=120_000)
     wait_for_charts(page, timeout_ms=120_000)  # the encoder loads on the server's worker thread first
-    wait_for_echarts_to_settle(page)
+    wait_for_views_to_settle(page)
     return page
 
 
 def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(real_model):
     page = real_model
-    assert echart(page, "Layer 1, head 1: weights")
+    assert view_titled(page, "Layer 1, head 1: weights")
     frame = page.evaluate(FRAME_JS)  # around layer 1, head 1; 16 tokens: 16 cells a map, one empty between maps
     cell = frame["width"] / 18
     pitch = 17 * cell
@@ -68,7 +68,7 @@ def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(
     page.wait_for_function("() => location.pathname === '/' || location.pathname.endsWith('/')", timeout=30_000)
     wait_for_app(page)
     wait_for_charts(page)
-    weights = wait_for_echarts_to_settle(page)
+    weights = wait_for_views_to_settle(page)
     title = next(t for t in weights if t.startswith("3. Weights"))
     run = load_model(MODEL).run(SENTENCE)
     expected = {(i, j): float(format_fixed(float(w))) for (i, j), w in np.ndenumerate(run.attention[1, 3])}

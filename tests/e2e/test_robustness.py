@@ -19,37 +19,25 @@ from tests.support.live import wait_for_app
 CLICKS, BURSTS, GAP_MS = 50, 4, 20
 CONNECTION_JS = "() => document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-connection-state')"
 
-# What each ECharts chart draws now, by chart name: its series and its row labels, asked of the ECharts instance itself
-# (found through the React hook that holds it). The props React last rendered can lag a fragment rerun behind.
-ECHARTS_DRAWN_JS = """
-() => Object.fromEntries([...document.querySelectorAll('[data-testid="stEChartsChart"]')].map(chart => {
-  const el = chart.closest('[_echarts_instance_]') || chart.querySelector('[_echarts_instance_]');
-  const fiber = el && Object.keys(el).find(k => k.startsWith('__reactFiber$'));
-  for (let f = fiber && el[fiber]; f; f = f.return) {
-    for (let hook = f.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
-      const instance = hook.memoizedState && hook.memoizedState.current;
-      if (instance && typeof instance.getOption === 'function') {
-        const option = instance.getOption();
-        return [option.toolbox[0].feature.saveAsImage.name.replace('attnviz-', ''), {
-          rows: option.yAxis[0].data.map(label => label.value === undefined ? label : label.value),
-          series: Object.fromEntries(option.series.map(series => [series.name, series.data])),
-        }];
-      }
-    }
-  }
-  return [null, null];
-}))
+# What each Playground view draws now, by its PNG name: its row labels and its masked cells, read from the table the
+# view keeps for screen readers (attnviz/ui/attention_grid), which it rewrites with every paint of new data.
+VIEWS_DRAWN_JS = """
+() => Object.fromEntries([...document.querySelectorAll('.attnviz-view')].map(view => [view.dataset.view, {
+  rows: [...view.querySelectorAll('.attnviz-sr tbody th')].map(th => th.textContent),
+  masked: [...view.querySelectorAll('.attnviz-sr tbody tr')].flatMap((row, i) =>
+    [...row.querySelectorAll('td')].flatMap((cell, j) => (cell.dataset.masked === 'true' ? [[i, j]] : []))),
+}]))
 """
 
 
-def charts_drawn(page) -> dict[str, dict]:
-    return {name: drawn for name, drawn in page.evaluate(ECHARTS_DRAWN_JS).items() if name}
+def views_drawn(page) -> dict[str, dict]:
+    return page.evaluate(VIEWS_DRAWN_JS)
 
 
 def open_playground(page) -> None:
     page.goto(page.base_url)
     wait_for_app(page)
-    page.wait_for_function(f"() => Object.keys(({ECHARTS_DRAWN_JS})()).length === 4")
+    page.wait_for_function(f"() => Object.keys(({VIEWS_DRAWN_JS})()).length === 4")
 
 
 def causal_box(page):
@@ -58,7 +46,7 @@ def causal_box(page):
 
 def masked_weight_cells(page) -> set[tuple[int, int]]:
     """The (row, column) cells the weights chart draws grey: masked, weight 0."""
-    return {(y, x) for x, y, *_ in charts_drawn(page)["weights"]["series"]["masked"]}
+    return {(i, j) for i, j in views_drawn(page)["weights"]["masked"]}
 
 
 def linked_causal(page) -> bool:
@@ -72,7 +60,7 @@ def assert_live_and_agreeing(page) -> bool:
     assert page.evaluate(CONNECTION_JS) == "CONNECTED"
     assert page.locator('[data-testid="stException"]').count() == 0
     checked = causal_box(page).locator("input").is_checked()
-    n = len(charts_drawn(page)["weights"]["rows"])
+    n = len(views_drawn(page)["weights"]["rows"])
     upper_triangle = {(i, j) for i in range(n) for j in range(i + 1, n)}
     assert masked_weight_cells(page) == (upper_triangle if checked else set())
     assert linked_causal(page) is checked

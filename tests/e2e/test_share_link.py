@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from attnviz.classroom.share import decode
-from tests.support.live import echart, open_app_page, wait_for_app, wait_for_charts, wait_for_echarts_to_settle
+from tests.support.live import open_app_page, view_titled, wait_for_app, wait_for_charts, wait_for_views_to_settle
 
 WEIGHTS = "3. Weights"
 
 
 def weights_shown(page) -> dict:
-    return wait_for_echarts_to_settle(page) and echart(page, WEIGHTS)["cells"]
+    return wait_for_views_to_settle(page) and view_titled(page, WEIGHTS)["cells"]
 
 
 LINK_JS = "() => new URLSearchParams(window.location.search).get('s')"

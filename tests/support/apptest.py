@@ -71,7 +71,7 @@ def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
 
 
-# ----------------------------------------------------------------------------- ECharts (the Playground)
+# ----------------------------------------------------------------------------- ECharts (guided pages, real model)
 
 
 def echarts(at: AppTest) -> dict[str, dict]:
@@ -79,27 +79,39 @@ def echarts(at: AppTest) -> dict[str, dict]:
     return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("echarts_chart")}
 
 
-def heatmap_cells(option: dict) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
-    """(cell text by (row, column), masked-cell text by (row, column)) of an attention_charts heatmap."""
-    main, masked = option["series"][0]["data"], option["series"][1]["data"]
-    return {(y, x): text for x, y, _, text, _ in main}, {(y, x): text for x, y, _, text, _ in masked}
+# ----------------------------------------------------------------------------- the Playground's views
 
 
-def heatmap_colour(option: dict) -> np.ndarray:
-    """The colour position of every unmasked cell, as a (rows, cols) array with NaN where masked."""
-    rows, cols = len(option["yAxis"]["data"]), len(option["xAxis"]["data"])
-    colour = np.full((rows, cols), np.nan)
-    for x, y, position, *_ in option["series"][0]["data"]:
-        colour[y, x] = position
-    return colour
+def views_data(at: AppTest) -> dict:
+    """What the Playground sent its attention-views component (attnviz/ui/attention_grid): views, sizes, colours."""
+    matches = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
+    assert len(matches) == 1, f"expected one attention-views component, found {len(matches)}"
+    return json.loads(matches[0].proto.json)
 
 
-def hover(option: dict, row: int, col: int) -> str:
-    for series in option["series"][:2]:
-        for x, y, _, _, sentence in series["data"]:
-            if (y, x) == (row, col):
-                return sentence
-    raise KeyError((row, col))
+def views(at: AppTest) -> dict[str, dict]:
+    """The four views by name (scores, scaled, weights, output), in reading order."""
+    return {view["name"]: view for view in views_data(at)["views"]}
+
+
+def heatmap_cells(view: dict) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
+    """(cell text by (row, column), masked-cell text by (row, column)) of a view small enough for cell text."""
+    cols = len(view["cols"])
+    cells, masked = {}, {}
+    for k, (text, colour) in enumerate(zip(view["text"], view["colour"], strict=True)):
+        (cells if colour is not None else masked)[divmod(k, cols)] = text
+    return cells, masked
+
+
+def heatmap_colour(view: dict) -> np.ndarray:
+    """The colour position of every cell, as a (rows, cols) array with NaN where masked."""
+    colour = [np.nan if p is None else p for p in view["colour"]]
+    return np.array(colour, dtype=float).reshape(len(view["rows"]), len(view["cols"]))
+
+
+def hover_number(view: dict, row: int, col: int) -> str:
+    """The number the hover sentence of a cell gives ("4: good → 3: not: weight <this>")."""
+    return view["numbers"][row * len(view["cols"]) + col]
 
 
 # ----------------------------------------------------------------------------- plotly (the guided pages)

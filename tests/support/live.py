@@ -162,13 +162,16 @@ def launch_chromium(playwright, executable: str | None):
 
 
 # JavaScript run in the page. A chart "draws" when its Plotly element has data and either a heatmap image with a
-# data URL or at least one SVG trace/point/line.
+# data URL or at least one SVG trace/point/line; an ECharts chart when its canvas has its aria label; a Playground view
+# (attnviz/ui/attention_grid) when its canvas has painted data.
 CHARTS_DRAWN_JS = """
 () => {
   const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
   const echarts = [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
-  if (!charts.length && !echarts.length) return {count: 0, drawn: 0};
-  let drawn = echarts.filter(e => e.querySelector('canvas') && (e.getAttribute('aria-label') || '').includes('data')).length;
+  const views = [...document.querySelectorAll('.attnviz-view')];
+  if (!charts.length && !echarts.length && !views.length) return {count: 0, drawn: 0};
+  let drawn = echarts.filter(e => e.querySelector('canvas') && (e.getAttribute('aria-label') || '').includes('data')).length
+    + views.filter(v => v.querySelector('canvas[data-revision]')).length;
   for (const chart of charts) {
     const plot = chart.querySelector('.js-plotly-plot');
     if (!plot || !plot._fullData || !plot._fullData.length) continue;
@@ -178,7 +181,7 @@ CHARTS_DRAWN_JS = """
       + '.scatterlayer .trace text, .contourlayer path, .gl-container canvas, .heatmaplayer image');
     if (imageOk || svgOk) drawn += 1;
   }
-  return {count: charts.length + echarts.length, drawn};
+  return {count: charts.length + echarts.length + views.length, drawn};
 }
 """
 
@@ -251,29 +254,50 @@ def open_app_page(page, url: str, *, timeout_ms: float = 60_000) -> int:
     return wait_for_charts(page, timeout_ms=timeout_ms)
 
 
-# ----------------------------------------------------------------------------- ECharts (the Playground's views)
-# Each view's aria-label lists every cell: "the data for <key> is column; row; colour; text; hover" (see
-# attnviz.figures.attention_charts), which is what a screen reader hears, and what these helpers read.
+# ----------------------------------------------------------------------------- views: the Playground's, and ECharts'
+# A Playground view (attnviz/ui/attention_grid) is a canvas with a table for screen readers that holds every cell's
+# text; an ECharts view's aria-label lists every cell: "the data for <key> is column; row; colour; text; hover" (see
+# attnviz.figures.attention_charts). Both are what a screen reader hears, and what these helpers read.
 _ARIA_CELL = re.compile(r"the data for .*? is (\d+); (\d+); (-?[\d.e-]+); ([^;]*); ([^;]*?)(?=; the data for |\.\s*$)")
 
-READ_ECHARTS_JS = """
-() => [...document.querySelectorAll('[data-testid="stEChartsChart"]')].map(chart => {
-  const label = chart.getAttribute('aria-label') || '';
-  let signature = 0;
-  for (const canvas of chart.querySelectorAll('canvas')) {
-    if (!canvas.width || !canvas.height) continue;
-    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    for (let i = 0; i < pixels.length; i += 4) signature = (signature * 31 + pixels[i] + 7 * pixels[i + 1] + 13 * pixels[i + 2]) >>> 0;
-  }
-  return {label, signature, box: chart.getBoundingClientRect().toJSON()};
-})
+READ_VIEWS_JS = """
+() => {
+  const signature = root => {
+    let s = 0;
+    for (const canvas of root.querySelectorAll('canvas')) {
+      if (!canvas.width || !canvas.height) continue;
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 0; i < pixels.length; i += 4) s = (s * 31 + pixels[i] + 7 * pixels[i + 1] + 13 * pixels[i + 2]) >>> 0;
+    }
+    return s;
+  };
+  const grids = [...document.querySelectorAll('.attnviz-view')].map(view => ({
+    title: view.querySelector('.attnviz-view-title').textContent,
+    cells: [...view.querySelectorAll('.attnviz-sr tbody tr')].flatMap((row, i) =>
+      [...row.querySelectorAll('td')].map((cell, j) => [i, j, cell.textContent, cell.dataset.masked === 'true'])),
+    signature: signature(view),
+    box: view.querySelector('canvas').getBoundingClientRect().toJSON(),
+  }));
+  const echarts = [...document.querySelectorAll('[data-testid="stEChartsChart"]')].map(chart => ({
+    label: chart.getAttribute('aria-label') || '', signature: signature(chart), box: chart.getBoundingClientRect().toJSON(),
+  }));
+  return {grids, echarts};
+}
 """
 
 
-def read_echarts(page) -> dict[str, dict]:
-    """Every ECharts view, by title: its main series' cell texts {(row, col): text}, its pixel signature, its box."""
-    views = {}
-    for chart in page.evaluate(READ_ECHARTS_JS):
+def read_views(page) -> dict[str, dict]:
+    """Every view on the page, by title: its unmasked cells' texts {(row, col): text}, its pixel signature, its box."""
+    found = page.evaluate(READ_VIEWS_JS)
+    views = {
+        grid["title"]: {
+            "cells": {(i, j): text for i, j, text, masked in grid["cells"] if not masked},
+            "signature": grid["signature"],
+            "box": grid["box"],
+        }
+        for grid in found["grids"]
+    }
+    for chart in found["echarts"]:
         title = re.search(r'This is a chart about "(.*?)"', chart["label"])
         main = chart["label"].split("The 1 series")[0]  # series 0: the unmasked cells
         cells = {(int(row), int(col)): text for col, row, _, text, _ in _ARIA_CELL.findall(main)}
@@ -281,33 +305,33 @@ def read_echarts(page) -> dict[str, dict]:
     return views
 
 
-def echart(page, title_start: str) -> dict:
-    found = [view for title, view in read_echarts(page).items() if title.startswith(title_start)]
+def view_titled(page, title_start: str) -> dict:
+    found = [view for title, view in read_views(page).items() if title.startswith(title_start)]
     if len(found) != 1:
-        raise LookupError(f"expected one view titled {title_start!r}, found {list(read_echarts(page))}")
+        raise LookupError(f"expected one view titled {title_start!r}, found {list(read_views(page))}")
     return found[0]
 
 
-def wait_for_echart_change(page, title_start: str, before: dict, *, timeout_ms: float = 30_000) -> dict:
+def wait_for_view_change(page, title_start: str, before: dict, *, timeout_ms: float = 30_000) -> dict:
     """Waits until the view titled ``title_start`` draws different pixels and different cells than ``before``."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
-        now = echart(page, title_start)
+        now = view_titled(page, title_start)
         if now["signature"] != before["signature"] and now["cells"] != before["cells"]:
             wait_for_app(page)
-            return echart(page, title_start)
+            return wait_for_views_to_settle(page) and view_titled(page, title_start)
         page.wait_for_timeout(50)
     raise AssertionError(f"{title_start!r} did not change")
 
 
-def wait_for_echarts_to_settle(page, *, timeout_ms: float = 30_000) -> dict[str, dict]:
-    """Waits until no view's pixels change for half a second (fonts loaded, animations done); returns the views."""
+def wait_for_views_to_settle(page, *, timeout_ms: float = 30_000) -> dict[str, dict]:
+    """Waits until no view's pixels change for half a second (fonts loaded, glides done); returns the views."""
     deadline = time.monotonic() + timeout_ms / 1000
     last = None
     while time.monotonic() < deadline:
-        now = {title: view["signature"] for title, view in read_echarts(page).items()}
+        now = {title: view["signature"] for title, view in read_views(page).items()}
         if now == last:
-            return read_echarts(page)
+            return read_views(page)
         last = now
         page.wait_for_timeout(500)
     raise TimeoutError("the charts kept changing")
