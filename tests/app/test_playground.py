@@ -297,6 +297,12 @@ def test_html_and_markdown_in_the_sentence_are_shown_as_text(app):
     assert heading == r"**From scores to weights for “\<”**"
 
 
+def test_the_views_show_a_direction_override_in_the_sentence_as_nothing(app):
+    app.text_input(key=control_key("sentence")).input("abc \u202edef ghi").run()
+    weights = views(app)["weights"]
+    assert weights["rows"][1] == "1: def" and weights["ticks"][1] == "def"  # nothing after it is flipped
+
+
 @pytest.mark.parametrize("sentence", ["我爱你 👍🏽!", "שלום עולם", "café naïve 👨‍👩‍👧"])
 def test_unicode_sentences_work(app, sentence):
     app.text_input(key=control_key("sentence")).input(sentence).run()
