@@ -33,7 +33,7 @@ from attnviz.lessons.row_arithmetic import (
 )
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_attention_views
-from attnviz.ui.classroom import export_buttons, share_link_box
+from attnviz.ui.classroom import export_buttons, keep_address, share_link_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal, token_chips
@@ -42,7 +42,7 @@ PAGE = "playground"
 compact_page()
 
 # ----------------------------------------------------------------------------- sentence and example
-heading, sentence, example = st.columns([1.1, 2.2, 1.6], vertical_alignment="bottom")
+heading, sentence, example, share = st.columns([1.2, 2.0, 1.5, 0.75], vertical_alignment="bottom")
 heading.title("Attention playground")
 sentence.text_input(
     "Sentence",
@@ -55,6 +55,8 @@ example.selectbox(
     format_func=partial(example_title, state.playground()),
     **state.playground_control("example", load_example),
 )
+with share:
+    share_link_box(PAGE)
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")
 
@@ -119,7 +121,7 @@ def attention_views() -> None:
             **state.playground_control("focus"),
         )
         st.button("Undo", icon=":material/undo:", on_click=state.undo, disabled=not state.can_undo(), width="stretch")
-        share_link_box(PAGE)
+        keep_address(PAGE)  # the address is the share link (the box above shows it): current after every toggle
 
 
 state.note_full_run()

@@ -52,29 +52,69 @@ def restore_from_link(page: str) -> None:
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
 
 
-def share_link_box(page: str) -> None:
-    """A "Copy share link" control, and the browser's address kept equal to the link for the Playground state on
-    ``page``."""
+# The address bar holds the share link at every moment (keep_address), so the box shows the address itself, read when
+# the box opens: one element that never changes, instead of the link drawn anew on every toggle.
+_ADDRESS_JS = """
+export default function ({ parentElement }) {
+  const code = parentElement.querySelector('code'), button = parentElement.querySelector('button');
+  const show = () => { code.textContent = location.href; };
+  show();
+  if (parentElement.watching) return;
+  parentElement.watching = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && show());
+  parentElement.watching.observe(code);
+  button.addEventListener('click', async () => {
+    show();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      button.textContent = 'Copied';
+    } catch { // no clipboard outside https and localhost: select the link for Ctrl+C instead
+      getSelection().selectAllChildren(code);
+      button.textContent = 'Selected: press Ctrl+C';
+    }
+    setTimeout(() => { button.textContent = 'Copy'; }, 2500);
+  });
+}
+"""
+_ADDRESS_CSS = """
+.attnviz-address { display: block; padding: 0.4rem 0.5rem; border-radius: 0.4rem; word-break: break-all;
+  font-size: 0.8rem; background: rgba(128, 128, 128, 0.15); }
+.attnviz-copy { margin-top: 0.4rem; font: inherit; font-size: 0.85rem; padding: 0.15rem 0.6rem; cursor: pointer;
+  border-radius: 0.4rem; border: 1px solid rgba(128, 128, 128, 0.5); background: transparent; color: inherit; }
+"""
+_ADDRESS = st.components.v2.component(
+    "attnviz_address",
+    html='<code class="attnviz-address"></code><button type="button" class="attnviz-copy">Copy</button>',
+    js=_ADDRESS_JS,
+    css=_ADDRESS_CSS,
+    isolate_styles=False,
+)
+
+
+def keep_address(page: str) -> str | None:
+    """Puts the link for the Playground state on ``page`` in the browser's address; returns why it can't, or None."""
     try:
         link = encode(state.playground(), page)
     except AttnvizInputError as error:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page
-        st.caption(str(error))
-        return
+        return str(error)
     # Sent on every run, even when the address the browser reported already holds it: with fast clicking, a run
     # that was cut short may still have put its own link in the address after the browser's report was sent.
     st.query_params[PARAM] = link
-    base = st.context.url  # the app's address with the page path, without the query; None outside a browser
-    with st.popover("Copy share link", icon=":material/link:"):
-        if base:
-            st.code(f"{base}?{PARAM}={link}", language=None, wrap_lines=True)
-            st.caption(
-                "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
-                f"edited value. {PER_TAB}"
-            )
-        else:
-            st.code(f"?{PARAM}={link}", language=None, wrap_lines=True)
-            st.caption(f"Add this to the end of the app's address to open exactly this setup. {PER_TAB}")
+    return None
+
+
+def share_link_box(page: str) -> None:
+    """A "Share" box showing the browser's address, kept equal to the link for the Playground state on
+    ``page`` (the Playground also keeps it on the runs of its views alone)."""
+    if problem := keep_address(page):
+        st.caption(problem)
+        return
+    with st.popover("Share", icon=":material/link:", width="stretch"):
+        _ADDRESS(key=f"address.{page}")
+        st.caption(
+            "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
+            f"edited value. {PER_TAB}"
+        )
 
 
 def export_buttons() -> None:

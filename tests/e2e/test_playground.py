@@ -215,3 +215,16 @@ def test_undo_brings_back_the_sentence_box_and_says_so(playground):
     wait_for_app(playground)
     assert box.input_value() == before
     assert len(view_titled(playground, WEIGHTS)["cells"]) == 144  # the 12 tokens are back in the views too
+
+
+def test_the_share_box_shows_the_address_as_it_is_after_a_toggle(playground):
+    """The box is drawn once, outside the views; it reads the address, which every toggle keeps equal to the link."""
+    before = view_titled(playground, WEIGHTS)
+    checkbox(playground, "Causal mask").click()
+    wait_for_view_change(playground, WEIGHTS, before)
+    playground.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
+    playground.get_by_role("button", name="Share").click()
+    shown = playground.locator(".attnviz-address")
+    shown.wait_for(state="visible")
+    assert shown.inner_text() == playground.url
+    assert decode(current_link(playground)).state.causal is True
