@@ -33,7 +33,7 @@ from attnviz.lessons.row_arithmetic import (
 )
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_attention_views
-from attnviz.ui.classroom import export_buttons, keep_address, share_link_box
+from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal, token_chips
@@ -42,7 +42,7 @@ PAGE = "playground"
 compact_page()
 
 # ----------------------------------------------------------------------------- sentence and example
-heading, sentence, example, share = st.columns([1.2, 2.0, 1.5, 0.75], vertical_alignment="bottom")
+heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_alignment="bottom")
 heading.title("Attention playground")
 sentence.text_input(
     "Sentence",
@@ -56,7 +56,7 @@ example.selectbox(
     **state.playground_control("example", load_example),
 )
 with share:
-    share_link_box(PAGE)
+    share_box()  # shows the address, which the views' runs keep equal to the share link
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")
 
@@ -121,7 +121,8 @@ def attention_views() -> None:
             **state.playground_control("focus"),
         )
         st.button("Undo", icon=":material/undo:", on_click=state.undo, disabled=not state.can_undo(), width="stretch")
-        keep_address(PAGE)  # the address is the share link (the box above shows it): current after every toggle
+        if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
+            st.caption(problem)
 
 
 state.note_full_run()

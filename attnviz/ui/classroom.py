@@ -104,13 +104,19 @@ def keep_address(page: str) -> str | None:
 
 
 def share_link_box(page: str) -> None:
-    """A "Share" box showing the browser's address, kept equal to the link for the Playground state on
-    ``page`` (the Playground also keeps it on the runs of its views alone)."""
+    """Keeps the browser's address equal to the link for the Playground state on ``page``, and shows it in a "Share"
+    box; or says why this setup can't be shared."""
     if problem := keep_address(page):
         st.caption(problem)
-        return
+    else:
+        share_box()
+
+
+def share_box() -> None:
+    """The "Share" box: the browser's address (which keep_address keeps equal to the share link), read when the box
+    opens, so the box itself never needs drawing again."""
     with st.popover("Share", icon=":material/link:", width="stretch"):
-        _ADDRESS(key=f"address.{page}")
+        _ADDRESS(key="share.address")
         st.caption(
             "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
             f"edited value. {PER_TAB}"

@@ -48,7 +48,7 @@ def test_a_link_restores_the_state_and_the_address_keeps_it():
     assert at.session_state["playground"] == state
     assert not at.error
     assert at.query_params["s"] == link
-    assert address_boxes(at) == ["address.playground"]  # the box shows the browser's address: this link
+    assert address_boxes(at) == ["share.address"]  # the box shows the browser's address: this link
 
 
 def test_the_link_is_applied_once_so_later_changes_stick():
@@ -87,7 +87,7 @@ def test_no_link_leaves_the_defaults_and_shows_their_link():
     at = open_link(None)
     assert at.session_state["playground"] == PlaygroundState()
     assert not at.error
-    assert at.query_params["s"] == encode(PlaygroundState()) and address_boxes(at) == ["address.playground"]
+    assert at.query_params["s"] == encode(PlaygroundState()) and address_boxes(at) == ["share.address"]
 
 
 def test_three_download_buttons_build_their_files_only_when_clicked():
@@ -119,7 +119,7 @@ def test_every_guided_page_keeps_a_link_to_itself_with_the_playground_state(page
     assert not at.exception
     shared = decode(at.query_params["s"])
     assert shared.page == page and shared.state.causal is True
-    assert at.query_params["s"] == encode(shared.state, page) and address_boxes(at) == [f"address.{page}"]
+    assert at.query_params["s"] == encode(shared.state, page) and address_boxes(at) == ["share.address"]
 
 
 def test_opening_a_link_to_a_guided_page_goes_there():
