@@ -6,7 +6,7 @@ Every time is taken inside the page with ``performance.now()``, so Playwright's 
   a requestAnimationFrame loop takes a signature of the pixels of each view that painted (the Playground's views,
   attnviz/ui/attention_grid, and the chart floor's ECharts). "Shown" is the paint by which every view the click
   changed shows its new data: for a Playground view the first paint of its new data (it stamps each paint with the
-  revision it draws; its numbers are all new in that paint while its colours glide for 160 ms more), for an ECharts
+  revision it draws; its numbers are all new in that paint, its colours most of the way, gliding about 0.1 s more), for an ECharts
   view its final picture, whole. "Quiet" is the last paint that changed any view, glides included. (Streamlit marks
   stale elements at once, so the first DOM mutation says nothing about when the new numbers are on screen.) A wrapped
   WebSocket stamps every message, so each sample also says when the rerun left and when the replies arrived.
