@@ -113,6 +113,15 @@ def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
     wait_for_app(page)
     assert decode(current_link(page)).state.focus == 0
     assert page.get_by_role("combobox", name="Focus token (query)").input_value() == "0: The"
+    # A row's label works too: row 2's, left of the cells, where the view laid it out.
+    at = page.evaluate(
+        """() => { const v = document.querySelector('.attnviz-view[data-view="weights"] canvas').view.box;
+                    return {x: v.left / 2, y: v.top + 2.5 * v.cellH}; }"""
+    )
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    page.wait_for_function("() => document.querySelector('input[aria-label=\"Focus token (query)\"]').value === '2: was'")
+    wait_for_app(page)
+    assert decode(current_link(page)).state.focus == 2
 
 
 def test_hovering_a_cell_names_its_query_key_and_exact_weight(playground):
