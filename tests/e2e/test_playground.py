@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from attnviz.classroom.share import decode
@@ -237,3 +238,37 @@ def test_the_share_box_shows_the_address_as_it_is_after_a_toggle(playground):
     shown.wait_for(state="visible")
     assert shown.inner_text() == playground.url
     assert decode(current_link(playground)).state.causal is True
+
+
+def palette_colour(stops: list[str], low: float, high: float, position: float) -> list[float]:
+    """A position's colour on a palette of evenly spaced stops, linearly between them (an independent reckoning of
+    what the view must draw)."""
+    rgb = [[int(stop[i : i + 2], 16) for i in (1, 3, 5)] for stop in stops]
+    t = min(max((position - low) / (high - low), 0.0), 1.0) * (len(stops) - 1)
+    k = min(int(t), len(stops) - 2)
+    return [a + (b - a) * (t - k) for a, b in zip(rgb[k], rgb[k + 1], strict=True)]
+
+
+@pytest.mark.parametrize("view", ["weights", "scaled"])
+def test_a_cell_is_drawn_in_its_values_colour_on_the_views_fixed_scale(playground, view):
+    from attnviz.core.playground_state import PlaygroundState
+    from attnviz.figures.attention_charts import Scale
+    from attnviz.figures.attention_grid import reach_of_scores
+
+    result = PlaygroundState().result()  # what the page shows before any move
+    value, scale = {
+        "weights": (result.weights[6, 3], Scale("weights")),
+        "scaled": (result.scaled[6, 3], Scale("signed", reach_of_scores(result))),
+    }[view]
+    drawn = playground.evaluate(
+        """(name) => {
+          const canvas = document.querySelector(`.attnviz-view[data-view="${name}"] canvas`);
+          const box = canvas.view.box, ratio = window.devicePixelRatio || 1;
+          // Row 6, column 3, 3 px inside the cell's top left corner: away from its number and any box.
+          const x = Math.round((box.left + 3 * box.cellW + 3) * ratio), y = Math.round((box.top + 6 * box.cellH + 3) * ratio);
+          return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3));
+        }""",
+        view,
+    )
+    want = palette_colour(scale.colours, *scale.range, float(scale.positions(np.array([value]))[0]))
+    assert all(abs(d - w) <= 2 for d, w in zip(drawn, want, strict=True)), (drawn, want)
