@@ -4,8 +4,9 @@ Server side: a live ``streamlit run app.py`` whose every script run is timed (wa
 in a second pass, profiled with pyinstrument (a ``sitecustomize`` hook, switched on by an environment variable, wraps
 ``ScriptRunner._run_script``; the app itself is untouched). Browser side, per click on the causal mask: the in-page
 times of bench.browser, the renderer's main-thread time from CDP ``Performance.getMetrics`` (script, style, layout)
-and a CDP sampling CPU profile of the page's JavaScript, grouped by Streamlit frontend chunk (EChartsChart = ECharts,
-DataFrame = the glide data grid, index = React and Streamlit's core).
+and a CDP sampling CPU profile of the page's JavaScript, grouped by Streamlit frontend chunk (BidiComponent = the
+Playground's views' component, EChartsChart = ECharts, DataFrame = the glide data grid, index = React and Streamlit's
+core).
 
 Writes artifacts/profile/: summary.json, server-n<N>.txt (pyinstrument trees of the fragment reruns, combined).
 """
@@ -35,15 +36,17 @@ if os.environ.get({ENV_DIR!r}):
     import bench.profile
     bench.profile.install_server_hook(os.environ[{ENV_DIR!r}], bool(os.environ.get({ENV_PYINSTRUMENT!r})))
 """
-# Marks every ECharts canvas before a click; afterwards, a chart with an unmarked canvas was re-created (a new ECharts
-# instance), the others took their new option in place.
-MARK_CHARTS_JS = """
-() => document.querySelectorAll('[data-testid="stEChartsChart"] canvas').forEach(canvas => { canvas.__benchKept = true; })
+# Marks every view's canvas before a click; afterwards, a view with an unmarked canvas was re-created, the others were
+# repainted in place (the Playground's views, attnviz/ui/attention_grid; ECharts charts on other pages).
+VIEWS = '[data-testid="stEChartsChart"], .attnviz-view'
+MARK_CHARTS_JS = f"""
+() => document.querySelectorAll('{VIEWS}').forEach(view =>
+  view.querySelectorAll('canvas').forEach(canvas => {{ canvas.__benchKept = true; }}))
 """
-REPLACED_CHARTS_JS = """
-() => [...document.querySelectorAll('[data-testid="stEChartsChart"]')]
-  .filter(chart => [...chart.querySelectorAll('canvas')].some(canvas => !canvas.__benchKept))
-  .map(chart => (chart.getAttribute('aria-label') || chart.textContent || '').slice(0, 24))
+REPLACED_CHARTS_JS = f"""
+() => [...document.querySelectorAll('{VIEWS}')]
+  .filter(view => [...view.querySelectorAll('canvas')].some(canvas => !canvas.__benchKept))
+  .map(view => (view.getAttribute('aria-label') || view.textContent || '').slice(0, 24))
 """
 METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 
