@@ -43,6 +43,32 @@ class Scale:
     def range(self) -> tuple[float, float]:
         return (0.0, 1.0) if self.kind == "weights" else (-1.0, 1.0)
 
+    @property
+    def masked_text(self) -> str:
+        """What a masked cell says: a weight of 0, a score of −∞ (a masked score has no colour to claim)."""
+        return "0" if self.kind == "weights" else "−∞"
+
+
+def text_fits(rows: int, cols: int, font_size: int) -> bool:
+    """Whether the cells carry their numbers: up to TEXT_LIMIT rows and columns, fewer at presenter sizes."""
+    return max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else PRESENTER_TEXT_LIMIT)
+
+
+def hover_digits(with_text: bool) -> int:
+    """Significant digits of a hover number (and decimals of a colour position). Above the text limit the hover is the
+    only place a number shows: 3 digits there keep a 128 × 128 view's data about a tenth smaller."""
+    return 4 if with_text else 3
+
+
+def boxes_changes(changed: np.ndarray, with_text: bool) -> bool:
+    """Whether the changed cells are boxed: always where cells carry text; above that, only up to CHANGED_LIMIT."""
+    return bool(changed.any()) and (with_text or np.count_nonzero(changed) <= CHANGED_LIMIT)
+
+
+def key_tokens(col_labels: list[str]) -> list[str]:
+    """Under each column only the key's token ("3: not" → "not"); the hover gives the whole label."""
+    return [label.split(": ", 1)[-1] for label in col_labels]
+
 
 def cell_labels(values: np.ndarray, scale: Scale) -> list[str]:
     """What each cell says, in reading order: weights to 2 decimals; other values to 2 decimals, or 3 significant
@@ -77,15 +103,11 @@ def heatmap_option(
     z = np.asarray(matrix, dtype=float)  # (rows, cols)
     rows, cols = z.shape
     blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
-    # Numbers in the cells only where they fit: presenter-sized numbers need wide cells.
-    show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else PRESENTER_TEXT_LIMIT)
-    masked_text = "0" if scale.kind == "weights" else "−∞"
+    show_text = text_fits(rows, cols, font_size)
     # Built column by column with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view.
     shown = ~blocked
     at_rows, at_cols = np.nonzero(shown)  # reading order
-    # Above the text limit the hover is the only place a number shows: 3 digits there (and 3 decimals of colour) keep
-    # a 128 × 128 view's data about a tenth smaller.
-    digits = 4 if show_text else 3
+    digits = hover_digits(show_text)
     colour = np.round(scale.positions(z[shown]), digits).tolist()
     values = format_numbers(z[shown], digits=digits)
     if show_text:  # [column, row, colour, cell text, hover sentence]
@@ -98,7 +120,7 @@ def heatmap_option(
             )
         ]
         masked = [
-            [j, i, 0.0, masked_text, f"{arrow[i]}{col_labels[j]}: masked, score −∞, weight 0"]
+            [j, i, 0.0, scale.masked_text, f"{arrow[i]}{col_labels[j]}: masked, score −∞, weight 0"]
             for i, j in np.argwhere(blocked).tolist()
         ]
         tooltip = "{@[4]}"
@@ -135,7 +157,7 @@ def heatmap_option(
             _outline("focus core", row, "#ffffff", "solid", width=1),
         ]
     changed = None if changed is None else np.asarray(changed, bool)
-    if changed is not None and changed.any() and (show_text or np.count_nonzero(changed) <= CHANGED_LIMIT):
+    if changed is not None and boxes_changes(changed, show_text):
         series.append(_outline("changed", np.argwhere(changed)[:, ::-1].tolist(), CHANGED, "dashed"))
     tick_font = min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
     y_labels = [
@@ -158,7 +180,7 @@ def heatmap_option(
         | ({} if show_text or not blocked.any() else {"show": True, "backgroundColor": MASKED_GREY, "borderWidth": 0}),
         "xAxis": {
             "type": "category",
-            "data": [label.split(": ", 1)[-1] for label in col_labels],  # the key's token; hover gives "3: not"
+            "data": key_tokens(col_labels),
             "axisLabel": {"rotate": 60 if cols > 4 else 0, "fontSize": tick_font - 1, "hideOverlap": True},
             "axisTick": {"show": False},
         },

@@ -18,9 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.core.numbers import format_number, format_numbers
-from attnviz.figures.attention_charts import CHANGED_LIMIT, PRESENTER_TEXT_LIMIT, TEXT_LIMIT, Scale, cell_labels
-
-__all__ = ["CHANGED_LIMIT", "TEXT_LIMIT", "grid_view", "playground_views"]
+from attnviz.figures.attention_charts import (
+    Scale,
+    boxes_changes,
+    cell_labels,
+    hover_digits,
+    key_tokens,
+    text_fits,
+)
 
 
 def grid_view(
@@ -45,23 +50,22 @@ def grid_view(
     z = np.asarray(matrix, dtype=float)  # (rows, cols)
     rows, cols = z.shape
     blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
-    show_text = max(rows, cols) <= (TEXT_LIMIT if font_size <= 13 else PRESENTER_TEXT_LIMIT)
-    digits = 4 if show_text else 3  # above the text limit the hover is the only place a number shows
+    show_text = text_fits(rows, cols, font_size)
+    digits = hover_digits(show_text)
     shown = z[~blocked]
     colour = np.full(z.shape, np.nan)
     colour[~blocked] = np.round(scale.positions(shown), digits)
     numbers = np.full(z.shape, "", dtype=object)
     numbers[~blocked] = format_numbers(shown, digits=digits)
-    text = np.full(z.shape, "0" if scale.kind == "weights" else "−∞", dtype=object)
+    text = np.full(z.shape, scale.masked_text, dtype=object)
     text[~blocked] = cell_labels(shown, scale) if show_text else ""
     changed = np.zeros(z.shape, bool) if changed is None else np.asarray(changed, bool)
-    if not show_text and np.count_nonzero(changed) > CHANGED_LIMIT:
-        changed = np.zeros(z.shape, bool)
+    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, show_text) else []
     return {
         "name": name,  # the PNG's name: attnviz-<name>.png
         "title": title,
         "rows": list(row_labels),  # hover: "4: good → 3: not"
-        "ticks": [label.split(": ", 1)[-1] for label in col_labels],  # under each column: the key's token only
+        "ticks": key_tokens(col_labels),
         "cols": list(col_labels),
         "focus": focus_row if focus_row is not None and 0 <= focus_row < rows else None,
         "palette": scale.colours,
@@ -70,7 +74,7 @@ def grid_view(
         "colour": [None if np.isnan(p) else p for p in colour.ravel().tolist()],
         "text": text.ravel().tolist() if show_text else [],
         "numbers": numbers.ravel().tolist(),
-        "changed": np.flatnonzero(changed).tolist(),
+        "changed": boxed,
     }
 
 

@@ -16,7 +16,8 @@ from attnviz import multi_head_attention
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
-from attnviz.figures.attention_grid import CHANGED_LIMIT, TEXT_LIMIT, playground_views
+from attnviz.figures.attention_charts import CHANGED_LIMIT, TEXT_LIMIT
+from attnviz.figures.attention_grid import playground_views
 from attnviz.figures.heatmaps import matrix_heatmap
 
 SIZES = (32, 128)
