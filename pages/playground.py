@@ -78,7 +78,7 @@ def attention_views() -> None:
         st.rerun()
     labels = playground.labels
     rail, charts = st.columns([1, 3.7], gap="small")
-    # The views go out first: the browser draws them before it redraws the (unchanged) controls beside them.
+    # The views go out first: theirs is the first of the fragment's messages to reach the browser.
     with charts:
         if dead := fully_masked_message(playground):
             st.warning(literal(dead), icon=":material/block:")

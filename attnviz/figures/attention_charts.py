@@ -65,6 +65,11 @@ def boxes_changes(changed: np.ndarray, with_text: bool) -> bool:
     return bool(changed.any()) and (with_text or np.count_nonzero(changed) <= CHANGED_LIMIT)
 
 
+def tick_font_size(rows: int, cols: int, font_size: int) -> int:
+    """The row and column labels' size: the chart's, up to 14 px, or smaller above the text limit, where they thin out."""
+    return min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
+
+
 def key_tokens(col_labels: list[str]) -> list[str]:
     """Under each column only the key's token ("3: not" → "not"); the hover gives the whole label."""
     return [label.split(": ", 1)[-1] for label in col_labels]
@@ -159,7 +164,7 @@ def heatmap_option(
     changed = None if changed is None else np.asarray(changed, bool)
     if changed is not None and boxes_changes(changed, show_text):
         series.append(_outline("changed", np.argwhere(changed)[:, ::-1].tolist(), CHANGED, "dashed"))
-    tick_font = min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
+    tick_font = tick_font_size(rows, cols, font_size)
     y_labels = [
         {"value": name, "textStyle": {"fontWeight": "bold"}} if i == focus_row else name
         for i, name in enumerate(row_labels)

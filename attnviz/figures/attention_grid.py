@@ -25,6 +25,7 @@ from attnviz.figures.attention_charts import (
     hover_digits,
     key_tokens,
     text_fits,
+    tick_font_size,
 )
 
 
@@ -67,6 +68,7 @@ def grid_view(
         "rows": list(row_labels),  # hover: "4: good → 3: not"
         "ticks": key_tokens(col_labels),
         "cols": list(col_labels),
+        "tick_font": tick_font_size(rows, cols, font_size),  # px, for the row and column labels
         "focus": focus_row if focus_row is not None and 0 <= focus_row < rows else None,
         "palette": scale.colours,
         "range": list(scale.range),

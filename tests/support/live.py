@@ -319,7 +319,8 @@ def wait_for_view_change(page, title_start: str, before: dict, *, timeout_ms: fl
         now = view_titled(page, title_start)
         if now["signature"] != before["signature"] and now["cells"] != before["cells"]:
             wait_for_app(page)
-            return wait_for_views_to_settle(page) and view_titled(page, title_start)
+            wait_for_views_to_settle(page)  # the colours' glide is over
+            return view_titled(page, title_start)
         page.wait_for_timeout(50)
     raise AssertionError(f"{title_start!r} did not change")
 

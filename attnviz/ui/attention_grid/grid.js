@@ -53,8 +53,7 @@ function targetColours(view, colours, background) {
 
 // Sizes of everything but the cells, in CSS px, from the view and the canvas's width and height.
 function layout(ctx, view, width, height, fontSize) {
-  const n = Math.max(view.rows.length, view.ticks.length);
-  const tick = n <= 24 ? Math.min(fontSize, 14) : Math.max(8, fontSize - 3);
+  const tick = view.tick_font;
   ctx.font = `bold ${tick}px sans-serif`;
   const left = Math.min(width * 0.3, Math.max(...view.rows.map((r) => ctx.measureText(r).width))) + 2 * GAP;
   ctx.font = `${tick - 1}px sans-serif`;
@@ -184,9 +183,8 @@ function updateTable(table, view) {
       row.appendChild(Object.assign(document.createElement('th'), { textContent: label, scope: 'row' }));
       for (let j = 0; j < cols; j++) row.insertCell();
     });
-    caption.textContent = '';
   }
-  table.caption.textContent = view.title;
+  setIfNew(table.caption, 'textContent', view.title);
   const cells = table.tBodies[0].rows;
   view.text.forEach((text, k) => {
     const cell = cells[Math.floor(k / cols)].cells[1 + (k % cols)];
