@@ -209,13 +209,14 @@ def open_and_draw(page, url: str, expected_charts: int) -> None:
 
 
 def checkbox(page, label: str):
-    return page.locator('[data-testid="stCheckbox"]').filter(has_text=label)
+    """The checkbox ``label``: a Streamlit st.checkbox (the floors) or one drawn by the Playground's views component."""
+    return page.locator('[data-testid="stCheckbox"], .attnviz-check').filter(has_text=label)
 
 
 def click_samples(page, label: str, samples: int, on_sample=None) -> list[dict]:
     """``samples`` clicks on the checkbox ``label``, alternating on/off; per click the in-page times (ms)."""
     box = checkbox(page, label)
-    click_target = box.locator('[data-testid="stWidgetLabel"] p')
+    click_target = box.get_by_text(label, exact=True)
     box_input = box.locator("input[type=checkbox]")
     results = []
     for _ in range(samples):

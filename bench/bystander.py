@@ -20,7 +20,7 @@ import statistics
 import time
 
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
-from bench.load_moves import Student
+from bench.load_moves import VIEWS, Student
 from bench.st_client import Session, user_key
 from bench.worst_moves import long_sentence
 from tests.support.live import REPO, StreamlitServer
@@ -77,16 +77,14 @@ async def heavy_multi_head(session: Session):
 
 async def heavy_playground(session: Session):
     """The Playground at 128 tokens, d_k = d_v = 64; the move ticks and unticks Causal mask (a fragment rerun)."""
-    from attnviz.ui.state import control_key
-
     await _at_limits(session, "")
     causal = [False]
 
     async def move():
         causal[0] = not causal[0]
-        box = _widget(session, control_key("causal"))
-        session.set_value(box, bool_value=causal[0])
-        return await session.rerun(fragment_id=box.fragment_id)
+        views = session.find(**VIEWS)
+        session.trigger(views, "causal", causal[0])
+        return await session.rerun(fragment_id=views.fragment_id)
 
     return move
 

@@ -30,9 +30,9 @@ SENTENCES = (
     DEFAULT_SENTENCE,
 )
 # How a student finds things on the page: by label, or by a word of the key and the kind of element.
-CAUSAL = {"label": "Causal mask"}
 SENTENCE = {"label": "Sentence"}
-VIEWS = {"kind": "bidi_component", "key_part": "views"}  # the four views (playground.views); heatmap() reads the weights
+# The controls and four views (playground.views): heatmap() reads the weights; a control's change is a trigger of it.
+VIEWS = {"kind": "bidi_component", "key_part": "views"}
 # The Real model page as a class first meets it: its default model and sentence; a student picks a layer and a head.
 MODEL_PAGE, PLAYGROUND_PAGE = "real_model", "playground"
 HEAD_CHART = {"kind": "echarts_chart", "key_part": "head"}
@@ -96,10 +96,10 @@ class Student:
         return result
 
     async def toggle_causal(self) -> RunResult:
-        box = self.session.find(**CAUSAL)
+        views = self.session.find(**VIEWS)
         self.expected.causal = not self.expected.causal
-        self.session.set_value(box, bool_value=self.expected.causal)
-        result = await self.session.rerun(fragment_id=box.fragment_id)  # the attention section is a fragment
+        self.session.trigger(views, "causal", self.expected.causal)
+        result = await self.session.rerun(fragment_id=views.fragment_id)  # the attention section is a fragment
         self.check(result, "toggle causal")
         return result
 
@@ -162,7 +162,9 @@ class Student:
             raise Wrong(f"pick a head: the run drew no head map ({picked.status}, {picked.messages} messages)")
         drawn, want = heatmap(found), attention[layer, head]
         if drawn.values.shape != want.shape or not np.allclose(drawn.values, want, rtol=0, atol=drawn.tolerance):
-            raise Wrong(f"pick a head: layer {layer + 1} head {head + 1} differs from the model by {_gap(drawn.values, want)}")
+            raise Wrong(
+                f"pick a head: layer {layer + 1} head {head + 1} differs from the model by {_gap(drawn.values, want)}"
+            )
         return picked
 
     async def back_to_playground(self) -> RunResult:

@@ -10,6 +10,7 @@ import statistics
 import time
 
 from attnviz.ui.state import control_key
+from tests.support.apptest import control_value, use_control
 from tests.support.live import REPO
 
 SIZES = (12, 64, 128, 256)
@@ -25,10 +26,9 @@ def sentence(n: int) -> str:
 def _toggle_times(at, toggles: int) -> list[float]:
     times = []
     for _ in range(toggles):
-        box = at.checkbox(key=control_key("causal"))
-        action = box.uncheck() if box.value else box.check()
+        turned_on = not control_value(at, "causal")
         started = time.perf_counter()
-        action.run()
+        use_control(at, "causal", turned_on)
         times.append((time.perf_counter() - started) * 1000)
         if at.exception:
             raise RuntimeError(f"the Playground raised during a causal toggle: {at.exception}")

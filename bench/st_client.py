@@ -21,6 +21,7 @@ from http.cookies import SimpleCookie
 
 import numpy as np
 import pyarrow as pa
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -176,6 +177,7 @@ class Session:
         self.replicas: list[str] = []  # the replica named by each HTTP answer and websocket handshake, in order
         self.widgets: dict[str, Widget] = {}  # widget id -> Widget, as of the last runs
         self._values: dict[str, WidgetState] = {}  # widget id -> the value this session set, resent every run
+        self._triggers: list[WidgetState] = []  # component triggers, sent with the next run only
         self._cache: dict[str, ForwardMsg] = {}  # message hash -> cacheable message, as the browser keeps them
         self._page_hash = ""  # the page the last run showed: a rerun without a page stays on it, as in the browser
         self._socket = None
@@ -244,6 +246,12 @@ class Session:
         state = WidgetState(id=widget.id, **value)
         self._values[widget.id] = state
 
+    def trigger(self, component: Widget, event: str, value) -> None:
+        """Sends ``value`` as the v2 component's trigger ``event`` with the next run, and only that one, as the
+        component's ``setTriggerValue`` does in the browser (the Playground's controls beside its views)."""
+        payload = json.dumps([{"event": event, "value": value}])
+        self._triggers.append(WidgetState(id=_make_trigger_id(component.id, "events"), json_trigger_value=payload))
+
     # ------------------------------------------------------------------ runs
 
     async def rerun(self, *, fragment_id: str = "", page: str | None = None, timeout: float | None = None) -> RunResult:
@@ -259,7 +267,8 @@ class Session:
             state.page_name = page
         else:
             state.page_script_hash = self._page_hash
-        state.widget_states.widgets.extend(self._values.values())
+        state.widget_states.widgets.extend([*self._values.values(), *self._triggers])
+        self._triggers = []
         state.cached_message_hashes.extend(self._cache)
         started = time.perf_counter()
         await self._socket.send(message.SerializeToString())

@@ -65,11 +65,12 @@ class ScriptClock:
 
 
 def _made(at, clock: ScriptClock, act: Callable) -> Run:
-    """Makes one move (``act`` changes a widget or a setting; ``run()`` sends it) and times its script runs."""
+    """Makes one move (``act`` changes a widget or a setting and ``run()`` sends it, or ``act`` runs the move itself and
+    returns the AppTest) and times its script runs."""
     before = len(clock.runs)
     started = time.perf_counter()
-    act(at)
-    at.run(timeout=TIMEOUT_S)
+    if act(at) is not at:
+        at.run(timeout=TIMEOUT_S)
     wall = time.perf_counter() - started
     if at.exception:
         raise RuntimeError(f"the page raised: {at.exception[0].message}")

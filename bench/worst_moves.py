@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_LESSON_DK, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.tokenize import tokenize
-from tests.support.apptest import button, control_key, setting_key
+from tests.support.apptest import button, control_key, setting_key, use_control
 
 SAMPLES = 5
 TIMEOUT_S = 120  # a move slower than this is reported as a failure, not waited for
@@ -49,6 +49,11 @@ def _playground_at_limits(at, **changes) -> None:
 
 def _toggle(key: str) -> tuple[Callable, Callable]:
     return (lambda at: at.checkbox(key=key).check(), lambda at: at.checkbox(key=key).uncheck())
+
+
+def _toggle_beside_views(field: str) -> tuple[Callable, Callable]:
+    """A checkbox beside the Playground's views: its change is a trigger, which makes its own run."""
+    return (lambda at: use_control(at, field, True), lambda at: use_control(at, field, False))
 
 
 def _settings(page: str, **values) -> Callable:
@@ -110,7 +115,7 @@ def moves() -> list[Move]:
             "tick Causal mask",
             "the default 12 tokens",
             lambda at: None,
-            _toggle(control_key("causal")),
+            _toggle_beside_views("causal"),
             True,
         ),
         Move(
@@ -118,7 +123,7 @@ def moves() -> list[Move]:
             "tick Causal mask",
             f"{MAX_TOKENS} tokens, {d}",
             _playground_at_limits,
-            _toggle(control_key("causal")),
+            _toggle_beside_views("causal"),
         ),
         Move("playground", "type a new sentence", f"{MAX_TOKENS} tokens, {d}", _playground_at_limits, _new_sentences()),
         Move(

@@ -32,7 +32,7 @@ from attnviz.lessons.row_arithmetic import (
     row_summary,
 )
 from attnviz.ui import state
-from attnviz.ui.attention_grid import show_attention_views
+from attnviz.ui.attention_grid import button, checkbox, choice, show_attention_views, slider, toggles
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
@@ -68,61 +68,51 @@ FOLLOWS_THE_VIEWS = TABS[1:]  # tabs whose contents change with a toggle or a ne
 
 @st.fragment
 def attention_views() -> None:
-    """A fragment: a toggle reruns only the controls and the charts, never the tables. A change that the rest of the
-    page shows (Undo brings back other vectors; the open tab is the focus row's arithmetic or the downloads) reruns
-    the whole page instead, so nothing on it is left stale."""
+    """A fragment: a toggle reruns only the controls and the views, which are one element (the component draws
+    both), never the tables. A change that the rest of the page shows (Undo brings back other vectors; the open tab
+    is the focus row's arithmetic or the downloads) reruns the whole page instead, so nothing on it is left stale."""
     playground = state.playground()
     if state.outdated_outside_views(
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
     ):
         st.rerun()
     labels = playground.labels
-    rail, charts = st.columns([1, 3.7], gap="small")
-    # The views go out first: theirs is the first of the fragment's messages to reach the browser.
-    with charts:
-        if dead := fully_masked_message(playground):
-            st.warning(literal(dead), icon=":material/block:")
-        show_attention_views(
-            playground_views(playground, state.previous_playground(), font_size=chart_font_size()),
-            height=250 if not state.presenting() else 222,
-            font_size=chart_font_size(),
-        )
-        st.caption(
-            describe_change(state.previous_playground(), playground)
-            + " Colours keep their scale while you toggle; hover a cell to read it."
-        )
-    with rail:
-        if note := example_note(playground):
-            st.caption(literal(note))
-        st.checkbox(
-            "Causal mask", help="Each token sees only itself and earlier ones.", **state.playground_control("causal")
-        )
-        st.checkbox("Scale by 1/√d_k", help="Divide every score by √d_k.", **state.playground_control("scale"))
-        st.slider(
-            "Temperature τ",
-            MIN_TEMPERATURE,
-            MAX_TEMPERATURE,
-            step=0.05,
-            help="Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
-            **state.playground_control("temperature"),
-        )
-        st.multiselect(
-            "Block keys (padding mask)",
-            list(range(playground.n)),
-            format_func=lambda j: labels[j] if j < len(labels) else str(j),
-            placeholder="No key blocked",
-            **state.playground_control("blocked_keys"),
-        )
-        st.selectbox(
-            "Focus token (query)",
-            list(range(playground.n)),
-            format_func=lambda i: labels[i] if i < len(labels) else str(i),
-            help="Its row is boxed in every view. Clicking a cell or a row label of a view also chooses its row.",
-            **state.playground_control("focus"),
-        )
-        st.button("Undo", icon=":material/undo:", on_click=state.undo, disabled=not state.can_undo(), width="stretch")
-        if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
-            st.caption(problem)
+    show_attention_views(
+        playground_views(playground, state.previous_playground(), font_size=chart_font_size()),
+        [
+            checkbox("causal", "Causal mask", help="Each token sees only itself and earlier ones."),
+            checkbox("scale", "Scale by 1/√d_k", help="Divide every score by √d_k."),
+            slider(
+                "temperature",
+                "Temperature τ",
+                MIN_TEMPERATURE,
+                MAX_TEMPERATURE,
+                step=0.05,
+                help="Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
+            ),
+            toggles(
+                "blocked_keys",
+                "Block keys (padding mask)",
+                list(playground.tokens),
+                help="A blocked key gets weight 0 from every query. Click a token to block it, again to unblock.",
+            ),
+            choice(
+                "focus",
+                "Focus token (query)",
+                labels,
+                help="Its row is boxed in every view. Clicking a cell or a row label of a view also chooses its row.",
+            ),
+            button("undo", "Undo", disabled=not state.can_undo()),
+        ],
+        note=example_note(playground),
+        warning=fully_masked_message(playground),
+        caption=describe_change(state.previous_playground(), playground)
+        + " Colours keep their scale while you toggle; hover a cell to read it.",
+        height=250 if not state.presenting() else 222,
+        font_size=chart_font_size(),
+    )
+    if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
+        st.caption(problem)
 
 
 state.note_full_run()

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
+from attnviz.classroom import link_values
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.pages import PAGES
@@ -31,23 +33,19 @@ _LINK_CHECKED = "link_checked"  # the share link in the address is applied once,
 _PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 _TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 _OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
-_VIEWS = "playground.views"  # the attention views component: the row last clicked arrives as its "focus" trigger
+_VIEWS = "playground.views"  # the attention views component: its controls' changes arrive as triggers, by field
 _CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 _SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 _TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
 _TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResult
 
-# How a Playground widget's value becomes a field value. Values a widget sends after its options changed (a focus
-# label from before a sentence change, say) fail here and are ignored: the state is kept and the widget redrawn.
+# How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
+# widget redrawn. (The controls beside the views are not widgets: _VIEW_CHECKS checks theirs.)
 _PARSERS: dict[str, Callable[[Any], Any]] = {
-    "blocked_keys": lambda keys: tuple(sorted(int(k) for k in keys)),
-    "focus": int,
-    "temperature": float,
     "d_k": int,
     "d_v": int,
     "seed": int,
 }
-_LIST_FIELDS = {"blocked_keys"}  # a multiselect holds a list
 
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
@@ -130,11 +128,43 @@ def views_key() -> str:
     return _VIEWS
 
 
-def focus_from_views() -> None:
-    """The attention views' click: the row clicked (a cell or its label) becomes the focus token."""
-    row = st.session_state.get(_VIEWS, {}).get("focus")
-    if isinstance(row, int) and not isinstance(row, bool) and 0 <= row < playground().n:
-        set_playground(replace(playground(), focus=row))
+def views_callbacks(fields: list[str]) -> dict:
+    """The callbacks of the controls drawn inside the views component (attnviz.ui.attention_grid), one a field:
+    ``on_<field>_change``. Each control sends its field's new value as a trigger of that name; a click on a view's
+    cell or row label sends "focus" too."""
+    return {
+        f"on_{field}_change": _VIEW_ACTIONS[field] if field in _VIEW_ACTIONS else partial(_on_view_control, field)
+        for field in {*fields, "focus"}
+    }
+
+
+def _on_view_control(field: str) -> None:
+    """A value from the browser, checked as a share link's is. One that fails (a focus row from before the sentence
+    changed, say) is ignored, and every control shows the state again."""
+    current = playground()
+    try:
+        value = _VIEW_CHECKS[field](st.session_state.get(_VIEWS, {}).get(field), current.n)
+    except AttnvizInputError:
+        set_playground(current)
+        return
+    set_playground(replace(current, **{field: value}))
+
+
+def _blocked_keys(keys, n: int) -> tuple[int, ...]:
+    if not isinstance(keys, list):
+        raise AttnvizInputError("the blocked keys are not a list of positions.")
+    return tuple(sorted({link_values.whole(key, "a blocked key", 0, n - 1) for key in keys}))
+
+
+# How each control in the views checks the value it sends: (value, number of tokens) → the field's value.
+_VIEW_CHECKS: dict[str, Callable[[Any, int], Any]] = {
+    "causal": lambda value, n: link_values.boolean(value, "the causal setting"),
+    "scale": lambda value, n: link_values.boolean(value, "the scaling setting"),
+    "temperature": lambda value, n: link_values.temperature(value),
+    "blocked_keys": _blocked_keys,
+    "focus": lambda value, n: link_values.whole(value, "the focus token", 0, n - 1),
+}
+_VIEW_ACTIONS = {"undo": undo}
 
 
 def clicked_item(chart_key: str) -> tuple[int, int] | None:
@@ -157,7 +187,6 @@ def _show(state: PlaygroundState) -> None:
     for key in [k for k in st.session_state if str(k).startswith(_CONTROL)]:
         field = key[len(_CONTROL) :]
         value = getattr(state, field)
-        value = list(value) if field in _LIST_FIELDS else value
         if st.session_state[key] != value:  # only what moved: a widget already drawn this run stays untouched
             st.session_state[key] = value
 
@@ -171,8 +200,7 @@ def playground_control(field: str, move: Callable[..., PlaygroundState | tuple] 
     key = control_key(field)
     current = playground()
     if key not in st.session_state:
-        value = getattr(current, field)
-        st.session_state[key] = list(value) if field in _LIST_FIELDS else value
+        st.session_state[key] = getattr(current, field)
     return {"key": key, "on_change": _on_control, "args": (field, move, args)}
 
 

@@ -10,7 +10,15 @@ import pytest
 from attnviz.classroom.share import encode
 from attnviz.core.playground_state import PlaygroundState, import_head
 from tests.reference import naive_attention
-from tests.support.apptest import as_read, button, control_key, heatmap_cells, open_app, views
+from tests.support.apptest import (
+    control_key,
+    control_value,
+    heatmap_cells,
+    open_app,
+    use_control,
+    views,
+    views_data,
+)
 
 TOKENS = ["[CLS]", "the", "walk", "##ing", "dog", "[SEP]"]
 TITLE = "all-MiniLM-L6-v2, layer 1, head 2"
@@ -39,14 +47,14 @@ def test_the_views_show_the_models_tokens_and_the_heads_own_weights(imported):
     assert set(masked) == {(i, j) for i in range(6) for j in range(6) if j > i}  # the causal mask came with it
     for (i, j), text in cells.items():
         assert text == f"{weights[i][j]:.2f}"
-    assert at.slider(key=control_key("d_k")).value == 32 and at.checkbox(key=control_key("causal")).value
+    assert at.slider(key=control_key("d_k")).value == 32 and control_value(at, "causal")
 
 
 def test_the_example_selector_names_the_head_and_the_note_says_whose_weights(imported):
     at = imported
     selector = at.selectbox(key=control_key("example"))
     assert selector.value == "imported" and selector.options[-1] == TITLE
-    assert any(as_read(c.value).startswith(f"{TITLE}: the model's own Q, K and V") for c in at.caption)
+    assert views_data(at)["note"].startswith(f"{TITLE}: the model's own Q, K and V")
 
 
 def test_random_vectors_keep_the_tokens_and_undo_brings_the_head_back(imported):
@@ -55,7 +63,7 @@ def test_random_vectors_keep_the_tokens_and_undo_brings_the_head_back(imported):
     state = at.session_state["playground"]
     assert state.imported is None and state.tokens == tuple(TOKENS)
     assert TITLE not in at.selectbox(key=control_key("example")).options
-    button(at, "Undo").click().run()
+    use_control(at, "undo")
     assert at.session_state["playground"].imported is not None
     assert at.selectbox(key=control_key("example")).value == "imported"
 
@@ -73,6 +81,6 @@ def test_a_head_too_large_for_a_link_says_so_where_the_link_would_be():
     state = import_head(PlaygroundState(), tokens, *head(40, 64), causal=True, title="SmolLM2-135M, layer 1, head 1")
     at = open_app(s=encode(import_head(PlaygroundState(), TOKENS, *head(), causal=True, title=TITLE)))
     at.session_state["playground"] = state
-    at.checkbox(key=control_key("causal")).uncheck().run()
+    use_control(at, "causal", False)
     assert any(c.value.startswith("This imported head is too large to share as a link") for c in at.caption)
     assert "s" not in at.query_params

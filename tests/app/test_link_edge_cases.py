@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.classroom.share import decode, encode
 from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, load_example
-from tests.support.apptest import APP, as_read, control_key, setting_key
+from tests.support.apptest import APP, as_read, control_key, setting_key, use_control
 
 GOOD = replace(load_example(PlaygroundState(), "movie_negation"), causal=True)
 OTHER_GOOD = replace(PlaygroundState(), temperature=0.5)
@@ -97,7 +97,7 @@ def test_every_run_sends_its_link_even_when_the_browser_reported_that_address(mo
 
     monkeypatch.setattr(QueryParams, "_send_query_param_msg", recording_send)
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.checkbox(key=control_key("causal")).check().run()
+    use_control(at, "causal", True)
     link = encode(at.session_state["playground"])
     assert at.query_params["s"] == link  # the browser reports this address with its next rerun
     sent.clear()
@@ -114,7 +114,7 @@ def test_a_typed_sentence_over_the_token_limit_says_so_once():
     assert not at.exception
     assert shown(at) == [LONG_MESSAGE]
     assert at.session_state["playground"].n == MAX_TOKENS
-    at.checkbox(key=control_key("causal")).check().run()
+    use_control(at, "causal", True)
     assert shown(at) == []  # not repeated by the next move
 
 

@@ -9,12 +9,13 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
-from tests.support.apptest import APP, as_read, control_key, open_tab
+from tests.support.apptest import APP, as_read, control_value, open_tab, use_control
 
 
 def classroom_page():
     """A page with only the classroom controls, so they are tested apart from the Playground's layout."""
     from attnviz.ui.classroom import export_buttons, restore_from_link, share_link_box
+
     restore_from_link("playground")
     share_link_box("playground")
     export_buttons()
@@ -22,7 +23,9 @@ def classroom_page():
 
 def address_boxes(at: AppTest) -> list[str]:
     """The keys of the share boxes on the page (each shows the browser's address, which holds the link)."""
-    return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("bidi_component") if c.proto.component_name == "attnviz_address"]
+    return [
+        c.proto.id.rsplit("-", 1)[-1] for c in at.get("bidi_component") if c.proto.component_name == "attnviz_address"
+    ]
 
 
 def shared_state() -> PlaygroundState:
@@ -108,13 +111,13 @@ def test_opening_the_app_with_a_link_restores_the_playground():
     at.run()
     assert not at.exception
     assert at.session_state["playground"] == state
-    assert at.session_state[control_key("temperature")] == 0.65  # the widgets show the restored values, not the defaults
+    assert control_value(at, "temperature") == 0.65  # the controls show the restored values, not the defaults
 
 
 @pytest.mark.parametrize("page", ["step_by_step", "geometry", "why_scale", "multi_head"])
 def test_every_guided_page_keeps_a_link_to_itself_with_the_playground_state(page):
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.checkbox(key=control_key("causal")).check().run()
+    use_control(at, "causal", True)
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception
     shared = decode(at.query_params["s"])

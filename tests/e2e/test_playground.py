@@ -10,8 +10,10 @@ import pytest
 from attnviz.classroom.share import decode
 from tests.support.live import (
     StreamlitServer,
+    chosen_focus,
     open_app_page,
     read_views,
+    view_control,
     view_titled,
     wait_for_app,
     wait_for_charts,
@@ -27,10 +29,6 @@ def playground(page, server):
     open_app_page(page, server.url)
     wait_for_views_to_settle(page)
     return page
-
-
-def checkbox(page, label: str):
-    return page.locator('[data-testid="stCheckbox"]').filter(has_text=label)
 
 
 def set_sentence(page, text: str) -> None:
@@ -53,7 +51,7 @@ def inside_viewport(page, box: dict) -> bool:
 
 def test_the_causal_toggle_and_every_view_share_one_laptop_screen(playground):
     page = playground
-    toggle = checkbox(page, "Causal mask").bounding_box()
+    toggle = view_control(page, "Causal mask").bounding_box()
     assert inside_viewport(page, toggle)
     for title in (SCORES, SCALED, WEIGHTS, "4. Output"):
         assert inside_viewport(page, view_titled(page, title)["box"]), title
@@ -63,7 +61,7 @@ def test_causal_toggle_redraws_the_weights_with_zeros_above_the_diagonal(playgro
     page = playground
     before = view_titled(page, WEIGHTS)
     assert len(before["cells"]) == 144
-    checkbox(page, "Causal mask").click()
+    view_control(page, "Causal mask").click()
     after = wait_for_view_change(page, WEIGHTS, before)
     assert len(after["cells"]) == 78  # the 66 future cells moved to the grey "masked" series, drawn as 0
     assert float(after["cells"][(0, 0)]) == 1.0  # "The" sees only itself
@@ -73,7 +71,7 @@ def test_causal_toggle_redraws_the_weights_with_zeros_above_the_diagonal(playgro
 def test_scaling_changes_the_scaled_scores_colours_not_the_raw_ones(playground):
     page = playground
     raw, scaled = view_titled(page, SCORES), view_titled(page, SCALED)
-    checkbox(page, "Scale by 1/√d_k").click()
+    view_control(page, "Scale by 1/√d_k").click()
     wait_for_view_change(page, SCALED, scaled)
     unscaled = wait_for_views_to_settle(page)[next(t for t in read_views(page) if t.startswith(SCALED))]
     assert view_titled(page, SCORES)["signature"] == raw["signature"]  # the raw view keeps its colours
@@ -83,7 +81,7 @@ def test_scaling_changes_the_scaled_scores_colours_not_the_raw_ones(playground):
 def test_the_address_after_a_toggle_reopens_with_that_toggle_in_a_fresh_browser(playground, browser, server):
     page = playground
     before = view_titled(page, WEIGHTS)
-    checkbox(page, "Causal mask").click()
+    view_control(page, "Causal mask").click()
     wait_for_view_change(page, WEIGHTS, before)
     page.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
     link = current_link(page)
@@ -92,7 +90,7 @@ def test_the_address_after_a_toggle_reopens_with_that_toggle_in_a_fresh_browser(
     try:
         fresh = context.new_page()
         open_app_page(fresh, f"{server.url}/?s={link}")
-        assert checkbox(fresh, "Causal mask").locator("input").is_checked()
+        assert view_control(fresh, "Causal mask").locator("input").is_checked()
         assert len(view_titled(fresh, WEIGHTS)["cells"]) == 78
     finally:
         context.close()
@@ -113,16 +111,45 @@ def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
     )
     wait_for_app(page)
     assert decode(current_link(page)).state.focus == 0
-    assert page.get_by_role("combobox", name="Focus token (query)").input_value() == "0: The"
+    assert chosen_focus(page) == "0: The"
     # A row's label works too: row 2's, left of the cells, where the view laid it out.
     at = page.evaluate(
         """() => { const v = document.querySelector('.attnviz-view[data-view="weights"] canvas').view.box;
                     return {x: v.left / 2, y: v.top + 2.5 * v.cellH}; }"""
     )
     page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
-    page.wait_for_function("() => document.querySelector('input[aria-label=\"Focus token (query)\"]').value === '2: was'")
+    page.wait_for_function(
+        "() => document.querySelector('.attnviz-choice select').selectedOptions[0].text === '2: was'"
+    )
     wait_for_app(page)
     assert decode(current_link(page)).state.focus == 2
+
+
+def test_the_slider_the_key_chips_and_the_focus_list_beside_the_views_each_make_their_move(playground):
+    page = playground
+
+    def link_after(change, *, changes_cells=True) -> object:
+        before, link = view_titled(page, WEIGHTS), current_link(page)
+        change()
+        if changes_cells:
+            wait_for_view_change(page, WEIGHTS, before)
+        page.wait_for_function("(old) => new URL(location.href).searchParams.get('s') !== old", arg=link)
+        wait_for_app(page)
+        return decode(current_link(page)).state
+
+    temperature = view_control(page, "Temperature τ")
+    slider = temperature.get_by_role("slider")
+    slider.focus()
+    assert link_after(lambda: slider.press("ArrowRight")).temperature == 1.05  # one step, from the keyboard
+    assert temperature.locator("output").inner_text() == "1.05"
+    chip = view_control(page, "Block keys").get_by_role("button", name="3 not")
+    assert link_after(chip.click).blocked_keys == (3,)
+    assert chip.get_attribute("aria-pressed") == "true"
+    assert all(cell[1] != 3 for cell in view_titled(page, WEIGHTS)["cells"])  # key 3 is masked in every row
+    focus = view_control(page, "Focus token (query)").locator("select")
+    assert link_after(lambda: focus.select_option(label="7: the"), changes_cells=False).focus == 7
+    assert chosen_focus(page) == "7: the"
+    assert view_control(page, "Causal mask").locator("input").get_attribute("aria-description").startswith("Each token")
 
 
 def test_hovering_a_cell_names_its_query_key_and_exact_weight(playground):
@@ -209,7 +236,7 @@ def test_the_open_arithmetic_tab_follows_a_toggle(playground):
     wait_for_app(playground)
     captions = playground.locator('[data-testid="stCaptionContainer"]')
     playground.get_by_text("No mask: every query may attend to every key").wait_for()
-    checkbox(playground, "Causal mask").locator('[data-testid="stWidgetLabel"] p').click()
+    view_control(playground, "Causal mask").click()
     playground.get_by_text("M is −∞ where the key comes after the query (the causal mask)").wait_for()
     wait_for_app(playground)
     assert not captions.filter(has_text="No mask").count()  # the whole tab was drawn again, its table with it
@@ -230,7 +257,7 @@ def test_undo_brings_back_the_sentence_box_and_says_so(playground):
 def test_the_share_box_shows_the_address_as_it_is_after_a_toggle(playground):
     """The box is drawn once, outside the views; it reads the address, which every toggle keeps equal to the link."""
     before = view_titled(playground, WEIGHTS)
-    checkbox(playground, "Causal mask").click()
+    view_control(playground, "Causal mask").click()
     wait_for_view_change(playground, WEIGHTS, before)
     playground.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
     playground.get_by_role("button", name="Share").click()

@@ -12,7 +12,7 @@ import json
 from urllib.parse import parse_qs, urlparse
 
 from attnviz.classroom.share import PARAM, decode
-from tests.support.live import wait_for_app
+from tests.support.live import view_control, wait_for_app
 
 # A click from Python takes a round trip (~100 ms here) and then waits GAP_MS: clicks timed inside the page, 20 ms
 # apart, are merged into fewer reruns and never lost the session; these did, in 3 of 6 bursts before the fix.
@@ -41,7 +41,7 @@ def open_playground(page) -> None:
 
 
 def causal_box(page):
-    return page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask")
+    return view_control(page, "Causal mask")
 
 
 def masked_weight_cells(page) -> set[tuple[int, int]]:
@@ -84,8 +84,8 @@ def settle(page) -> None:
 def test_fifty_fast_clicks_on_causal_mask_leave_a_live_session_that_agrees(page):
     open_playground(page)
     assert assert_live_and_agreeing(page) is False
-    box = causal_box(page).locator("label").bounding_box()
-    x, y = box["x"] + 8, box["y"] + box["height"] / 2  # the tick box itself
+    box = causal_box(page).locator("input").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2  # the tick box itself
     for _ in range(BURSTS):
         for _ in range(CLICKS):
             page.mouse.click(x, y)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 from attnviz.classroom.share import decode
-from tests.support.live import open_app_page, view_titled, wait_for_app, wait_for_charts, wait_for_views_to_settle
+from tests.support.live import (
+    open_app_page,
+    view_control,
+    view_titled,
+    wait_for_app,
+    wait_for_charts,
+    wait_for_views_to_settle,
+)
 
 WEIGHTS = "3. Weights"
 
@@ -30,7 +37,7 @@ def test_a_copied_link_opens_the_same_setup_in_a_new_browser(page, browser, serv
     wait_for_app(page)
     page.wait_for_function("() => document.querySelector('.attnviz-chips').innerText.includes('animal')")
     link_before = page.evaluate(LINK_JS)
-    page.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").click()
+    view_control(page, "Causal mask").click()
     page.wait_for_function(f"() => ({LINK_JS})() !== {json.dumps(link_before)}")
     wait_for_app(page)
     wait_for_charts(page)
@@ -45,7 +52,7 @@ def test_a_copied_link_opens_the_same_setup_in_a_new_browser(page, browser, serv
         other = fresh.new_page()
         open_app_page(other, page.url)
         assert weights_shown(other) == original  # the same cells
-        assert other.locator('[data-testid="stCheckbox"]').filter(has_text="Causal mask").locator("input").is_checked()
+        assert view_control(other, "Causal mask").locator("input").is_checked()
         assert other.locator('[data-testid="stException"]').count() == 0
     finally:
         fresh.close()

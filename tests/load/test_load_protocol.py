@@ -18,7 +18,7 @@ import pytest
 from streamlit.proto.Element_pb2 import Element
 
 from attnviz import random_qkv
-from bench.load_moves import DEFAULT_SENTENCE, MOVES, Expected, Student, Wrong, pick_move
+from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
 from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
 from tests.reference import naive_attention
 from tests.support.live import StreamlitServer
@@ -116,9 +116,9 @@ def test_a_student_makes_every_move_and_the_numbers_hold(server):
 def test_a_wrong_number_is_caught(server):
     async def moves(student):
         student.expected.causal = True  # the student believes in a mask the server never got
-        box = student.session.find(label="Causal mask")
+        views = student.session.find(**VIEWS)
         with pytest.raises(Wrong, match="weights differ"):
-            student.check(await student.session.rerun(fragment_id=box.fragment_id), "rerun")
+            student.check(await student.session.rerun(fragment_id=views.fragment_id), "rerun")
 
     lesson(server, 2, moves)
 
@@ -158,4 +158,4 @@ def test_a_reconnect_on_the_real_model_page_finds_that_page(server, encoder):
         return await student.reconnect()  # raises Wrong if the page or the session was lost
 
     _, result = lesson(server, 5, moves)
-    assert result.find(label="Layer") is not None and result.find(label="Causal mask") is None
+    assert result.find(label="Layer") is not None and result.find(**VIEWS) is None

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
@@ -87,6 +88,29 @@ def views_data(at: AppTest) -> dict:
     matches = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
     assert len(matches) == 1, f"expected one attention-views component, found {len(matches)}"
     return json.loads(matches[0].proto.json)
+
+
+def controls(at: AppTest) -> dict[str, dict]:
+    """The controls beside the views, by field (causal, scale, temperature, blocked_keys, focus, undo): each as the
+    component was given it, with its kind, label, options and the value it shows."""
+    return {control["field"]: control for control in views_data(at)["controls"]}
+
+
+def control_value(at: AppTest, field: str):
+    return controls(at)[field]["value"]
+
+
+def use_control(at: AppTest, field: str, value=True) -> AppTest:
+    """Changes the control ``field`` beside the views to ``value`` (a button: presses it) as the browser does: one
+    trigger named after the field, sent with the rerun. AppTest has no API for a v2 component's triggers, so this
+    adds the trigger to the widget states AppTest would send and runs with them."""
+    assert field in controls(at) or field == "focus", f"no control {field!r} beside the views"
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(component.proto.id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": field, "value": value}])
+    return at._run(states)
 
 
 def views(at: AppTest) -> dict[str, dict]:

@@ -339,12 +339,10 @@ class View {
   }
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  let root = parentElement.querySelector('.attnviz-views');
-  if (!root) {
-    root = Object.assign(document.createElement('div'), { className: 'attnviz-views' });
-    parentElement.appendChild(root);
+// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose(row)`` is
+// called when a cell or row label is clicked.
+function drawViews(root, data, choose) {
+  if (!root.views) {
     root.views = [];
     // Widths come from here, measured by the browser's own layout: reading them in the update would force a layout.
     // A new width (window, sidebar, presenter mode) or theme redraws every view as it is, without a glide.
@@ -354,7 +352,7 @@ export default function (component) {
     });
   }
   const palette = theme(root); // read before any write below
-  const shared = { ...data, choose: (row) => setTriggerValue('focus', row) };
+  const shared = { ...data, choose };
   data.views.forEach((view, index) => {
     if (!root.views[index]) {
       root.views[index] = new View(root, index);

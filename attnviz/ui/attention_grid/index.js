@@ -1,0 +1,25 @@
+// The component's entry: the rail of controls left, the four views right (with a warning above them and a line under
+// them saying what the last change did). Built once, then updated in place on every rerun.
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let instrument = parentElement.querySelector('.attnviz-instrument');
+  if (!instrument) {
+    const rail = element('div', { className: 'attnviz-rail' });
+    const warning = element('p', { className: 'attnviz-warning', role: 'status' });
+    const views = element('div', { className: 'attnviz-views' });
+    const caption = element('p', { className: 'attnviz-caption' });
+    instrument = element('div', { className: 'attnviz-instrument' }, rail, element('div', { className: 'attnviz-main' }, warning, views, caption));
+    instrument.parts = { rail: new Rail(rail), warning, views, caption };
+    parentElement.appendChild(instrument);
+  }
+  const { rail, warning, views, caption } = instrument.parts;
+  rail.send = setTriggerValue; // the newest callback to Python
+  // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
+  const background = theme(instrument).background;
+  setIfNew(instrument.style, 'colorScheme', 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] < 128 ? 'dark' : 'light');
+  rail.update(data);
+  setIfNew(warning, 'textContent', data.warning);
+  setIfNew(warning, 'hidden', !data.warning);
+  setIfNew(caption, 'textContent', data.caption);
+  drawViews(views, data, (row) => setTriggerValue('focus', row));
+}

@@ -1,0 +1,118 @@
+// The controls beside the views, drawn by the same component, so that a toggle redraws one element of the page. Each
+// control shows the value Python sent for its field (data.controls, built by attnviz/ui/attention_grid/__init__.py)
+// and reports a change with setTriggerValue(field, value); Python checks the value, makes the move and sends the new
+// state back. Every piece of text is set as text, never as markup.
+
+let controlIds = 0;
+
+function element(tag, props = {}, ...children) {
+  const made = Object.assign(document.createElement(tag), props);
+  made.append(...children);
+  return made;
+}
+
+// The help, as a tooltip for the mouse and a description for screen readers.
+function describe(control, target, help) {
+  if (!help) return;
+  control.title = help;
+  target.setAttribute('aria-description', help);
+}
+
+const CONTROLS = {
+  check(spec, send) {
+    const input = element('input', { type: 'checkbox' });
+    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, element('span', { textContent: spec.label }));
+    input.addEventListener('change', () => send(input.checked));
+    describe(control, input, spec.help);
+    return { control, show: (value) => setIfNew(input, 'checked', value) };
+  },
+
+  range(spec, send) {
+    const id = `attnviz-control-${++controlIds}`;
+    const input = element('input', { type: 'range', id, min: spec.min, max: spec.max, step: spec.step });
+    const number = element('output', { htmlFor: id });
+    const control = element('div', { className: 'attnviz-control attnviz-range' },
+      element('label', { htmlFor: id }, element('span', { textContent: spec.label }), number), input);
+    let dragging = false; // a value arriving mid-drag must not pull the thumb away from the pointer
+    const say = () => setIfNew(number, 'textContent', Number(input.value).toFixed(2));
+    input.addEventListener('pointerdown', () => { dragging = true; });
+    input.addEventListener('input', say);
+    input.addEventListener('change', () => { dragging = false; send(Number(input.value)); });
+    describe(control, input, spec.help);
+    return {
+      control,
+      show: (value) => {
+        if (!dragging) setIfNew(input, 'value', String(value));
+        say();
+      },
+    };
+  },
+
+  toggles(spec, send) {
+    // A chip shows its token after its position, small, as the token chips under the sentence do.
+    const chips = spec.options.map((token, j) => element('button', { type: 'button', className: 'attnviz-toggle', value: j },
+      element('small', { textContent: j }), ` ${token}`));
+    const list = element('div', { className: 'attnviz-toggles' }, ...chips);
+    const control = element('fieldset', { className: 'attnviz-control' }, element('legend', { textContent: spec.label }), list);
+    const pressed = () => chips.filter((chip) => chip.getAttribute('aria-pressed') === 'true').map((chip) => Number(chip.value));
+    list.addEventListener('click', (event) => {
+      const chip = event.target.closest('.attnviz-toggle');
+      if (!chip) return;
+      chip.setAttribute('aria-pressed', String(chip.getAttribute('aria-pressed') !== 'true'));
+      send(pressed());
+    });
+    describe(control, list, spec.help);
+    return {
+      control,
+      show: (value) => chips.forEach((chip, j) => {
+        const on = String(value.includes(j));
+        if (chip.getAttribute('aria-pressed') !== on) chip.setAttribute('aria-pressed', on);
+      }),
+    };
+  },
+
+  choice(spec, send) {
+    const select = element('select', {}, ...spec.options.map((label, i) => element('option', { value: i, textContent: label })));
+    const control = element('label', { className: 'attnviz-control attnviz-choice' }, element('span', { textContent: spec.label }), select);
+    select.addEventListener('change', () => send(Number(select.value)));
+    describe(control, select, spec.help);
+    return { control, show: (value) => setIfNew(select, 'value', String(value)) };
+  },
+
+  button(spec, send) {
+    const control = element('button', { type: 'button', className: 'attnviz-control attnviz-button', textContent: `↶ ${spec.label}` });
+    control.addEventListener('click', () => send(true));
+    return { control, show: () => {}, disable: (off) => setIfNew(control, 'disabled', off) };
+  },
+};
+
+// The rail: ``update(specs)`` builds the controls when their kinds, labels or options change (a new sentence gives the
+// focus and blocked-key controls new tokens), and otherwise only shows the new values.
+class Rail {
+  constructor(element_) {
+    this.element = element_;
+    this.send = null; // set by the entry on every call: the newest setTriggerValue
+    this.note = element('p', { className: 'attnviz-note' });
+    this.element.append(this.note);
+  }
+
+  update(data) {
+    setIfNew(this.note, 'textContent', data.note);
+    setIfNew(this.note, 'hidden', !data.note);
+    const shape = JSON.stringify(data.controls.map(({ value, disabled, ...fixed }) => fixed));
+    if (shape !== this.shape) {
+      this.shape = shape;
+      for (const old of this.controls || []) old.control.remove();
+      this.controls = data.controls.map((spec) => {
+        const made = CONTROLS[spec.kind](spec, (value) => this.send(spec.field, value));
+        made.control.dataset.field = spec.field;
+        this.element.append(made.control);
+        return made;
+      });
+    }
+    data.controls.forEach((spec, k) => {
+      this.controls[k].show(spec.value);
+      if (this.controls[k].disable) this.controls[k].disable(Boolean(spec.disabled));
+    });
+  }
+}
