@@ -232,7 +232,13 @@ class View {
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
       + (view.text.length ? 'The table below reads every cell.' : 'Hover a cell to read it.');
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
-    if (view.text.length) updateTable(this.table, view); else this.table.replaceChildren();
+    // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
+    // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
+    cancelAnimationFrame(this.tableFrame);
+    clearTimeout(this.tableTimer);
+    this.tableFrame = requestAnimationFrame(() => {
+      this.tableTimer = setTimeout(() => (view.text.length ? updateTable(this.table, view) : this.table.replaceChildren()));
+    });
     const target = targetColours(view, shared.colours, palette.background);
     // Cells too small for numbers change at once: a glide there shows nothing the numbers would, and costs more.
     const still = reshaped || !view.text.length || matchMedia('(prefers-reduced-motion: reduce)').matches;
