@@ -34,6 +34,16 @@ def whole(value, what: str, low: int, high: int) -> int:
     return value
 
 
+def blocked_keys(value, n: int) -> tuple[int, ...]:
+    """A list of distinct key positions, each from 0 to n − 1."""
+    if not isinstance(value, list):
+        raise AttnvizInputError("the blocked keys are not a list of positions.")
+    blocked = tuple(whole(key, "a blocked key", 0, n - 1) for key in value)
+    if len(set(blocked)) != len(blocked):
+        raise AttnvizInputError("a key is blocked twice.")
+    return blocked
+
+
 def finite_number(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise AttnvizInputError(f"{what} is not a number.")

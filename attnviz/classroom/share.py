@@ -225,22 +225,13 @@ def _from_wire(wire) -> SharedView:
         causal=check.boolean(fields["causal"], "the causal setting"),
         scale=check.boolean(fields["scale"], "the scaling setting"),
         temperature=check.temperature(fields["temperature"]),
-        blocked_keys=_blocked_keys(fields["blocked_keys"], n),
+        blocked_keys=check.blocked_keys(fields["blocked_keys"], n),
         focus=check.whole(fields["focus"], "the focus token", 0, n - 1),
         edits=_edits(fields["edits"], n, {"Q": d_k, "K": d_k, "V": d_v}),
         imported=imported,
         imported_tokens=imported_tokens,
     )
     return SharedView(state, page)
-
-
-def _blocked_keys(keys, n: int) -> tuple[int, ...]:
-    if not isinstance(keys, list):
-        raise AttnvizInputError("the blocked keys are not a list of positions.")
-    blocked = tuple(check.whole(key, "a blocked key", 0, n - 1) for key in keys)
-    if len(set(blocked)) != len(blocked):
-        raise AttnvizInputError("a key is blocked twice.")
-    return blocked
 
 
 def _edits(grouped, n: int, widths: dict[str, int]) -> tuple:

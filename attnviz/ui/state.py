@@ -150,18 +150,12 @@ def _on_view_control(field: str) -> None:
     set_playground(replace(current, **{field: value}))
 
 
-def _blocked_keys(keys, n: int) -> tuple[int, ...]:
-    if not isinstance(keys, list):
-        raise AttnvizInputError("the blocked keys are not a list of positions.")
-    return tuple(sorted({link_values.whole(key, "a blocked key", 0, n - 1) for key in keys}))
-
-
 # How each control in the views checks the value it sends: (value, number of tokens) → the field's value.
 _VIEW_CHECKS: dict[str, Callable[[Any, int], Any]] = {
     "causal": lambda value, n: link_values.boolean(value, "the causal setting"),
     "scale": lambda value, n: link_values.boolean(value, "the scaling setting"),
     "temperature": lambda value, n: link_values.temperature(value),
-    "blocked_keys": _blocked_keys,
+    "blocked_keys": lambda value, n: tuple(sorted(link_values.blocked_keys(value, n))),
     "focus": lambda value, n: link_values.whole(value, "the focus token", 0, n - 1),
 }
 _VIEW_ACTIONS = {"undo": undo}

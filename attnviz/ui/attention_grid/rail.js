@@ -36,8 +36,9 @@ const CONTROLS = {
     let dragging = false; // a value arriving mid-drag must not pull the thumb away from the pointer
     const say = () => setIfNew(number, 'textContent', Number(input.value).toFixed(2));
     input.addEventListener('pointerdown', () => { dragging = true; });
+    for (const end of ['pointerup', 'pointercancel']) input.addEventListener(end, () => { dragging = false; });
     input.addEventListener('input', say);
-    input.addEventListener('change', () => { dragging = false; send(Number(input.value)); });
+    input.addEventListener('change', () => send(Number(input.value)));
     describe(control, input, spec.help);
     return {
       control,
