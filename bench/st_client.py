@@ -21,11 +21,12 @@ from http.cookies import SimpleCookie
 
 import numpy as np
 import pyarrow as pa
-from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
+
+from tests.support.triggers import trigger_state
 
 FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN) is not the end of a move
     ForwardMsg.FINISHED_SUCCESSFULLY: "ok",
@@ -249,8 +250,7 @@ class Session:
     def trigger(self, component: Widget, event: str, value) -> None:
         """Sends ``value`` as the v2 component's trigger ``event`` with the next run, and only that one, as the
         component's ``setTriggerValue`` does in the browser (the Playground's controls beside its views)."""
-        payload = json.dumps([{"event": event, "value": value}])
-        self._triggers.append(WidgetState(id=_make_trigger_id(component.id, "events"), json_trigger_value=payload))
+        self._triggers.append(trigger_state(component.id, event, value))
 
     # ------------------------------------------------------------------ runs
 

@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 import numpy as np
-from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
+from tests.support.triggers import trigger_state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 __all__ = ["APP", "control_key", "setting_key"]
@@ -107,9 +107,7 @@ def use_control(at: AppTest, field: str, value=True) -> AppTest:
     assert field in controls(at) or field == "focus", f"no control {field!r} beside the views"
     (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
     states = at._tree.get_widget_states()
-    trigger = states.widgets.add()
-    trigger.id = _make_trigger_id(component.proto.id, "events")
-    trigger.json_trigger_value = json.dumps([{"event": field, "value": value}])
+    states.widgets.append(trigger_state(component.proto.id, field, value))
     return at._run(states)
 
 

@@ -30,6 +30,9 @@ function paletteColour(stops, range, position) {
   return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
 }
 
+// Perceived lightness of a colour, 0–255: what decides dark or light text on a cell, and the page's scheme.
+const lightness = (r, g, b) => 0.299 * r + 0.587 * g + 0.114 * b;
+
 const blend = (over, under) => [0, 1, 2].map((c) => over[c] * over[3] + under[c] * (1 - over[3]));
 
 function setIfNew(target, name, value) {
@@ -107,7 +110,7 @@ function paint(ctx, view, box, rgb, colours, palette) {
     view.text.forEach((text, k) => {
       const x = left + (k % cols + 0.5) * cellW, y = top + (Math.floor(k / cols) + 0.5) * cellH;
       // Dark text on light cells, white on dark ones (perceived lightness of the colour drawn under it).
-      ctx.fillStyle = 0.299 * rgb[3 * k] + 0.587 * rgb[3 * k + 1] + 0.114 * rgb[3 * k + 2] > 140 ? '#111' : '#fff';
+      ctx.fillStyle = lightness(rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]) > 140 ? '#111' : '#fff';
       ctx.fillText(text, x, y);
     });
   }

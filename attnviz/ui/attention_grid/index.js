@@ -16,7 +16,7 @@ export default function (component) {
   rail.send = setTriggerValue; // the newest callback to Python
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
-  setIfNew(instrument.style, 'colorScheme', 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] < 128 ? 'dark' : 'light');
+  setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
   rail.update(data);
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);
