@@ -19,6 +19,9 @@ from urllib.parse import urlparse
 from attnviz import AttnvizInputError
 
 
+HUB_CONNECT_TIMEOUT_S = 3.0  # a reachable hub answers a connection in well under a second, even from a slow school
+
+
 class ModelUnavailableError(AttnvizInputError):
     """A model's files or a library it needs cannot be had here. The message is one line saying what to install."""
 
@@ -63,21 +66,25 @@ def locate(source: Source, filenames: tuple[str, ...]) -> dict[str, Path]:
 
 
 def _hub_reachable(endpoint: str) -> bool:
-    """Offline, huggingface_hub retries for about 20 s before it gives up; a failed name lookup answers at once."""
+    """Whether the hub's host answers at all. Offline, huggingface_hub retries for about 20 s before it gives up; a
+    failed name lookup or a refused connection answers at once, and then only its cache is asked."""
+    address = urlparse(endpoint)
+    port = address.port or (443 if address.scheme == "https" else 80)
     try:
-        socket.getaddrinfo(urlparse(endpoint).hostname, 443)
+        with socket.create_connection((address.hostname, port), timeout=HUB_CONNECT_TIMEOUT_S):
+            return True
     except (OSError, UnicodeError):
         return False
-    return True
 
 
 def _from_hub(source: Source, filename: str) -> Path:
     """One file from the hub, through huggingface_hub's own cache (offline: from that cache only)."""
     try:
         import huggingface_hub
+        from huggingface_hub import constants  # a submodule: not an attribute of the package until imported
     except ImportError as error:
         raise ModelUnavailableError(source.install_hint()) from error
-    offline = not _hub_reachable(huggingface_hub.constants.ENDPOINT)
+    offline = not _hub_reachable(constants.ENDPOINT)
     try:
         path = huggingface_hub.hf_hub_download(
             source.hub_repo, filename, revision=source.hub_revision, local_files_only=offline

@@ -139,14 +139,17 @@ def test_without_huggingface_hub_says_what_to_install(monkeypatch):
         Encoder()
 
 
-def test_the_hub_counts_as_reachable_only_when_its_name_resolves(monkeypatch):
-    def no_network(host, port):
+def test_the_hub_counts_as_reachable_only_when_it_accepts_a_connection(monkeypatch):
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]
+        assert sources._hub_reachable(f"http://127.0.0.1:{port}")
+    assert not sources._hub_reachable(f"http://127.0.0.1:{port}")  # closed now: refused at once
+
+    def no_network(*args, **kwargs):
         raise socket.gaierror(-2, "Name or service not known")
 
     monkeypatch.setattr(socket, "getaddrinfo", no_network)
     assert not sources._hub_reachable("https://huggingface.co")
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port: [("address",)])
-    assert sources._hub_reachable("https://huggingface.co")
 
 
 def test_an_unwritable_cache_says_where_to_convert(monkeypatch, tmp_path):
