@@ -44,8 +44,20 @@ def free_port() -> int:
 class StreamlitServer:
     """``streamlit run <script>`` on a free localhost port. Use as a context manager: it always stops the server."""
 
-    def __init__(self, script: str | Path = "app.py", *, cwd: Path = REPO, startup_timeout: float = 60.0):
+    def __init__(
+        self,
+        script: str | Path = "app.py",
+        *,
+        cwd: Path = REPO,
+        startup_timeout: float = 60.0,
+        python: str | Path = sys.executable,
+        env: dict[str, str] | None = None,
+    ):
         self.script = str(script)
+        self.python = str(
+            python
+        )  # another venv's interpreter serves the app as that venv has it (tests/e2e/test_cloud.py)
+        self.env = env or {}  # added to this process's environment
         self.cwd = Path(cwd)
         self.startup_timeout = startup_timeout
         self.port = free_port()
@@ -68,7 +80,7 @@ class StreamlitServer:
 
     def start(self) -> StreamlitServer:
         command = [
-            sys.executable,
+            self.python,
             "-m",
             "streamlit",
             "run",
@@ -87,7 +99,7 @@ class StreamlitServer:
             "--server.fileWatcherType",
             "none",
         ]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.process = subprocess.Popen(command, cwd=self.cwd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
