@@ -1,0 +1,91 @@
+"""Every use of a Streamlit internal, listed in one place, each with the test that fails loudly when an upgrade breaks
+it. Run by `make test` and so by `make upgrade`: a red test here names the internal and where the project leans on it.
+
+| internal                                                    | used by                                                |
+|-------------------------------------------------------------|--------------------------------------------------------|
+| ``PagesManager.uses_pages_directory`` (legacy ``pages/``)   | attnviz/ui/__init__.py; tests/app/conftest.py          |
+| hidden option ``global.minCachedMessageSize``               | .streamlit/config.toml (the message cache off)         |
+| hidden option ``runner.postScriptGC``                       | .streamlit/config.toml (no gc.collect() a rerun)       |
+| ``bidi_component.main._make_trigger_id`` and the "events"   | tests/support/triggers.py (AppTest helper, load client)|
+| aggregator of a v2 component                                |                                                        |
+| ``AppTest._run(widget_states)`` and ``AppTest._tree``       | tests/support/apptest.py (a v2 component's trigger)    |
+| ``policies.check_session_state_rules``                      | tests/app/test_lesson_settings.py                      |
+| ``ScriptRunner._run_script``                                | bench/worst.py, bench/profile.py (timing script runs)  |
+| the browser protocol: ``/_stcore/stream``, ``BackMsg``,     | bench/st_client.py (the load client)                   |
+| ``ForwardMsg`` fields                                       |                                                        |
+
+Each is checked for what the project relies on, not just that a name imports; the behaviour behind it is also covered
+by the tests named in each assertion's message.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from streamlit import config
+
+
+def broke(internal: str, user: str) -> str:
+    return f"Streamlit's internal {internal} changed; {user} relies on it (README: Upgrading)."
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("global.minCachedMessageSize", 1e12), ("runner.postScriptGC", False)]
+)
+def test_the_hidden_options_in_the_config_file_still_exist_and_are_read(option, value):
+    try:
+        read = config.get_option(option)  # the repository's .streamlit/config.toml (pytest runs from the root)
+    except RuntimeError as error:
+        pytest.fail(broke(f"option {option}", ".streamlit/config.toml") + f" ({error})")
+    assert read == value, broke(f"option {option}", ".streamlit/config.toml")
+
+
+def test_the_legacy_pages_switch_is_still_a_class_flag():
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.testing.v1 import app_test
+
+    why = broke("PagesManager.uses_pages_directory", "attnviz/ui/__init__.py (tests/app/test_router.py)")
+    assert "uses_pages_directory" in vars(PagesManager), why
+    assert app_test.PagesManager is PagesManager, broke("app_test.PagesManager", "tests/app/conftest.py")
+
+
+def test_a_v2_component_trigger_id_is_still_made_the_same_way():
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+    why = broke("_make_trigger_id", "tests/support/triggers.py (every Playground control test, the load client)")
+    assert _make_trigger_id("$$ID-abc", "events") == "$$STREAMLIT_INTERNAL_KEY_$$ID-abc__events", why
+
+
+def test_apptest_still_runs_with_given_widget_states():
+    from streamlit.testing.v1 import AppTest
+
+    parameters = list(inspect.signature(AppTest._run).parameters)
+    assert parameters[:2] == ["self", "widget_state"], broke("AppTest._run", "tests/support/apptest.py use_control")
+    assert hasattr(AppTest.from_string("import streamlit"), "_tree"), broke("AppTest._tree", "tests/support/apptest.py")
+
+
+def test_the_session_state_rule_check_keeps_its_signature():
+    from streamlit.elements.lib import policies
+
+    parameters = list(inspect.signature(policies.check_session_state_rules).parameters)
+    assert parameters == ["default_value", "key", "writes_allowed"], broke(
+        "policies.check_session_state_rules", "tests/app/test_lesson_settings.py"
+    )
+
+
+def test_the_script_runner_still_runs_a_script_in_one_method():
+    from streamlit.runtime.scriptrunner import script_runner
+
+    parameters = list(inspect.signature(script_runner.ScriptRunner._run_script).parameters)
+    assert parameters == ["self", "rerun_data"], broke("ScriptRunner._run_script", "bench/worst.py, bench/profile.py")
+
+
+def test_the_browser_protocol_still_has_the_fields_the_load_client_uses():
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    why = broke("BackMsg/ForwardMsg", "bench/st_client.py (make load, tests/load)")
+    rerun = BackMsg().rerun_script
+    assert {"widget_states", "fragment_id", "page_script_hash", "query_string"} <= set(rerun.DESCRIPTOR.fields_by_name), why
+    assert {"delta", "script_finished", "ref_hash", "metadata"} <= set(ForwardMsg.DESCRIPTOR.fields_by_name), why
