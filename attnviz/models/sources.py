@@ -18,7 +18,6 @@ from urllib.parse import urlparse
 
 from attnviz import AttnvizInputError
 
-
 HUB_CONNECT_TIMEOUT_S = 3.0  # a reachable hub answers a connection in well under a second, even from a slow school
 
 
