@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test lint bench e2e clean load deploy-check mutate lock upgrade
+.PHONY: run test lint bench e2e clean load deploy-check mutate lock upgrade flake-hunt
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "attnviz needs Python 3.10 or newer"'
@@ -48,6 +48,10 @@ test: lint
 
 e2e: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest tests/e2e
+
+# Every e2e test RUNS times (default 5) on a quiet machine, then RUNS times with both cores busy: 0 failures expected.
+flake-hunt: $(VENV)/.dev-installed
+	bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
