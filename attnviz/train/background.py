@@ -64,9 +64,25 @@ def _train_in_worker(config: TrainConfig, progress_queue, stop_event) -> TrainRe
 
     def report(progress: Progress) -> bool:
         progress_queue.put(progress)
+        _pass_the_step_gate()
         return not stop_event.is_set()
 
     return train(config, report)
+
+
+_step_gate = None  # the worker's end of ATTNVIZ_TRAIN_STEP_GATE, once opened
+
+
+def _pass_the_step_gate() -> None:
+    """Where ATTNVIZ_TRAIN_STEP_GATE names a FIFO (a browser test sets it), each log point waits for one byte from it,
+    so the test sees every step it lets through however fast the machine is. Its writer closing opens the gate."""
+    global _step_gate
+    path = os.environ.get("ATTNVIZ_TRAIN_STEP_GATE")
+    if not path:
+        return
+    if _step_gate is None:
+        _step_gate = open(path, "rb", buffering=0)  # noqa: SIM115 (kept open for the worker's life)
+    _step_gate.read(1)  # b"" once the writer has closed: no more waiting
 
 
 @contextmanager

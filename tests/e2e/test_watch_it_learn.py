@@ -4,14 +4,16 @@ against the same run trained here (training is reproducible bit for bit)."""
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import time
 
 import numpy as np
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attnviz.train import TrainConfig, train
-from tests.support.live import open_app_page, wait_for_app
+from tests.support.live import StreamlitServer, open_app_page, wait_for_app
 
 SMALL = TrainConfig(samples=500, epochs=3, balanced=True, learning_rate=0.01)  # 48 steps, under a second
 _SERIES = re.compile(r"representing (.*?)\.The data is as follows: (.*?)(?=\. The \d+ series|\.$)")
@@ -112,34 +114,65 @@ def test_a_small_run_trains_and_shows_its_curves_and_its_numbers(learning):
     assert in_view(page, page.locator('[data-testid="stSlider"]'))
 
 
-def test_progress_is_drawn_while_it_trains_other_controls_answer_and_stop_stops(learning):
-    page = learning  # the reference text's setting: 2,500 steps, several seconds in the worker
+@pytest.fixture(scope="module")
+def gated_server(browser_executable, tmp_path_factory):
+    """A server whose training worker waits at each log point for a byte from a FIFO (ATTNVIZ_TRAIN_STEP_GATE): the
+    test lets the run on one step at a time, so what it sees does not depend on how fast the machine trains."""
+    fifo = tmp_path_factory.mktemp("gate") / "steps"
+    os.mkfifo(fifo)
+    with StreamlitServer("app.py", env={"ATTNVIZ_TRAIN_STEP_GATE": str(fifo)}) as live:
+        yield live, fifo
+
+
+def open_gate(fifo, *, timeout_s: float = 60) -> int:
+    """The writing end of the gate, once the worker holds the reading end (it opens it at its first log point)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as error:  # ENXIO: no reader yet
+            if error.errno != errno.ENXIO or time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)
+
+
+def next_step(page, after: int) -> int:
+    """Waits until the progress bar shows a step other than ``after``; returns it."""
+    handle = page.wait_for_function(
+        """(after) => {
+          const bar = document.querySelector('[data-testid="stProgress"]');
+          const found = bar && bar.innerText.match(/Step ([\\d,]+) of 2,500/);
+          const step = found && Number(found[1].replace(/,/g, ''));
+          return found && step !== after ? {step} : null;  // an object: step 0 is falsy
+        }""",
+        arg=after,
+        timeout=60_000,
+    )
+    return handle.json_value()["step"]
+
+
+def test_progress_is_drawn_while_it_trains_other_controls_answer_and_stop_stops(page, gated_server):
+    server, fifo = gated_server  # the reference text's setting: 2,500 steps
+    open_app_page(page, f"{server.url}/watch_it_learn")
     page.get_by_role("button", name="Train").click()
-    bar = page.locator('[data-testid="stProgress"]')
-    bar.wait_for(timeout=60_000)
-    seen, rows = set(), set()
-    while len(seen) < 3:  # the live view redraws twice a second; three different steps prove it is live
-        text = bar.inner_text(timeout=30_000)
-        seen.add(int(re.search(r"Step ([\d,]+) of 2,500", text)[1].replace(",", "")))
+    gate = open_gate(fifo)
+    try:
+        seen, rows = [next_step(page, after=-1)], set()
+        while len(seen) < 3:  # three different steps drawn one after another prove the view is live
+            rows.add(tuple(cls_row(page)))
+            os.write(gate, b"s")  # the worker goes on to its next log point, and waits there
+            seen.append(next_step(page, after=seen[-1]))
         rows.add(tuple(cls_row(page)))
-        page.wait_for_timeout(200)
-    assert len(rows) >= 2  # [CLS]'s row moved too
-    set_number(page, "Seed", 3)  # another control answers while the run trains
-    assert page.get_by_label("Seed", exact=True).input_value() == "3"
-    try:  # on a quiet machine the run (about 1.6 s of work) may already be over: then its bar is gone
-        later = int(re.search(r"Step ([\d,]+) of", bar.inner_text(timeout=2_000))[1].replace(",", ""))
-        assert later >= max(seen)  # still training
-        page.get_by_role("button", name="Stop").click(timeout=2_000)
-    except PlaywrightTimeout:
-        later = max(seen)
-    page.locator('[data-testid="stMetric"]').first.wait_for(timeout=30_000)
+        assert seen == sorted(seen) and len(rows) >= 2  # steps only go forward, and [CLS]'s row moved too
+        set_number(page, "Seed", 3)  # another control answers while the run trains (held at its log point)
+        assert page.get_by_label("Seed", exact=True).input_value() == "3"
+        assert next_step(page, after=-1) == seen[-1]  # still training, where it was held
+        page.get_by_role("button", name="Stop").click()
+    finally:
+        os.close(gate)  # the gate opens for good: the worker sees Stop at the log point it was held at
+    page.locator('[data-testid="stMetric"]').first.wait_for(timeout=60_000)
     wait_for_app(page)
-    # On a quiet machine the whole run (about 1.6 s of work) can end between the last look and the click; then there
-    # is nothing left to stop. Stop itself is checked step by step in tests/app/test_watch_it_learn.py.
     stopped = page.get_by_text(re.compile(r"^Stopped after ([\d,]+) of 2,500 steps"))
-    finished = page.get_by_text(re.compile(r"^After all 2,500 steps"))
-    assert stopped.count() + finished.count() == 1
-    if stopped.count():
-        assert int(re.search(r"after ([\d,]+) of", stopped.inner_text())[1].replace(",", "")) >= later
+    assert int(re.search(r"after ([\d,]+) of", stopped.inner_text())[1].replace(",", "")) >= seen[-1]
     assert page.get_by_role("button", name="Train").is_enabled()
     assert page.get_by_text("You have since changed the seed").count() == 1
