@@ -68,7 +68,7 @@ def chosen_config() -> TrainConfig:
 
 def start_training() -> None:
     try:
-        state.set_training_run(background.start(chosen_config()))
+        state.set_training_run(background.start(chosen_config(), state.training_owner()))
     except AttnvizInputError as error:
         state.say(str(error))
 

@@ -6,10 +6,14 @@ has one worker process (a 2-core machine keeps the other core for the sessions),
 order they were started. Progress comes back through a queue and Stop goes out as an event, both held by a
 multiprocessing Manager so they can travel with the run to the worker.
 
->>> run = start(TrainConfig(samples=2000, epochs=5, balanced=True))
+>>> run = start(TrainConfig(samples=2000, epochs=5, balanced=True), Owner("session id", present=lambda: True))
 >>> run.poll()            # the latest Progress the worker has sent (None before the first one)
 >>> run.stop()            # the worker stops at its next log point
 >>> run.result()          # once run.done: the TrainResult (None if stopped before it began)
+
+One browser must not hold up the class: each owner (a session) has one run at a time, a new one replacing the last;
+at most MAX_UNFINISHED_RUNS are queued or training at once; and a run whose owner has gone (the tab closed, or
+reconnected to another server) for OWNER_GRACE_S is stopped, so nobody waits behind a run nobody watches.
 
 The worker and the Manager are spawned (the server is multi-threaded, so no fork) on first use, and shut down
 when the server's Python exits.
@@ -22,20 +26,37 @@ import os
 import queue
 import sys
 import threading
+import time
 import types
+import uuid
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from multiprocessing.managers import SyncManager
 
 from attnviz import AttnvizInputError
 from attnviz.train.config import TrainConfig, validate
 from attnviz.train.run import Progress, TrainResult, train
 
+MAX_UNFINISHED_RUNS = 6  # queued or training, every session's together: the last waits about 6 runs' time
+OWNER_GRACE_S = 5.0  # a browser that reconnects after a blip is back well within this
+_REAPER_INTERVAL_S = 1.0
+
 _lock = threading.Lock()  # sessions start runs from their own threads
 _pool: ProcessPoolExecutor | None = None
 _manager: SyncManager | None = None  # holds each run's progress queue and stop event
-_waiting: list[Future] = []  # the runs not finished, in the order they were started
+_waiting: list[BackgroundRun] = []  # the runs not finished, in the order they were started
+_reaper: threading.Thread | None = None
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who started a run: an id (a session's), and whether they are still there to watch it."""
+
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)  # by default, an owner of its own
+    present: Callable[[], bool] = lambda: True
 
 
 def _end_with_the_server() -> None:
@@ -118,11 +139,22 @@ def warm_up() -> None:
         _started_pool()
 
 
-def start(config: TrainConfig) -> BackgroundRun:
-    """Queues a run. A setting the core refuses raises AttnvizInputError here, before anything is queued."""
+def start(config: TrainConfig, owner: Owner | None = None) -> BackgroundRun:
+    """Queues a run for ``owner``, stopping the owner's last run if it is still going. A setting the core refuses, or
+    a full queue, raises AttnvizInputError here, before anything is queued."""
     global _pool
     validate(config)
+    owner = owner or Owner()
     with _lock:
+        for run in _waiting:
+            if run.owner.id == owner.id:
+                run.stop()  # one run per owner: a second Train (or a crafted one) replaces the first
+        _waiting[:] = [run for run in _waiting if not run.done]
+        if len(_waiting) >= MAX_UNFINISHED_RUNS:
+            raise AttnvizInputError(
+                f"{len(_waiting)} runs are already training or waiting, the most this server takes at once. "
+                "Press Train again in a minute."
+            )
         pool, manager = _started_pool()
         progress_queue, stop_event = manager.Queue(), manager.Event()
         try:
@@ -131,9 +163,41 @@ def start(config: TrainConfig) -> BackgroundRun:
             _pool = None
             pool, _ = _started_pool()
             future = pool.submit(_train_in_worker, config, progress_queue, stop_event)
-        run = BackgroundRun(config, future, progress_queue, stop_event)
+        run = BackgroundRun(config, future, progress_queue, stop_event, owner)
         _waiting.append(run)
+        _start_reaper()
     return run
+
+
+def _start_reaper() -> None:
+    """A thread that stops the runs whose owner has gone. Hold _lock."""
+    global _reaper
+    if _reaper is None or not _reaper.is_alive():
+        _reaper = threading.Thread(target=_reap_forever, name="attnviz-training-reaper", daemon=True)
+        _reaper.start()
+
+
+def _reap_forever() -> None:
+    while True:
+        time.sleep(_REAPER_INTERVAL_S)
+        stop_abandoned_runs()
+
+
+def stop_abandoned_runs(now: float | None = None) -> int:
+    """Stops every unfinished run whose owner has been away for OWNER_GRACE_S; returns how many it stopped."""
+    now = time.monotonic() if now is None else now
+    stopped = 0
+    with _lock:
+        runs = [run for run in _waiting if not run.done]
+    for run in runs:
+        if run.owner.present():
+            run.absent_since = None
+        elif run.absent_since is None:
+            run.absent_since = now
+        elif now - run.absent_since >= OWNER_GRACE_S:
+            run.stop()
+            stopped += 1
+    return stopped
 
 
 def shutdown() -> None:
@@ -150,8 +214,10 @@ def shutdown() -> None:
 class BackgroundRun:
     """One session's run: its place in the queue, its latest progress, a way to stop it, and its result."""
 
-    def __init__(self, config: TrainConfig, future: Future, progress_queue, stop_event):
+    def __init__(self, config: TrainConfig, future: Future, progress_queue, stop_event, owner: Owner):
         self.config = config
+        self.owner = owner
+        self.absent_since: float | None = None  # when its owner was first found gone
         self._future = future
         self._queue = progress_queue
         self._stop = stop_event

@@ -18,11 +18,14 @@ from functools import partial
 from typing import Any
 
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.classroom import link_values
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.pages import PAGES
+from attnviz.train import background
 
 _PLAYGROUND = "playground"  # the PlaygroundState
 _PREVIOUS = "playground.previous"  # the state before the last change: what the orange boxes compare against
@@ -308,6 +311,15 @@ def keep_page_settings() -> None:
 
 
 # ----------------------------------------------------------------------------- Watch it learn's run
+
+
+def training_owner() -> background.Owner:
+    """This session as the owner of its training run: present while its browser is connected to this server."""
+    context = get_script_run_ctx()
+    if context is None or not runtime.exists():  # AppTest: no server, no connection to lose
+        return background.Owner()
+    session_id, server = context.session_id, runtime.get_instance()
+    return background.Owner(session_id, present=lambda: server.is_active_session(session_id))
 
 
 def training_run():

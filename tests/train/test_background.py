@@ -83,6 +83,63 @@ def test_a_second_run_waits_its_turn_and_stops_at_once_before_it_starts():
     assert third.outcome()[0].finished
 
 
+def stop_all(runs) -> None:
+    for run in runs:
+        run.stop()
+    until(lambda: all(run.done for run in runs), timeout_s=30)
+
+
+def test_a_second_run_of_the_same_owner_replaces_the_first():
+    owner = background.Owner("one tab")
+    first = background.start(LONG, owner)
+    until(lambda: first.poll() is not None)
+    second = background.start(SMALL, owner)  # Train pressed again, or sent again by a crafted message
+    assert first.stopping
+    until(lambda: first.done, timeout_s=10)
+    watched(second)
+    assert second.outcome()[0].finished and not first.outcome()[0].finished
+
+
+def test_the_queue_is_capped_and_says_so():
+    runs = [background.start(LONG, background.Owner(f"tab {i}")) for i in range(background.MAX_UNFINISHED_RUNS)]
+    try:
+        with pytest.raises(AttnvizInputError, match=r"^6 runs are already training or waiting, the most this server"):
+            background.start(SMALL, background.Owner("one more tab"))
+    finally:
+        stop_all(runs)
+    last = background.start(SMALL)  # room again once they are over
+    watched(last)
+    assert last.outcome()[0].finished
+
+
+def test_a_run_whose_owner_has_gone_is_stopped_after_the_grace_and_a_waiting_one_never_starts():
+    here = {"training": True, "waiting": True}
+    training = background.start(LONG, background.Owner("training tab", present=lambda: here["training"]))
+    until(lambda: training.poll() is not None)
+    waiting = background.start(LONG, background.Owner("waiting tab", present=lambda: here["waiting"]))
+    now = time.monotonic()
+    here["training"] = here["waiting"] = False  # both tabs closed
+    background.stop_abandoned_runs(now)
+    assert not training.stopping and not waiting.stopping  # a reconnecting browser gets OWNER_GRACE_S
+    background.stop_abandoned_runs(now + background.OWNER_GRACE_S)
+    assert training.stopping and waiting.stopping
+    assert waiting.done and waiting.outcome() == (None, "Stopped before it started.")
+    until(lambda: training.done, timeout_s=10)
+    assert not training.outcome()[0].finished
+
+
+def test_an_owner_back_within_the_grace_keeps_the_run():
+    here = {"present": False}
+    run = background.start(LONG, background.Owner("blip", present=lambda: here["present"]))
+    now = time.monotonic()
+    background.stop_abandoned_runs(now)
+    here["present"] = True  # reconnected
+    background.stop_abandoned_runs(now + 1)
+    background.stop_abandoned_runs(now + background.OWNER_GRACE_S + 1)
+    assert not run.stopping
+    stop_all([run])
+
+
 def test_settings_the_core_refuses_are_refused_before_anything_is_queued():
     with pytest.raises(AttnvizInputError, match="number of samples must be between 1 and 20,000"):
         background.start(TrainConfig(samples=0))
