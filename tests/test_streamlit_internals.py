@@ -9,6 +9,8 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``bidi_component.main._make_trigger_id`` and the "events"   | tests/support/triggers.py (AppTest helper, load client)|
 | aggregator of a v2 component                                |                                                        |
 | ``AppTest._run(widget_states)`` and ``AppTest._tree``       | tests/support/apptest.py (a v2 component's trigger)    |
+| ``WStates.__getitem__`` (where every widget value is       | attnviz/ui/edge.py (crafted values refused;            |
+| decoded), ``Serialized``, ``Value``                         | tests/load/test_attack.py)                             |
 | ``policies.check_session_state_rules``                      | tests/app/test_lesson_settings.py                      |
 | ``ScriptRunner._run_script``                                | bench/worst.py, bench/profile.py (timing script runs)  |
 | the browser protocol: ``/_stcore/stream``, ``BackMsg``,     | bench/st_client.py (the load client)                   |
@@ -89,3 +91,19 @@ def test_the_browser_protocol_still_has_the_fields_the_load_client_uses():
     rerun = BackMsg().rerun_script
     assert {"widget_states", "fragment_id", "page_script_hash", "query_string"} <= set(rerun.DESCRIPTOR.fields_by_name), why
     assert {"delta", "script_finished", "ref_hash", "metadata"} <= set(ForwardMsg.DESCRIPTOR.fields_by_name), why
+
+
+def test_every_widget_value_is_still_decoded_where_the_edge_guards_it():
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.runtime.state.common import WidgetMetadata
+    from streamlit.runtime.state.session_state import Serialized, Value, WStates
+
+    from attnviz.ui.edge import guard_widget_values
+
+    guard_widget_values()
+    why = broke("WStates.__getitem__", "attnviz/ui/edge.py (tests/load/test_attack.py)")
+    states = WStates()
+    crafted = WidgetState(id="table", json_value="[" * 100_000 + "]" * 100_000)
+    states.states["table"] = Serialized(crafted)
+    states.widget_metadata["table"] = WidgetMetadata("table", lambda value: value or {}, lambda value: value, "json_value")
+    assert states["table"] == {} and states.states["table"] == Value({}), why  # refused: the widget's default

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.core.numbers import cell_text
-from attnviz.ui import state
+from attnviz.ui import edge, state
 
 
 def number_table(
@@ -24,12 +24,18 @@ def number_table(
         index=row_labels,
         columns=column_names,
     )
+    settings = {
+        "num_rows": "fixed",
+        "height": height,
+        "column_config": {column: st.column_config.TextColumn(column, max_chars=32) for column in column_names},
+    }
     key = state.table_key(name)
-    st.data_editor(
-        frame,
-        key=key,
-        num_rows="fixed",
-        height=height,
-        column_config={column: st.column_config.TextColumn(column, max_chars=32) for column in column_names},
-    )
+    try:
+        st.data_editor(frame, key=key, **settings)
+    except (KeyError, IndexError, ValueError, TypeError) as error:  # edits of cells the table does not have
+        edge.refused(f"table {name}", error)
+        state.renew_tables()  # a new key: the table again, without the refused edits
+        key = state.table_key(name)
+        st.data_editor(frame, key=key, **settings)
+        st.warning(edge.take_refusal(), icon="✋")  # at the table it came from
     return state.typed_cells(key, column_names)
