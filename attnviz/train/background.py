@@ -13,7 +13,8 @@ multiprocessing Manager so they can travel with the run to the worker.
 
 One browser must not hold up the class: each owner (a session) has one run at a time, a new one replacing the last;
 at most MAX_UNFINISHED_RUNS are queued or training at once; and a run whose owner has gone (the tab closed, or
-reconnected to another server) for OWNER_GRACE_S is stopped, so nobody waits behind a run nobody watches.
+reconnected to another server) is stopped when someone else starts one, or after OWNER_GRACE_S anyway, so nobody
+waits behind a run nobody watches.
 
 The worker and the Manager are spawned (the server is multi-threaded, so no fork) on first use, and shut down
 when the server's Python exits.
@@ -147,8 +148,8 @@ def start(config: TrainConfig, owner: Owner | None = None) -> BackgroundRun:
     owner = owner or Owner()
     with _lock:
         for run in _waiting:
-            if run.owner.id == owner.id:
-                run.stop()  # one run per owner: a second Train (or a crafted one) replaces the first
+            if run.owner.id == owner.id or not run.owner.present():
+                run.stop()  # one run per owner (a second Train replaces the first); an absent owner's yields at once
         _waiting[:] = [run for run in _waiting if not run.done]
         if len(_waiting) >= MAX_UNFINISHED_RUNS:
             raise AttnvizInputError(

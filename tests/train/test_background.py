@@ -128,6 +128,17 @@ def test_a_run_whose_owner_has_gone_is_stopped_after_the_grace_and_a_waiting_one
     assert not training.outcome()[0].finished
 
 
+def test_a_run_whose_owner_has_gone_yields_at_once_to_a_new_run():
+    here = {"present": True}
+    gone = background.start(LONG, background.Owner("closed tab", present=lambda: here["present"]))
+    until(lambda: gone.poll() is not None)
+    here["present"] = False
+    waiting = background.start(SMALL, background.Owner("next student"))
+    assert gone.stopping and waiting.runs_ahead() <= 1
+    watched(waiting)
+    assert waiting.outcome()[0].finished
+
+
 def test_an_owner_back_within_the_grace_keeps_the_run():
     here = {"present": False}
     run = background.start(LONG, background.Owner("blip", present=lambda: here["present"]))
