@@ -66,7 +66,10 @@ class RunResult:
     status: str
     elements: list[Widget] = field(default_factory=list)  # every element with an id (widgets, charts), this run only
     exceptions: list[str] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)  # the text of every st.warning, st.error, … drawn this run
+    progress: list[str] = field(default_factory=list)  # the text of every progress bar drawn this run
     messages: int = 0
+    largest_message: int = 0  # bytes: the largest message of this run, as it came over the websocket
 
     def find(self, **criteria) -> Widget | None:
         """The first element drawn in this run that matches (see Widget.matches), or None."""
@@ -185,14 +188,15 @@ class Session:
 
     # ------------------------------------------------------------------ connection
 
-    async def open(self, *, page: str = "") -> RunResult:
-        """Loads ``page`` (its url path; "" for the default page) as a fresh tab does: GET, websocket, first run."""
+    async def open(self, *, page: str = "", query: str = "") -> RunResult:
+        """Loads ``page`` (its url path; "" for the default page) as a fresh tab does: GET, websocket, first run;
+        ``query`` is the address's query string (a share link's ``s=…``)."""
         started = time.perf_counter()
         kept, replica = await asyncio.to_thread(_http_get, f"{self.base_url}/{page}", self.cookie)
         self.cookie = "; ".join(part for part in (self.cookie, kept) if part)
         self._note_replica(replica)
         await self._connect()
-        result = await self.rerun(page=page, timeout=self.load_timeout)
+        result = await self.rerun(page=page, timeout=self.load_timeout, query=query)
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         return result
 
@@ -247,6 +251,10 @@ class Session:
         state = WidgetState(id=widget.id, **value)
         self._values[widget.id] = state
 
+    def press(self, button: Widget) -> None:
+        """Presses ``button`` with the next run only, as a click does."""
+        self._triggers.append(WidgetState(id=button.id, trigger_value=True))
+
     def trigger(self, component: Widget, event: str, value) -> None:
         """Sends ``value`` as the v2 component's trigger ``event`` with the next run, and only that one, as the
         component's ``setTriggerValue`` does in the browser (the Playground's controls beside its views)."""
@@ -254,14 +262,16 @@ class Session:
 
     # ------------------------------------------------------------------ runs
 
-    async def rerun(self, *, fragment_id: str = "", page: str | None = None, timeout: float | None = None) -> RunResult:
+    async def rerun(
+        self, *, fragment_id: str = "", page: str | None = None, timeout: float | None = None, query: str = ""
+    ) -> RunResult:
         """Sends a rerun with every value this session set (for widgets still on the page) and waits until the
         server says the run has finished. The time is from sending to that last message."""
         if self._socket is None:
             raise ProtocolError("the session is not connected")
         message = BackMsg()
         state = message.rerun_script
-        state.query_string = ""
+        state.query_string = query
         state.fragment_id = fragment_id
         if page is not None:
             state.page_name = page
@@ -289,6 +299,7 @@ class Session:
             message = ForwardMsg()
             message.ParseFromString(raw)
             result.messages += 1
+            result.largest_message = max(result.largest_message, len(raw))
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self.session_id = message.new_session.initialize.session_id or self.session_id
@@ -321,6 +332,10 @@ class Session:
         if kind == "exception":
             result.exceptions.append(f"{element.exception.type}: {element.exception.message}")
             return
+        if kind == "alert":
+            result.alerts.append(element.alert.body)
+        if kind == "progress":
+            result.progress.append(element.progress.text)
         element_id = _element_id(element)
         if element_id:
             inner = getattr(element, kind)
