@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test lint bench e2e clean load deploy-check mutate lock upgrade flake-hunt
+.PHONY: run test lint bench e2e clean load deploy-check mutate lock upgrade flake-hunt attack
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "attnviz needs Python 3.10 or newer"'
@@ -52,6 +52,11 @@ e2e: $(VENV)/.dev-installed
 # Every e2e test RUNS times (default 5) on a quiet machine, then RUNS times with both cores busy: 0 failures expected.
 flake-hunt: $(VENV)/.dev-installed
 	bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
+
+# One hostile browser against a real server: an oversized message, crafted widget values, abandoned training runs
+# (README: Reliability). Part of `make test` too.
+attack: $(VENV)/.dev-installed
+	$(BIN)/python -m pytest tests/load/test_attack.py
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
