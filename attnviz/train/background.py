@@ -184,10 +184,9 @@ def _reap_forever() -> None:
         stop_abandoned_runs()
 
 
-def stop_abandoned_runs(now: float | None = None) -> int:
-    """Stops every unfinished run whose owner has been away for OWNER_GRACE_S; returns how many it stopped."""
+def stop_abandoned_runs(now: float | None = None) -> None:
+    """Stops every unfinished run whose owner has been away for OWNER_GRACE_S."""
     now = time.monotonic() if now is None else now
-    stopped = 0
     with _lock:
         runs = [run for run in _waiting if not run.done]
     for run in runs:
@@ -197,8 +196,6 @@ def stop_abandoned_runs(now: float | None = None) -> int:
             run.absent_since = now
         elif now - run.absent_since >= OWNER_GRACE_S:
             run.stop()
-            stopped += 1
-    return stopped
 
 
 def shutdown() -> None:
