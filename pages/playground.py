@@ -59,6 +59,8 @@ with share:
     share_box()  # shows the address, which the views' runs keep equal to the share link
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")
+for message in state.take_confirmations():
+    st.success(literal(message), icon=":material/check_circle:")
 
 
 # ----------------------------------------------------------------------------- controls beside the four views

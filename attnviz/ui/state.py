@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from random import SystemRandom
 from typing import Any
 
 import streamlit as st
@@ -23,6 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.classroom import link_values
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.pages import PAGES
 from attnviz.train import background
@@ -31,6 +33,7 @@ _PLAYGROUND = "playground"  # the PlaygroundState
 _PREVIOUS = "playground.previous"  # the state before the last change: what the orange boxes compare against
 _UNDO = "playground.undo"  # the state before the last move that replaced data (example, seed, sentence, sizes)
 _MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
+_CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
 _TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 _LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 _PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
@@ -44,6 +47,8 @@ _TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResu
 
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
 # widget redrawn. (The controls beside the views are not widgets: _VIEW_CHECKS checks theirs.)
+_seeds = SystemRandom()  # Randomise's new seeds
+
 _PARSERS: dict[str, Callable[[Any], Any]] = {
     "d_k": int,
     "d_v": int,
@@ -119,12 +124,17 @@ def can_undo() -> bool:
 def undo() -> None:
     """A button callback: back to the state before the last data-replacing move (and Undo again goes forward)."""
     if can_undo():
-        set_playground(st.session_state.pop(_UNDO), "Undone: the previous vectors and edits are back.")
+        set_playground(st.session_state.pop(_UNDO))
+        confirm("Undone: the previous vectors and edits are back.")
 
 
 def randomise_again() -> None:
-    """A button callback: fresh random vectors from the seed (an example or edits are replaced, and can be undone)."""
-    set_playground(randomise(playground(), playground().seed))
+    """A button callback: fresh random vectors from a new seed, said on screen (an example or edits are replaced, and
+    can be undone). The same seed again would change nothing on a fresh page and wipe an edit silently after one."""
+    current = playground()
+    seed = next(s for s in iter(lambda: _seeds.randint(0, MAX_SEED), None) if s != current.seed)
+    set_playground(randomise(current, seed))
+    confirm(f"New random vectors from seed {seed}. Undo brings back the ones before.")
 
 
 def views_key() -> str:
@@ -165,13 +175,21 @@ _VIEW_ACTIONS = {"undo": undo}
 
 
 def clicked_item(chart_key: str) -> tuple[int, int] | None:
-    """(series index, data index) of the item just clicked in the ECharts chart ``chart_key``, or None."""
-    selection = st.session_state.get(chart_key, {}).get("selection", {})
-    for group in selection.get("selected", []):
-        indices = group.get("data_indices") or []
-        if indices and isinstance(group.get("series_index"), int):
-            return group["series_index"], int(indices[0])
+    """(series index, data index) of the item just clicked in the ECharts chart ``chart_key``, or None. The selection
+    arrives from the browser as sent, so anything but positions is no click (an index past the chart's items is the
+    caller's to refuse)."""
+    selected = st.session_state.get(chart_key, {}).get("selection", {}).get("selected")
+    for group in selected if isinstance(selected, list) else []:
+        if not isinstance(group, dict):
+            continue
+        series, indices = group.get("series_index"), group.get("data_indices")
+        if _position(series) and isinstance(indices, list) and indices and _position(indices[0]):
+            return series, indices[0]
     return None
+
+
+def _position(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _replaces_tables(old: PlaygroundState, new: PlaygroundState) -> bool:
@@ -226,6 +244,15 @@ def take_messages() -> list[str]:
     return st.session_state.pop(_MESSAGES, [])
 
 
+def confirm(message: str) -> None:
+    st.session_state[_CONFIRMATIONS] = [message]
+
+
+def take_confirmations() -> list[str]:
+    """What the last move did, once (shown as a confirmation, not a warning)."""
+    return st.session_state.pop(_CONFIRMATIONS, [])
+
+
 # ----------------------------------------------------------------------------- editable tables
 
 
@@ -277,7 +304,8 @@ def outdated_outside_views(current: PlaygroundState, *, open_tab_follows_views: 
     drawn = st.session_state.get(_OUTSIDE_VIEWS)
     if drawn is None or drawn == current:
         return False
-    return open_tab_follows_views or _replaces_tables(drawn, current) or bool(st.session_state.get(_MESSAGES))
+    said = st.session_state.get(_MESSAGES) or st.session_state.get(_CONFIRMATIONS)
+    return open_tab_follows_views or _replaces_tables(drawn, current) or bool(said)
 
 
 # ----------------------------------------------------------------------------- guided pages' settings

@@ -37,6 +37,11 @@ def warnings(at) -> list[str]:
     return [re.sub(r"\\(.)", r"\1", e.value) for e in [*at.warning, *at.info]]
 
 
+def confirmations(at) -> list[str]:
+    """Confirmation texts (st.success) as a reader sees them."""
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in at.success]
+
+
 def texts_of(view) -> np.ndarray:
     cells, masked = heatmap_cells(view)
     rows, cols = len(view["rows"]), len(view["cols"])
@@ -157,7 +162,7 @@ def test_d_k_keeps_surviving_columns_and_their_edits(app):
     np.testing.assert_array_equal(Q, Q_before[:, :2])
     use_control(app, "undo")  # lowering d_k dropped an edit: Undo brings it back
     assert playground(app).d_k == 4 and playground(app).matrices()[1][1, 3] == -3.0
-    assert any("Undone" in w for w in warnings(app))
+    assert confirmations(app) == ["Undone: the previous vectors and edits are back."] and warnings(app) == []
 
 
 def test_d_v_sets_the_output_width(app):
@@ -173,6 +178,16 @@ def test_the_seed_sets_the_vectors_and_randomise_can_be_undone(app):
     assert playground(app).edits == ()
     use_control(app, "undo")
     assert playground(app).matrices()[2][0, 0] == 9.0
+
+
+def test_randomise_draws_a_new_seed_and_says_which(app):
+    before = playground(app)
+    button(app, "Randomise").click().run()
+    after = playground(app)
+    assert after.seed != before.seed and app.number_input(key=control_key("seed")).value == after.seed
+    np.testing.assert_array_equal(after.matrices()[0], random_qkv(12, 4, 4, seed=after.seed, decimals=2)[0])
+    assert confirmations(app) == [f"New random vectors from seed {after.seed}. Undo brings back the ones before."]
+    assert not app.exception
 
 
 EXPECTED_ROWS = {
