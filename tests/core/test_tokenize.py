@@ -23,6 +23,8 @@ from attnviz import tokenize
         ("مرحبا بالعالم", ["مرحبا", "بالعالم"]),
         ("great 👍🏽!", ["great", "👍🏽", "!"]),
         ("👨\u200d👩\u200d👧 🇫🇷", ["👨\u200d👩\u200d👧", "🇫🇷"]),
+        ("🇫🇷🇩🇪", ["🇫🇷", "🇩🇪"]),  # two flags with no space between: regional indicators pair up in order
+        ("🇫🇷🇩🇪🇮🇹 vs", ["🇫🇷", "🇩🇪", "🇮🇹", "vs"]),
         ("<script>alert(1)</script>", ["<", "script", ">", "alert", "(", "1", ")", "<", "/", "script", ">"]),
         ("zero\u200bwidth", ["zero", "width"]),
         ("...", [".", ".", "."]),
