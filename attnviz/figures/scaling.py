@@ -32,9 +32,9 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
     marker(figure, chosen_dk, (low, high), f"d_k = {chosen_dk}", "#444")
     figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
     figure.update_yaxes(type="log", title="variance of the scores", dtick=1)  # ticks at powers of ten only
-    return finish(
-        figure, title="Raw scores spread out like d_k; scaled scores stay near 1", height=height, legend_y=-0.25
-    )
+    # A variance is plotted: it grows like d_k, while the spread (its square root) grows like √d_k.
+    title = "Variance of the raw scores grows like d_k; divided by √d_k, it stays near 1"
+    return finish(figure, title=title, height=height, legend_y=-0.25)
 
 
 def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) -> go.Figure:
@@ -53,8 +53,8 @@ def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) ->
         )
 
     panels = (
-        ((curves.entropy_raw, "unscaled"), (curves.entropy_scaled, "scaled by √d_k")),
-        ((curves.max_raw, "unscaled"), (curves.max_scaled, "scaled by √d_k")),
+        ((curves.entropy_raw, "unscaled"), (curves.entropy_scaled, "divided by √d_k")),
+        ((curves.max_raw, "unscaled"), (curves.max_scaled, "divided by √d_k")),
     )
     figure = unscaled_and_scaled(("Row entropy (bits)", "Largest weight in a row"), panels, line)
     figure.add_hline(
@@ -82,7 +82,7 @@ def row_weights_bars(row: OneRow, d_k: int, *, height: int = 340) -> go.Figure:
     figure = go.Figure()
     for weights, name, colour in (
         (row.raw_weights, "unscaled", UNSCALED),
-        (row.scaled_weights, "scaled by √d_k", SCALED),
+        (row.scaled_weights, "divided by √d_k", SCALED),
     ):
         figure.add_trace(
             go.Bar(x=keys, y=weights, name=name, marker_color=colour, hovertemplate="%{x}: %{y:.4f}<extra></extra>")

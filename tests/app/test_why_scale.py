@@ -11,7 +11,7 @@ import pytest
 
 from attnviz import random_qkv
 from tests.reference import naive_attention
-from tests.support.apptest import as_read, open_page, setting_key, texts, trace
+from tests.support.apptest import as_read, chart, open_page, setting_key, texts, trace
 
 PAGE = "pages/why_scale.py"
 N_PAIRS, WIDEST = 4000, 512
@@ -111,3 +111,25 @@ def test_words_say_number_of_dimensions_and_explain_the_gradient(page):
     assert "the number of dimensions d_k counts the numbers in a vector; it is not the vector's length |q|" in words
     assert "gradient" not in words and "one-hot" not in words
     assert "a small nudge to any score barely changes any weight" in words
+
+
+def test_the_variance_grows_like_d_k_and_the_spread_like_its_square_root(page):
+    """Issue 24: the chart plots a variance, so its title says the variance grows like d_k; the text speaks of the
+    spread (the standard deviation), which grows like √d_k. Both are read off the chart's own measurements."""
+    widths, measured = trace(page, "why_variance", 2, "x"), trace(page, "why_variance", 2, "y")
+    np.testing.assert_allclose(measured / widths, 1, rtol=0.12)  # the variance ∝ d_k ...
+    np.testing.assert_allclose(np.sqrt(measured) / np.sqrt(widths), 1, rtol=0.06)  # ... so the spread ∝ √d_k
+    title = chart(page, "why_variance")["layout"]["title"]["text"]
+    assert title == "Variance of the raw scores grows like d_k; divided by √d_k, it stays near 1"
+    assert "When the scores spread out like √d_k" in as_read(texts(page.markdown))
+
+
+def test_the_scaled_series_say_they_are_divided_by_the_square_root_of_d_k(page):
+    """Issue 24: the scores are divided by √d_k, so no legend says "scaled by √d_k" (a multiplication)."""
+    d_k = 64
+    Q, K, _ = random_qkv(16, d_k, 1, 0)  # the page's vectors: query 0's row
+    scores = np.array([sum(a * b for a, b in zip(Q[0], k, strict=True)) for k in K])
+    divided = np.exp(scores / math.sqrt(d_k)) / np.exp(scores / math.sqrt(d_k)).sum()
+    np.testing.assert_allclose(trace(page, "why_row", 1, "y"), divided, rtol=1e-9)
+    names = [t["name"] for key in ("why_row", "why_saturation") for t in chart(page, key)["data"] if "name" in t]
+    assert "divided by √d_k" in names and not [name for name in names if "scaled by" in name]
