@@ -53,9 +53,14 @@ class MultiHead:
     setup: Setup
 
     @property
+    def asymmetries(self) -> np.ndarray:
+        """(n_heads,) max |S − Sᵀ| of each head's score matrix: 0 exactly when each token's interest in another is
+        returned."""
+        return np.array([np.abs(head.scores - head.scores.T).max() for head in self.result.heads])
+
+    @property
     def largest_asymmetry(self) -> float:
-        """max |S − Sᵀ| over every head's score matrix: 0 exactly when each token's interest in another is returned."""
-        return max(float(np.abs(head.scores - head.scores.T).max()) for head in self.result.heads)
+        return float(self.asymmetries.max())
 
 
 def run(X, setup: Setup) -> MultiHead:
@@ -84,8 +89,9 @@ def heads_text(setup: Setup) -> str:
     return (
         f"d_head = d_model / n_heads = {setup.d_model} / {setup.n_heads} = {w} is the width of one head: head h "
         f"(counting from 1) uses dimensions {w}·(h−1)+1 … {w}·h of Q, K and V, and divides its scores by "
-        f"√d_head = √{w}. Each head has its own slice of the weights, so one can follow the previous word while "
-        "another follows the subject."
+        f"√d_head = √{w}. Each head has its own slice of the weights. Here the projections are random, so the heads "
+        "have no roles yet: they weigh the tokens differently only by chance. Training shapes each slice, and in a "
+        "trained model heads take on jobs of their own, such as looking at the previous token (see the Real model page)."
     )
 
 
@@ -98,7 +104,18 @@ def tie_text(lesson: MultiHead) -> str:
             "weights are still not symmetric, because softmax normalises each row on its own."
         )
     return (
-        "Scores are not symmetric now: token i's interest in j differs from j's in i (largest |S − Sᵀ| over the "
-        f"heads: {format_number(lesson.largest_asymmetry)}). Tick **tie W_K = W_Q** above and predict what happens "
-        "before you look."
+        "Scores are not symmetric now: token i's interest in j differs from j's in i. In head 1's raw scores below, "
+        f"the largest |S − Sᵀ| is {_asymmetry_text(lesson.asymmetries)}. Tick **tie W_K = W_Q** above and predict "
+        "what happens before you look."
     )
+
+
+def _asymmetry_text(asymmetries: np.ndarray) -> str:
+    """Head 1's largest |S − Sᵀ| (the matrix drawn) and, with several heads, where the largest of all is."""
+    first, n_heads = format_number(asymmetries[0]), len(asymmetries)
+    if n_heads == 1:
+        return first
+    top = int(asymmetries.argmax())
+    if top == 0:
+        return f"{first}, the largest of the {n_heads} heads"
+    return f"{first} (head {top + 1}'s is the largest of the {n_heads} heads: {format_number(asymmetries[top])})"

@@ -85,10 +85,8 @@ def count_flops(n, d, h):
 def test_defaults_every_number_against_loops_and_hand_counts(page):
     assert page.selectbox(key=setting_key("multi_head", "heads")).options == ["1", "2", "4", "8"]
     np.testing.assert_array_equal(shown_x(page)[0], [0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3, 0.95])  # seed 0
-    heads = check_every_matrix(page, 2)
+    check_every_matrix(page, 2)
     assert len(chart(page, "mh_concat")["layout"]["shapes"]) == 1  # one boundary between two heads
-    asymmetry = max(np.abs(scores - scores.T).max() for scores, _ in heads)
-    assert f"largest |S − Sᵀ| over the heads: {asymmetry:.4g})" in texts(page.markdown)
     markdown = texts(page.markdown)
     assert "d_head = d_model / n_heads = 8 / 2 = 4" in markdown and "√d_head = √4" in markdown
     assert "3·8·4 = 96 weights" in markdown and "Total **256**" in markdown  # 3·d·d_head; 4·8²
@@ -162,6 +160,30 @@ def test_tying_wq_and_wk_makes_the_scores_symmetric(page):
         np.testing.assert_allclose(scores, scores.T, atol=1e-12)
         assert not np.allclose(weights, weights.T)
     assert "symmetric: the largest |S − Sᵀ| over all heads is 0. " in texts(page.success)
+
+
+def test_the_exercise_quotes_the_asymmetry_of_the_matrix_it_shows(page):
+    """Issue 24: the sentence above head 1's scores quotes head 1's largest |S − Sᵀ|, read off that matrix, and says
+    which head holds the largest of all (read off every head's scores, worked out by loops)."""
+    shown = trace(page, "mh_scores", 0, "z")  # the matrix under the sentence: head 1's raw scores
+    asymmetries = [np.abs(scores - scores.T).max() for scores, _ in check_every_matrix(page, 2)]
+    assert np.abs(shown - shown.T).max() == pytest.approx(asymmetries[0], rel=1e-12)
+    words = as_read(texts(page.markdown))
+    assert f"In head 1's raw scores below, the largest |S − Sᵀ| is {asymmetries[0]:.4g} " in words
+    assert asymmetries[1] > asymmetries[0]  # seed 0: head 2 holds the largest, and is named
+    assert f"(head 2's is the largest of the 2 heads: {asymmetries[1]:.4g})" in words
+
+
+def test_random_heads_are_not_said_to_have_roles(page):
+    """Issue 24: with random projections no head follows the previous word or the subject; the page says the heads
+    differ by chance. Read off the drawn maps: the heads differ, and none puts half its weight on the previous word."""
+    drawn = [trace(page, f"mh_head_{h}", 0, "z") for h in range(2)]
+    assert np.abs(drawn[0] - drawn[1]).max() > 0.1
+    for weights in drawn:
+        assert np.mean([weights[i, i - 1] for i in range(1, N)]) < 0.5  # the Real model's "previous token" bar
+    words = as_read(texts(page.markdown))
+    assert "follow the previous word" not in words and "follows the subject" not in words
+    assert "Here the projections are random, so the heads have no roles yet" in words
 
 
 def test_editing_x_flows_through_and_bad_cells_are_explained(page):

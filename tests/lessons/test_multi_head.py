@@ -43,7 +43,13 @@ def test_tied_projections_give_symmetric_scores_and_say_so():
     assert tied.W_k is tied.W_q and tied.largest_asymmetry < 1e-12
     assert "each head's score matrix is symmetric: the largest |S − Sᵀ| over all heads is " in lesson.tie_text(tied)
     untied = lesson.run(X, lesson.Setup(4, 2, seed=1))
-    assert f"(largest |S − Sᵀ| over the heads: {untied.largest_asymmetry:.4g})" in lesson.tie_text(untied)
+    first, second = (np.abs(h.scores - h.scores.T).max() for h in untied.result.heads)
+    np.testing.assert_array_equal(untied.asymmetries, [first, second])
+    largest = "the largest of the 2 heads"
+    expected = f"{first:.4g}, {largest}." if first >= second else f"{first:.4g} (head 2's is {largest}: {second:.4g})."
+    assert f"In head 1's raw scores below, the largest |S − Sᵀ| is {expected}" in lesson.tie_text(untied)
+    one = lesson.run(X, lesson.Setup(4, 1, seed=1))
+    assert f"the largest |S − Sᵀ| is {one.largest_asymmetry:.4g}. Tick" in lesson.tie_text(one)
 
 
 def test_heads_are_named_by_their_dimensions():
