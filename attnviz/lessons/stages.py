@@ -245,7 +245,9 @@ def _mask(w: Walkthrough) -> Stage:
     also = f", and also blocks key(s) {blocks} for every query" if blocks else ""
     explanation = (
         "The mask sets the scores a query may not use to −∞, so the softmax gives them exactly 0. An **encoder** "
-        "(BERT) has no mask: every token sees every token. A **decoder** (GPT) writes one token after another, so it "
+        "(BERT) has no *causal* mask: every token sees every token, before and after it. It masks only padding, the "
+        "filler tokens that make a batch's shorter sentences as long as its longest; the Playground's blocked keys "
+        "work the same way. A **decoder** (GPT) writes one token after another, so it "
         f"has a *causal* mask: token i sees only tokens 0…i. The Playground is set up as "
         f"{'a decoder' if w.state.causal else 'an encoder'}{also}{other}"
     )

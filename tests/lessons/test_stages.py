@@ -89,6 +89,19 @@ def test_mask_stage_outlines_what_it_blocked_and_shows_the_other_architecture():
     assert "set up as a decoder, and also blocks key(s) 3 for every query" in causal.explanation
 
 
+def test_an_encoder_is_said_to_have_no_causal_mask_not_no_mask():
+    """Issue 24: the encoder's mask stage shows masked cells (here key 3, blocked like padding), so the text may not
+    say an encoder has no mask: it has no *causal* mask, and masks padding."""
+    mask = stages(PRONOUN)["mask"]
+    after = mask.panels[1]
+    assert not PRONOUN.causal and after.blocked.sum() == 4 and np.isneginf(after.matrix[after.blocked]).all()
+    assert "has no mask" not in mask.explanation
+    assert "An **encoder** (BERT) has no *causal* mask: every token sees every token, before and after it. " in (
+        mask.explanation
+    )
+    assert "padding" in mask.explanation
+
+
 def test_above_the_comparison_limit_the_mask_stage_draws_two_pictures():
     state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(COMPARISON_LIMIT + 1)), causal=True)
     mask = stages(state)["mask"]
