@@ -80,10 +80,7 @@ numbers.dataframe(
 # ----------------------------------------------------------------------------- 3. magnitude
 st.header("3. The magnitude problem")
 magnitude = geo.magnitude_sentences(result, key_names)
-st.markdown(
-    "\n".join(f"- {sentence}" for sentence in magnitude)
-    or "With the current vectors, no longer key outscores a key that points closer to the query."
-)
+st.markdown("\n".join(f"- {sentence}" for sentence in magnitude) or geo.NO_MAGNITUDE_WIN)
 st.markdown(
     "A dot product mixes two things: direction (cos θ) and length. A key can win by being long rather than by "
     "pointing the right way. Scaling by √d_k does **not** change this: it divides every score by the same number, "

@@ -215,6 +215,9 @@ def magnitude_sentences(result: GeometryResult, key_labels) -> list[str]:
     return sentences
 
 
+NO_MAGNITUDE_WIN = "With the current vectors, no key outscores a better-aligned key by being longer."
+
+
 def weights_text(result: GeometryResult, key_labels) -> str:
     shares = " · ".join(
         f"“{name}”: **{format_fixed(w, decimals=4)}**" for name, w in zip(key_labels, result.weights, strict=True)

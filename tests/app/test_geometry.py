@@ -22,6 +22,7 @@ from tests.support.apptest import (
 )
 
 PAGE = "pages/geometry.py"
+NO_MAGNITUDE_WIN = "With the current vectors, no key outscores a better-aligned key by being longer."
 QUERY, KEYS, VALUES = (3, 1), [(3, 1), (1, 4), (1.5, 0.5)], [(1, 0), (0, 1), (0, 0)]  # the Playground's "it" example
 
 
@@ -121,7 +122,20 @@ def test_query_input_and_zero_query(page):
     assert "zero vector" in texts(page.warning)
     assert list(page.dataframe[1].value["θ"]) == ["undefined"] * 3
     np.testing.assert_allclose(trace(page, "geometry_bars", 3, "y"), [1 / 3] * 3)
-    assert "no longer key outscores a key that points closer" in texts(page.markdown)
+    assert NO_MAGNITUDE_WIN in texts(page.markdown)
+
+
+def test_without_a_magnitude_win_the_page_says_so_unambiguously(page):
+    """Issue 24: "no longer key outscores …" read as "no more"; the sentence now names the length. "street" moved to
+    [1, 1]: the key table shows no key with a larger angle, a higher score and a longer |k| than another."""
+    page.number_input(key=setting_key("geometry", "key1_x")).set_value(1.0).run()
+    page.number_input(key=setting_key("geometry", "key1_y")).set_value(1.0).run()
+    table = page.dataframe[1].value
+    rows = list(zip(table["q·k"], table["|k|"], [float(a.rstrip("°")) for a in table["θ"]], strict=True))
+    assert rows[1][0] == 4 and rows[1][2] > rows[2][2] == 0.0  # street: further from the query than because
+    assert not any(a[2] > b[2] and a[0] > b[0] and a[1] > b[1] for a in rows for b in rows)
+    words = as_read(texts(page.markdown))
+    assert NO_MAGNITUDE_WIN in words and "no longer key" not in words
 
 
 def test_zero_key_has_no_angle(page):
