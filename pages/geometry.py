@@ -38,6 +38,7 @@ st.caption(
 
 # ----------------------------------------------------------------------------- 2. query and keys
 st.header("2. The query and the keys")
+st.markdown(geo.pronoun_self_text())
 key_names = geo.PRONOUN_KEY_LABELS
 defaults = (
     {"query": geo.PRONOUN_QUERY}

@@ -218,6 +218,18 @@ def magnitude_sentences(result: GeometryResult, key_labels) -> list[str]:
 NO_MAGNITUDE_WIN = "With the current vectors, no key outscores a better-aligned key by being longer."
 
 
+def pronoun_self_text() -> str:
+    """Why "it" is not among its own keys (and why the Playground's example blocks it), with the example's numbers."""
+    own_key = tuple(_PRONOUN.K[3])
+    twin = next(name for name, key in zip(PRONOUN_KEY_LABELS, PRONOUN_KEYS, strict=True) if key == own_key)
+    return (
+        f"“{PRONOUN_QUERY_LABEL}” itself is not a key: the question is which other word it stands for, and its own "
+        f"key, {format_vector(own_key, digits=6)}, is the same as the key of “{twin}”, so it would score "
+        f"{format_number(np.dot(PRONOUN_QUERY, own_key))} against itself, tie with “{twin}” and take as much weight. "
+        f"The Playground's example blocks key “{PRONOUN_QUERY_LABEL}” for the same reason."
+    )
+
+
 def weights_text(result: GeometryResult, key_labels) -> str:
     shares = " · ".join(
         f"“{name}”: **{format_fixed(w, decimals=4)}**" for name, w in zip(key_labels, result.weights, strict=True)

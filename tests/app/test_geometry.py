@@ -138,6 +138,27 @@ def test_without_a_magnitude_win_the_page_says_so_unambiguously(page):
     assert NO_MAGNITUDE_WIN in words and "no longer key" not in words
 
 
+def test_the_it_example_says_why_it_is_not_one_of_its_own_keys():
+    """Issue 24: the Playground's "it" example blocks key “it”, and the Geometry page leaves it out, without saying
+    why. Its key equals “animal”'s: read "it"'s own score from the Playground with the block lifted, and "animal"'s
+    from the Geometry page's key table; the sentence quotes that tie."""
+    at = open_app()
+    at.selectbox(key=control_key("example")).set_value("pronoun_it").run()
+    state = at.session_state["playground"]
+    assert state.blocked_keys == (3,)
+    Q, K, _ = state.matrices()
+    itself = sum(q * k for q, k in zip(Q[3], K[3], strict=True))
+    at.switch_page(PAGE).run()
+    animal = at.dataframe[1].value["q·k"].iloc[0]
+    assert itself == animal == 10
+    words = as_read(texts(at.markdown))
+    assert (
+        "“it” itself is not a key: the question is which other word it stands for, and its own key, [3, 1], is "
+        f"the same as the key of “animal”, so it would score {itself:g} against itself, tie with “animal” and take as much weight. The "
+        "Playground's example blocks key “it” for the same reason."
+    ) in words
+
+
 def test_zero_key_has_no_angle(page):
     page.number_input(key=setting_key("geometry", "key2_x")).set_value(0.0).run()
     page.number_input(key=setting_key("geometry", "key2_y")).set_value(0.0).run()
