@@ -105,9 +105,9 @@ st.header("5. The weighted sum in V-space")
 st.markdown(
     "Each key has a value vector: what the word passes on when it is attended to. Here the two dimensions mean "
     "“a living thing” and “a place”; “because”, a linking word, passes on nothing: [0, 0]. The output for “it” "
-    "(its context vector) is the weighted blend Σ wⱼ vⱼ: the dotted arrows are the values, the thick ones the "
-    "weighted pieces laid end to end. The defaults are the vectors of the Playground's example “What does ‘it’ "
-    "refer to?”, so the context vector here is the output the Playground shows for “it” in that example."
+    f"(its context vector) is the weighted blend Σ wⱼ vⱼ. {geo.blend_picture_text(result, key_names)} The defaults "
+    "are the vectors of the Playground's example “What does ‘it’ refer to?”, so the context vector here is the "
+    "output the Playground shows for “it” in that example."
 )
 value_cols = st.columns(3)
 for j, name in enumerate(key_names):

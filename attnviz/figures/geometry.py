@@ -18,19 +18,25 @@ def _three_places(x: float) -> str:
 
 
 def _arrow(figure: go.Figure, start, end, colour: str, label: str, *, width: float = 3, dash: str | None = None):
-    """An arrow from ``start`` to ``end``: a line trace (for the legend and hover) plus an arrowhead annotation."""
+    """An arrow from ``start`` to ``end``: a line trace (for the legend and hover) plus an arrowhead annotation.
+
+    A dashed arrow gets its head as a marker on the line instead: an annotation's head brings its own solid shaft,
+    which would cover the dashes."""
     (x0, y0), (x1, y1) = start, end
+    pointless = (x0, y0) == (x1, y1)  # a zero-length arrow has no direction to point its head in
+    head = {"symbol": "arrow", "angleref": "previous", "size": [0, 0 if pointless else 4 * width + 4], "color": colour}
     figure.add_trace(
         go.Scatter(
             x=[x0, x1],
             y=[y0, y1],
-            mode="lines",
+            mode="lines" if dash is None else "lines+markers",
             line={"color": colour, "width": width, "dash": dash},
+            marker=None if dash is None else head,
             name=label,
             hovertemplate=f"{label}<br>end ({x1:.3g}, {y1:.3g})<extra></extra>",
         )
     )
-    if (x0, y0) != (x1, y1):  # a zero-length arrow has no direction to point its head in
+    if dash is None and not pointless:
         figure.add_annotation(
             x=x1,
             y=y1,
@@ -148,7 +154,7 @@ def value_blend(result: GeometryResult, key_labels, *, height: int = 460) -> go.
         text=f"<b>context</b> ({_three_places(result.context[0])}, {_three_places(result.context[1])})",
         showarrow=False,
         xanchor="left",
-        yanchor="top",
+        yanchor="bottom",  # above the tip: below it, the box would hide a value's head along the x axis
         xshift=6,
         font={"color": BLUE, "size": 12},
         bgcolor=_LABEL_BACKGROUND,

@@ -230,6 +230,21 @@ def pronoun_self_text() -> str:
     )
 
 
+def blend_picture_text(result: GeometryResult, key_labels) -> str:
+    """What the V-space chart draws, naming the values too short to draw: a [0, 0] value has no arrow."""
+    zero = [
+        f"“{name}”: {format_vector(v, digits=6)}"
+        for name, v in zip(key_labels, result.values, strict=True)
+        if not v.any()
+    ]
+    points = f" ({' and '.join(zero)}, only {'a point' if len(zero) == 1 else 'points'} at the origin)" if zero else ""
+    return (
+        f"In the chart, the thin dotted arrows from the origin are the values{points}; the thick ones are the "
+        "weighted pieces wⱼ vⱼ laid end to end (the first starts at the origin, along its own value), and the blue "
+        "arrow is their sum."
+    )
+
+
 def weights_text(result: GeometryResult, key_labels) -> str:
     shares = " · ".join(
         f"“{name}”: **{format_fixed(w, decimals=4)}**" for name, w in zip(key_labels, result.weights, strict=True)

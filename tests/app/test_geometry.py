@@ -138,6 +138,24 @@ def test_without_a_magnitude_win_the_page_says_so_unambiguously(page):
     assert NO_MAGNITUDE_WIN in words and "no longer key" not in words
 
 
+def test_the_value_arrows_are_dotted_and_a_zero_value_is_said_to_have_none(page):
+    """Issue 24: "the dotted arrows are the values", yet each value's arrowhead annotation drew a solid shaft over its
+    dotted line, and the zero value of “because” is not drawn at all. Read off the chart: each value is a dotted line
+    ending in an arrowhead marker, with no solid annotation shaft over it; the text names the value with no arrow."""
+    figure = chart(page, "geometry_values")
+    values = [t for t in figure["data"] if t["name"].startswith("value “")]
+    assert [t["name"] for t in values] == ["value “animal”", "value “street”", "value “because”"]
+    shafts = {(a["x"], a["y"], a["arrowcolor"]) for a in figure["layout"]["annotations"] if a.get("showarrow")}
+    for trace_, value in zip(values, VALUES, strict=True):
+        assert trace_["line"]["dash"] == "dot" and [trace_["x"][-1], trace_["y"][-1]] == list(value)
+        assert (*value, trace_["line"]["color"]) not in shafts  # nothing solid drawn along it to its tip
+        head = trace_["marker"]["size"][-1]
+        assert trace_["marker"]["symbol"] == "arrow" and (head > 0) == (math.hypot(*value) > 0)
+    words = as_read(texts(page.markdown))
+    assert "the thin dotted arrows from the origin are the values" in words
+    assert "(“because”: [0, 0], only a point at the origin)" in words
+
+
 def test_the_it_example_says_why_it_is_not_one_of_its_own_keys():
     """Issue 24: the Playground's "it" example blocks key “it”, and the Geometry page leaves it out, without saying
     why. Its key equals “animal”'s: read "it"'s own score from the Playground with the block lifted, and "animal"'s
