@@ -14,6 +14,7 @@ OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each hea
 # What each measured label says a head mostly does (HeadStatistics.labels), for the page and the hover.
 PATTERNS = {
     "previous token": "looks at the previous token",
+    "next token": "looks at the next token",
     "sinks": "parks its attention on the sinks",
     "itself": "looks at the token itself",
     "": "spreads its attention",
@@ -100,9 +101,11 @@ def head_summary(stats: HeadStatistics, layer: int, head: int, sinks: str) -> st
         if label
         else "No single pattern takes half of it: this head spreads its attention."
     )
+    # A decoder's tokens never see the token after them (every head's share is exactly 0): no need to say so.
+    after = f", {_percent(stats.next[at])} to the token just after it" if stats.next.any() else ""
     return (
         f"**{head_name(layer, head)}.** On average a token gives {_percent(stats.previous[at])} of its attention to "
-        f"the token just before it, {_percent(stats.sinks[at])} to the sinks ({sinks}) and "
+        f"the token just before it{after}, {_percent(stats.sinks[at])} to the sinks ({sinks}) and "
         f"{_percent(stats.itself[at])} to itself. {pattern}"
     )
 

@@ -31,15 +31,16 @@ class HeadStatistics:
     """Average share of a query's attention, per head (layers, heads): each a number from 0 to 1."""
 
     previous: np.ndarray  # on the token just before it (queries 2..n; 0 for a one-token sentence)
+    next: np.ndarray  # on the token just after it (queries 1..n−1; always 0 in a decoder, which cannot see it)
     first: np.ndarray  # on the first token ([CLS] in BERT)
     sinks: np.ndarray  # on the sink tokens together ([CLS] and [SEP], or the first token)
     itself: np.ndarray  # on the query's own token
 
     def labels(self, threshold: float = LABEL_THRESHOLD) -> np.ndarray:
         """Per head, the pattern that takes at least ``threshold`` of its attention on average: "previous token",
-        "sinks" or "itself" (the largest if several do), else "" (the head spreads its attention)."""
-        names = np.array(["previous token", "sinks", "itself", ""])
-        shares = np.stack([self.previous, self.sinks, self.itself])  # (3, ...)
+        "next token", "sinks" or "itself" (the largest if several do), else "" (the head spreads its attention)."""
+        names = np.array(["previous token", "next token", "sinks", "itself", ""])
+        shares = np.stack([self.previous, self.next, self.sinks, self.itself])  # (4, ...)
         strongest = shares.argmax(axis=0)
         return np.where(shares.max(axis=0) >= threshold, names[strongest], names[-1])
 
@@ -49,9 +50,12 @@ def head_statistics(attention, sinks=(0,)) -> HeadStatistics:
     attention, sinks = _check(attention, sinks)
     n = attention.shape[-1]
     rows = np.arange(n)
-    previous = attention[..., rows[1:], rows[:-1]].mean(axis=-1) if n > 1 else np.zeros(attention.shape[:-2])
+    neighbours = n > 1
+    previous = attention[..., rows[1:], rows[:-1]].mean(axis=-1) if neighbours else np.zeros(attention.shape[:-2])
+    after = attention[..., rows[:-1], rows[1:]].mean(axis=-1) if neighbours else np.zeros(attention.shape[:-2])
     return HeadStatistics(
         previous=previous,
+        next=after,
         first=attention[..., :, 0].mean(axis=-1),
         sinks=attention[..., :, np.unique(sinks)].sum(axis=-1).mean(axis=-1),
         itself=attention[..., rows, rows].mean(axis=-1),

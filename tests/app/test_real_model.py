@@ -24,6 +24,7 @@ SENTENCE = "The animal didn't cross the street because it was too tired."
 ENCODER, DECODER = "all-MiniLM-L6-v2", "SmolLM2-135M"
 WORDS = {
     "previous token": "looks at the previous token",
+    "next token": "looks at the next token",
     "sinks": "parks its attention on the sinks",
     "itself": "looks at the token itself",
     "": "spreads its attention",
@@ -98,6 +99,7 @@ def own_labels(attention: np.ndarray, sinks) -> np.ndarray:
             a = attention[layer, head]
             shares = {
                 "previous token": np.mean([a[i, i - 1] for i in range(1, n)]),
+                "next token": np.mean([a[i, i + 1] for i in range(n - 1)]),
                 "sinks": np.mean([sum(a[i, j] for j in set(sinks)) for i in range(n)]),
                 "itself": np.mean([a[i, i] for i in range(n)]),
             }
@@ -131,12 +133,13 @@ def test_the_chosen_head_is_framed_and_summarised_in_measured_numbers(page, enco
     a = run.attention[4, 11]
     summary = next(as_read(m.value) for m in page.markdown if m.value.startswith("**Layer 5, head 12.**"))
     previous = round(100 * np.mean([a[i, i - 1] for i in range(1, 16)]))
+    after = round(100 * np.mean([a[i, i + 1] for i in range(15)]))
     sinks = round(100 * np.mean(a[:, 0] + a[:, 15]))
     itself = round(100 * np.mean(np.diag(a)))
     assert (
-        f"gives {previous}% of its attention to the token just before it, {sinks}% to the sinks ([CLS] and [SEP])"
-        in (summary)
-    )
+        f"gives {previous}% of its attention to the token just before it, {after}% to the token just after it, "
+        f"{sinks}% to the sinks ([CLS] and [SEP])"
+    ) in summary
     assert f"and {itself}% to itself" in summary
     frame = {(x, y) for x, y, _ in echarts(page)["rm.overview"]["series"][-1]["data"]}
     assert (1 + 11 * 17 - 1, 1 + 4 * 17 - 1) in frame and len(frame) == 4 * 17  # a ring of 18 × 18 cells
@@ -150,7 +153,7 @@ def test_head_labels_follow_the_measured_statistics(page, encoder):
         layer, head = divmod(index, 12)
         assert name == f"Layer {layer + 1}, head {head + 1}: {WORDS[labels[layer, head]]}"
     caption = next(c.value for c in page.caption if "Of 72 heads" in c.value)
-    counted = {label: int((labels == label).sum()) for label in ("previous token", "sinks", "itself", "")}
+    counted = {label: int((labels == label).sum()) for label in WORDS}
     assert f"{counted['sinks']} park their attention on the sinks" in caption
     assert sum(int(k) for k in re.findall(r"(\d+) (?:look|park|spread)", caption)) == 72
 

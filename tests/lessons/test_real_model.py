@@ -77,8 +77,12 @@ def test_a_heads_summary_gives_its_measured_shares_and_its_label():
     assert "40% to the sinks (the first token (“The”)) and 20% to itself" in first  # rows 0 and 1 look at token 0
     assert "this head looks at the previous token." in first
     second = head_summary(stats, 0, 1, "[CLS] and [SEP]")
-    assert "20% of its attention to the token just before it, 20% to the sinks" in second
+    assert "20% of its attention to the token just before it, 20% to the token just after it, 20% to the sinks" in (
+        second
+    )
     assert "spreads its attention" in second
+    causal = head_statistics(attention[:, :1], (0,))  # only the first head: no token sees the one after it
+    assert "just after" not in head_summary(causal, 0, 0, "the first token (“The”)")
 
 
 def test_label_counts_add_up_to_every_head_and_agree_in_number():
@@ -89,7 +93,7 @@ def test_label_counts_add_up_to_every_head_and_agree_in_number():
         "1 looks at the token itself and 1 spreads its attention."
     )
     assert label_counts(np.array(["", ""])) == "Of 2 heads, measured on this sentence: 2 spread their attention."
-    assert set(PATTERNS) == {"previous token", "sinks", "itself", ""}  # HeadStatistics.labels' names
+    assert set(PATTERNS) == {"previous token", "next token", "sinks", "itself", ""}  # HeadStatistics.labels' names
 
 
 def test_sinks_tokens_and_hovers_in_words():
@@ -114,3 +118,16 @@ def test_the_waiting_page_says_what_it_waits_for():
 def test_next_token_rows_end_with_every_other_token():
     labels, probabilities = next_token_rows([" The", "\n"], np.array([0.5, 0.25]), 0.25)
     assert labels == ["“ The”", "“⏎”", "every other token"] and probabilities == [0.5, 0.25, 0.25]
+
+
+def test_a_real_next_token_head_is_summarised_as_one(encoder):
+    """Issue 24: all-MiniLM-L6-v2's layer 2, head 9 puts most of each token's attention on the token just after it
+    (0.88 from "the" to "animal") and was summed up as spreading its attention. Its share, worked out by a loop over
+    the run's own attention, is now in the summary, with the label it earns."""
+    run = encoder.run("The animal didn't cross the street because it was too tired.")  # the page's sentence
+    a, n = run.attention[1, 8], len(run.tokens)
+    after = np.mean([a[i, i + 1] for i in range(n - 1)])
+    assert a[1, 2] == pytest.approx(0.88, abs=0.005) and after >= 0.5
+    summary = head_summary(head_statistics(run.attention, run.sinks), 1, 8, "[CLS] and [SEP]")
+    assert f"{round(100 * after)}% to the token just after it" in summary
+    assert summary.endswith("At least half of it follows one pattern: this head looks at the next token.")

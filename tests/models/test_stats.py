@@ -21,6 +21,7 @@ CAUSAL_HEAD = np.array(
 def test_statistics_of_a_hand_built_head():
     stats = head_statistics(CAUSAL_HEAD, sinks=(0,))
     assert stats.previous == pytest.approx((0.6 + 0.7) / 2)  # rows 1 and 2 only: row 0 has no previous token
+    assert stats.next == 0.0  # rows 0 and 1: a causal head never sees the token after
     assert stats.first == pytest.approx((1.0 + 0.6 + 0.2) / 3)
     assert stats.sinks == pytest.approx((1.0 + 0.6 + 0.2) / 3)
     assert stats.itself == pytest.approx((1.0 + 0.4 + 0.1) / 3)
@@ -42,6 +43,7 @@ def test_statistics_keep_the_layers_and_heads():
 def test_a_one_token_sentence_has_no_previous_token():
     stats = head_statistics(np.ones((2, 3, 1, 1)), sinks=(0,))
     np.testing.assert_array_equal(stats.previous, np.zeros((2, 3)))
+    np.testing.assert_array_equal(stats.next, np.zeros((2, 3)))
     np.testing.assert_array_equal(stats.itself, np.ones((2, 3)))
 
 
@@ -51,6 +53,13 @@ def test_labels_follow_the_threshold():
     assert stats.labels(threshold=0.7) == ""
     sink_head = np.array([[1.0, 0.0], [0.9, 0.1]])
     assert head_statistics(sink_head, sinks=(0,)).labels() == "sinks"
+
+
+def test_a_head_that_looks_ahead_is_a_next_token_head():
+    ahead = np.array([[0.1, 0.8, 0.1], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])  # rows 0 and 1 look one token ahead
+    stats = head_statistics(ahead, sinks=(0,))
+    assert stats.next == pytest.approx((0.8 + 0.7) / 2)  # row 2 has no token after it
+    assert stats.labels() == "next token"
 
 
 def test_hide_sinks_renormalises_what_is_left():
