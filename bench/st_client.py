@@ -260,6 +260,19 @@ class Session:
         component's ``setTriggerValue`` does in the browser (the Playground's controls beside its views)."""
         self._triggers.append(trigger_state(component.id, event, value))
 
+    def trigger_raw(self, component: Widget, events: str) -> None:
+        """Sends ``events`` as it is, JSON or not, as the v2 component's triggers with the next run: what the
+        developer tools can send instead of ``trigger``'s well-formed list."""
+        state = trigger_state(component.id, "", None)
+        state.json_trigger_value = events
+        self._triggers.append(state)
+
+    async def send_raw(self, frame: bytes | str) -> None:
+        """Sends one websocket frame as it is (a str goes as a text frame): what the developer tools can send."""
+        if self._socket is None:
+            raise ProtocolError("the session is not connected")
+        await self._socket.send(frame)
+
     # ------------------------------------------------------------------ runs
 
     async def rerun(
