@@ -12,6 +12,7 @@ import asyncio
 import json
 import sys
 
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from websockets.exceptions import ConnectionClosed
 
 from bench.st_client import ProtocolError, Session
@@ -25,9 +26,43 @@ CRAFTED_TABLE_EDITS = {
     "not JSON": "{{{",
     "a list, not an object": "[1, 2, 3]",
     "an unknown column": json.dumps({"edited_rows": {"0": {"nope": "1"}}, "added_rows": [], "deleted_rows": []}),
-    "a row the table lacks": json.dumps({"edited_rows": {"9999": {"q1": "1"}}, "added_rows": [], "deleted_rows": []}),
+    "a row past the table": json.dumps({"edited_rows": {"100": {"q1": "1"}}, "added_rows": [], "deleted_rows": []}),
     "600 kB of edits": json.dumps({"edited_rows": {"0": {"q1": "1" * 600_000}}}),
+    # Streamlit tries to add each row to a table of fixed rows, and logged a line for each (under the size limit).
+    "120,000 rows added": json.dumps({"edited_rows": {}, "added_rows": [{}] * 120_000, "deleted_rows": []}),
+    "an integer of 4,000 digits": '{"edited_rows": {"0": {"q1": ' + "9" * 4_000 + "}}}",  # decodes; no float holds it
 }
+
+# Values of the wrong kind for a widget, an option it does not have, or an id no widget has: (how to find the widget,
+# or the id; the value).
+CRAFTED_WIDGET_VALUES = {
+    "an example the box does not offer": ({"label": "Example"}, {"string_value": "no such example"}),
+    "JSON for the sentence box": ({"label": "Sentence"}, {"json_value": '{"sentence": ["a", "b"]}'}),
+    "an id no widget has": ("w0", {"int_value": 1}),  # Streamlit took it for a key it then could not find
+}
+
+# Selections no click makes, for the Real model page's charts ("head": one head's map; "overview": every head).
+CRAFTED_SELECTIONS = {
+    "an item past the map's cells": ("head", {"series_index": 0, "data_indices": [10**9]}),
+    "a series past the heads": ("overview", {"series_index": 10_000, "data_indices": [0]}),
+    "an index of 4,000 digits": ("head", {"series_index": 0, "data_indices": [int("9" * 4_000)]}),
+    "text for an index": ("head", {"series_index": 0, "data_indices": ["3"]}),
+}
+
+
+def frames_streamlit_refuses() -> dict[str, tuple[list[bytes | str], str]]:
+    """Websocket frames Streamlit itself refuses before the app sees them, each of which used to print a traceback, a
+    line per message or the message itself into the log; with how Streamlit's own line about it begins."""
+    fragment = BackMsg()
+    fragment.rerun_script.fragment_id = "f" * 100_000  # no such fragment
+    disconnect = BackMsg(debug_disconnect_websocket=True)  # refused outside development mode
+    return {
+        "a frame that is not a message": ([b"\xff\xff\xff\xff"], "Error deserializing back message"),
+        "a text frame": (["hello"], "Exception in ASGI application"),
+        "50 debug messages": ([disconnect.SerializeToString()] * 50, "Client tried to disconnect websocket"),
+        "a fragment id of 100 kB": ([fragment.SerializeToString()], "The fragment with id"),
+        "an empty message": ([b""], 'No handler for "'),
+    }
 
 
 def oversized_table_edit() -> str:

@@ -43,9 +43,12 @@ st.caption(
 
 def pick(key: str, read) -> None:
     """A chart's on_select: what was clicked (``read(series, item)`` → settings, or None) becomes this page's."""
-    if (clicked := state.clicked_item(key)) is not None and (chosen := read(*clicked)) is not None:
-        for name, value in chosen.items():
-            state.set_setting(PAGE, name, value)
+    try:
+        chosen = read(*clicked) if (clicked := state.clicked_item(key)) is not None else None
+    except IndexError:  # an item the chart does not have: only a crafted message names one
+        return
+    for name, value in (chosen or {}).items():
+        state.set_setting(PAGE, name, value)
 
 
 # ----------------------------------------------------------------------------- every head, and the chosen one

@@ -9,8 +9,15 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``bidi_component.main._make_trigger_id`` and the "events"   | tests/support/triggers.py (AppTest helper, load client)|
 | aggregator of a v2 component                                |                                                        |
 | ``AppTest._run(widget_states)`` and ``AppTest._tree``       | tests/support/apptest.py (a v2 component's trigger)    |
-| ``WStates.__getitem__`` (where every widget value is       | attnviz/ui/edge.py (crafted values refused;            |
-| decoded), ``Serialized``, ``Value``                         | tests/load/test_attack.py)                             |
+| ``SessionState.set_widgets_from_proto`` (where a browser's  | attnviz/ui/edge.py (crafted values refused;            |
+| values arrive), ``_new_widget_state``,                      | tests/load/test_attack.py)                             |
+| ``WStates.__getitem__`` (where one is decoded),             |                                                        |
+| ``Serialized``, ``Value``, ``unpack_widget_state_value``,   |                                                        |
+| ``is_element_id``,                                          |                                                        |
+| ``STREAMLIT_INTERNAL_KEY_PREFIX``, ``DataEditorSerde``, the |                                                        |
+| option widgets' ``formatted_option_to_option_index``        |                                                        |
+| the log lines Streamlit writes for a message it refuses     | attnviz/ui/edge.py (one short line each;               |
+| and its websocket handler's name                            | tests/load/test_attack.py)                             |
 | ``policies.check_session_state_rules``                      | tests/app/test_lesson_settings.py                      |
 | ``ScriptRunner._run_script``                                | bench/worst.py, bench/profile.py (timing script runs)  |
 | the browser protocol: ``/_stcore/stream``, ``BackMsg``,     | bench/st_client.py (the load client)                   |
@@ -93,17 +100,52 @@ def test_the_browser_protocol_still_has_the_fields_the_load_client_uses():
     assert {"delta", "script_finished", "ref_hash", "metadata"} <= set(ForwardMsg.DESCRIPTOR.fields_by_name), why
 
 
-def test_every_widget_value_is_still_decoded_where_the_edge_guards_it():
-    from streamlit.proto.WidgetStates_pb2 import WidgetState
+def test_every_widget_value_still_arrives_and_is_decoded_where_the_edge_checks_it():
+    from streamlit.proto.WidgetStates_pb2 import WidgetState, WidgetStates
     from streamlit.runtime.state.common import WidgetMetadata
-    from streamlit.runtime.state.session_state import Serialized, Value, WStates
+    from streamlit.runtime.state.session_state import SessionState, Value
 
-    from attnviz.ui.edge import guard_widget_values
+    from attnviz.ui.edge import guard_the_edge
 
-    guard_widget_values()
-    why = broke("WStates.__getitem__", "attnviz/ui/edge.py (tests/load/test_attack.py)")
-    states = WStates()
-    crafted = WidgetState(id="table", json_value="[" * 100_000 + "]" * 100_000)
-    states.states["table"] = Serialized(crafted)
-    states.widget_metadata["table"] = WidgetMetadata("table", lambda value: value or {}, lambda value: value, "json_value")
-    assert states["table"] == {} and states.states["table"] == Value({}), why  # refused: the widget's default
+    guard_the_edge()
+    why = broke("SessionState.set_widgets_from_proto or WStates.__getitem__", "attnviz/ui/edge.py (tests/load)")
+    session = SessionState()
+    table = "$$ID-0-table"
+    session._new_widget_state.set_widget_metadata(
+        WidgetMetadata(table, lambda value: value or {}, lambda value: value, "json_value")
+    )
+    crafted = [WidgetState(id="w0", int_value=1), WidgetState(id=table, json_value="[" * 100_000 + "]" * 100_000)]
+    session.set_widgets_from_proto(WidgetStates(widgets=crafted))
+    assert dict(session._new_widget_state.states) == {}, why  # both refused as they arrived
+    new_widget = WidgetState(id=table, json_value="[" * 100_000 + "]" * 100_000)
+    session._new_widget_state.states.clear()
+    session._new_widget_state.set_widget_from_proto(new_widget)  # as a widget not drawn yet holds it
+    assert session._new_widget_state[table] == {} and session._new_widget_state.states[table] == Value({}), why
+
+
+def test_the_option_widgets_and_the_table_still_decode_through_an_object_the_edge_reads():
+    from streamlit.elements.widgets import radio, selectbox
+    from streamlit.elements.widgets.data_editor import DataEditorSerde
+
+    for serde in (selectbox.SelectboxSerde, radio.RadioSerde):
+        assert "formatted_option_to_option_index" in inspect.signature(serde.__init__).parameters, broke(
+            f"{serde.__name__}.formatted_option_to_option_index", "attnviz/ui/edge.py (options no widget offers)"
+        )
+    state = DataEditorSerde().deserialize('{"edited_rows": {"0": {"q1": "2"}}}')
+    assert state == {"edited_rows": {0: {"q1": "2"}}, "added_rows": [], "deleted_rows": []}, broke(
+        "DataEditorSerde", "attnviz/ui/edge.py (a table's edits checked)"
+    )
+
+
+def test_streamlit_still_writes_the_lines_the_edge_shortens():
+    from streamlit.runtime import app_session
+    from streamlit.runtime.state import query_params
+    from streamlit.web.server.starlette import starlette_websocket
+
+    from attnviz.ui import edge
+
+    why = broke("a log line about a refused message", "attnviz/ui/edge.py _STREAMLIT_REFUSALS (tests/load)")
+    for module in (app_session, query_params, starlette_websocket):
+        assert module.__name__ in edge._STREAMLIT_REFUSALS, why
+        assert all(said in inspect.getsource(module) for said in edge._STREAMLIT_REFUSALS[module.__name__]), why
+    assert f"def {edge._WEBSOCKET_HANDLER}(" in inspect.getsource(starlette_websocket), why

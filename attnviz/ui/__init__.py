@@ -5,14 +5,14 @@ import gc
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from attnviz.ui.edge import guard_widget_values
+from attnviz.ui.edge import guard_the_edge
 
 # What is imported by now (Streamlit, numpy, pandas, plotly) lives as long as the server. Freezing it keeps Python's
 # full collections, which any session's click can trigger, from scanning it again and again (bench: a 128-token
 # toggle's CPU fell from 290 to 204 ms). Runs once a process, on the first import.
 gc.freeze()
 
-guard_widget_values()  # a crafted widget value is refused before Streamlit decodes it (attnviz/ui/edge.py)
+guard_the_edge()  # crafted values refused before Streamlit decodes them, its refusals one log line (ui/edge.py)
 
 # Streamlit runs a project with a folder named pages/ as a legacy multipage app until app.py first calls
 # st.navigation. So on a fresh server whose first visitor opens a sub-page link (/geometry), that page would run

@@ -27,12 +27,14 @@ def number_table(
     settings = {
         "num_rows": "fixed",
         "height": height,
-        "column_config": {column: st.column_config.TextColumn(column, max_chars=32) for column in column_names},
+        "column_config": {
+            column: st.column_config.TextColumn(column, max_chars=edge.MAX_CELL_CHARS) for column in column_names
+        },
     }
     key = state.table_key(name)
     try:
         st.data_editor(frame, key=key, **settings)
-    except (KeyError, IndexError, ValueError, TypeError) as error:  # edits of cells the table does not have
+    except (KeyError, IndexError) as error:  # an edit of a column or row this table lacks (the edge checked the rest)
         edge.refused(f"table {name}", error)
         state.renew_tables()  # a new key: the table again, without the refused edits
         key = state.table_key(name)

@@ -1,6 +1,7 @@
 """One hostile browser, speaking Streamlit's protocol directly, against a real server: an oversized message, crafted
-widget values and abandoned training runs. Each is refused or cleaned up without a traceback, a bystander is not held
-up, and the log grows by a line per refusal, never by a payload (README: Reliability)."""
+widget values, messages Streamlit itself refuses and abandoned training runs. Each is refused or cleaned up without a
+traceback, a bystander is not held up, and the log grows by a short line per refused message, never by a payload
+(README: Reliability)."""
 
 from __future__ import annotations
 
@@ -11,24 +12,26 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
 from streamlit import config
-from streamlit.components.v2.bidi_component.main import _make_trigger_id
-from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.exceptions import ConnectionClosed
 
 from attnviz.classroom.share import encode
 from attnviz.core.limits import MAX_DIM, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, column_names
-from attnviz.ui.edge import LOG_LINES_PER_SESSION, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
-from bench.attack import CRAFTED_TABLE_EDITS
-from bench.load_moves import VIEWS
-from bench.st_client import Session, heatmap
+from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
+from bench.attack import CRAFTED_SELECTIONS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
+from bench.load_moves import VIEWS, Student
+from bench.st_client import Session, Widget
 from tests.load.test_load_protocol import run_apart
+from tests.models.conftest import require_package
 from tests.support.live import REPO, StreamlitServer
 
 LOG_GROWTH_LIMIT = 100_000  # bytes of server log for the whole replay of one attack
+LONGEST_LOG_LINE = 400  # characters: a refusal's line names the widget and the reason, never the value
 AT_THE_LIMITS = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(MAX_TOKENS)), d_k=MAX_DIM, d_v=MAX_DIM)
+NESTED_TRIGGER = "a trigger nested 100,000 deep"
+FRAMES = frames_streamlit_refuses()
 
 
 @pytest.fixture(scope="module")
@@ -37,16 +40,25 @@ def server():
         yield live
 
 
-def assert_quiet_log(server, since: int) -> None:
+def assert_quiet_log(server, since: int) -> str:
+    """What the server logged since ``since``: no traceback, under LOG_GROWTH_LIMIT, no payload-sized line."""
     grown = server.output()[since:]
     assert "Traceback" not in grown, grown[-3000:]
     assert len(grown.encode()) < LOG_GROWTH_LIMIT
+    assert max(map(len, grown.splitlines()), default=0) < LONGEST_LOG_LINE, grown[-3000:]
+    return grown
+
+
+def refusals(log: str) -> list[str]:
+    return [line for line in log.splitlines() if "refused " in line]
 
 
 def test_the_largest_honest_messages_fit_well_under_the_limit(server):
     limit = config.get_option("server.maxMessageSize") * 1_000_000  # from the repository's .streamlit/config.toml
-    cells = {str(row): {name: "1.000000000000000000000000000000" for name in column_names("Q", MAX_DIM)}
-             for row in range(MAX_TOKENS)}  # every cell of Q, each 32 characters: the most a table edit can say
+    cells = {
+        str(row): {name: "1.000000000000000000000000000000" for name in column_names("Q", MAX_DIM)}
+        for row in range(MAX_TOKENS)
+    }  # every cell of Q, each 32 characters: the most a table edit can say
     edit = json.dumps({"edited_rows": cells, "added_rows": [], "deleted_rows": []})
 
     async def at_the_limits():
@@ -64,34 +76,26 @@ def test_the_largest_honest_messages_fit_well_under_the_limit(server):
     assert len(edit) < MAX_WIDGET_VALUE_BYTES
 
 
-async def timed_toggle(session: Session, causal: bool) -> float:
-    views = session.find(**VIEWS)
-    session.trigger(views, "causal", causal)
-    result = await session.rerun(fragment_id=views.fragment_id)
-    assert result.status == "ok" and not result.exceptions
-    return result.elapsed_ms
-
-
 def test_an_oversized_message_is_dropped_before_it_holds_up_a_bystander(server):
     rounds = 7
     since = len(server.output())
     attacker = subprocess.Popen(
         [sys.executable, "-m", "bench.attack", "oversized", server.url, str(rounds)],
         cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )
+    )  # fmt: skip
 
     async def replay():
-        bystander = Session(server.url)
-        await bystander.open()
+        bystander = Student(Session(server.url), seed=0)
+        await bystander.load()
         assert await asyncio.to_thread(attacker.stdout.readline) == "ready\n"
         idle, attacked, answers = [], [], []
-        for i in range(rounds):  # idle and attacked clicks in turn, so a slow moment of the machine hits both alike
-            idle.append(await timed_toggle(bystander, i % 2 == 0))
+        for _ in range(rounds):  # idle and attacked clicks in turn, so a slow moment of the machine hits both alike
+            idle.append((await bystander.toggle_causal()).elapsed_ms)  # each checks the weights it draws
             attacker.stdin.write("go\n")
             attacker.stdin.flush()
-            attacked.append(await timed_toggle(bystander, i % 2 == 1))
+            attacked.append((await bystander.toggle_causal()).elapsed_ms)
             answers.append(await asyncio.to_thread(attacker.stdout.readline))
-        await bystander.close()
+        await bystander.session.close()
         return idle, attacked, answers
 
     try:
@@ -104,43 +108,98 @@ def test_an_oversized_message_is_dropped_before_it_holds_up_a_bystander(server):
     assert_quiet_log(server, since)
 
 
-async def views_scores(session: Session) -> np.ndarray:
-    return heatmap(session.find(**VIEWS), "scores").values
+def send_crafted(session: Session, what: str) -> None:
+    if what in CRAFTED_TABLE_EDITS:
+        session.set_value(session.find(kind="dataframe", key_part="Q"), string_value=CRAFTED_TABLE_EDITS[what])
+    elif what in CRAFTED_WIDGET_VALUES:
+        where, value = CRAFTED_WIDGET_VALUES[what]
+        session.set_value(
+            session.find(**where) if isinstance(where, dict) else Widget(where, "", "", "", None), **value
+        )
+    else:
+        session.trigger_raw(session.find(**VIEWS), "[" * 100_000 + "]" * 100_000)
 
 
-@pytest.mark.parametrize("what", [*CRAFTED_TABLE_EDITS, "a trigger nested 100,000 deep"])
+@pytest.mark.parametrize("what", [*CRAFTED_TABLE_EDITS, *CRAFTED_WIDGET_VALUES, NESTED_TRIGGER])
 def test_a_crafted_value_is_refused_in_plain_words_and_the_work_is_kept(server, what):
     since = len(server.output())
 
     async def replay():
-        session = Session(server.url)
-        await session.open()
-        q = session.find(kind="dataframe", key_part="Q")
-        first_cell = {"0": {column_names("Q", 4)[0]: "2.5"}}
-        honest = {"edited_rows": first_cell, "added_rows": [], "deleted_rows": []}
-        session.set_value(q, string_value=json.dumps(honest))  # honest work first
-        taken = await session.rerun()
-        assert not taken.alerts and session.find(kind="dataframe", key_part="Q").id == q.id
-        kept = await views_scores(session)
-        if what in CRAFTED_TABLE_EDITS:
-            session.set_value(q, string_value=CRAFTED_TABLE_EDITS[what])
-        else:
-            views = session.find(**VIEWS)
-            trigger = _make_trigger_id(views.id, "events")
-            session._triggers.append(WidgetState(id=trigger, json_trigger_value="[" * 100_000 + "]" * 100_000))
-        refused = await session.rerun()
-        after = await session.rerun()  # and the session goes on
-        await session.close()
-        return kept, refused, after, await views_scores(session)
+        student = Student(Session(server.url), seed=1)
+        await student.load()
+        await student.edit_cell()  # honest work first
+        send_crafted(student.session, what)
+        refused = await student.session.rerun()
+        student.check(refused, what)  # the weights are still those of the sentence and the edit typed before
+        await student.edit_cell()  # and the session goes on (a browser would send the crafted value again)
+        await student.toggle_causal()
+        await student.session.close()
+        return refused
 
-    kept, refused, after, scores = run_apart(replay())
-    assert refused.status == after.status == "ok"
-    assert refused.exceptions == after.exceptions == []
-    assert REFUSED_MESSAGE in refused.alerts
-    np.testing.assert_array_equal(scores, kept)  # the edit typed before is still there
-    grown = server.output()[since:]
+    refused = run_apart(replay())
+    assert refused.exceptions == [] and REFUSED_MESSAGE in refused.alerts
+    assert 1 <= len(refusals(assert_quiet_log(server, since))) <= LOG_LINES + 1
+
+
+def test_a_chart_selection_no_click_makes_is_no_click(server):
+    require_package("all-MiniLM-L6-v2")
+    since = len(server.output())
+
+    async def replay():
+        student = Student(Session(server.url, timeout=120), seed=2)
+        await student.load()
+        await student.open_real_model()
+        results = []
+        for chart, selected in CRAFTED_SELECTIONS.values():
+            selection = json.dumps({"selection": {"selected": [selected], "areas": []}})
+            student.session.set_value(
+                student.session.find(kind="echarts_chart", key_part=chart), string_value=selection
+            )
+            results.append(await student.session.rerun())
+        await student.pick_head()  # the page still draws the model's own numbers
+        await student.session.close()
+        return results
+
+    results = run_apart(replay())
+    assert [(result.status, result.exceptions) for result in results] == [("ok", [])] * len(CRAFTED_SELECTIONS)
     assert_quiet_log(server, since)
-    assert 1 <= grown.count("refused a value") <= LOG_LINES_PER_SESSION and CRAFTED_TABLE_EDITS["not JSON"] not in grown
+
+
+def wait_for_log(server, since: int, text: str, timeout_s: float = 30.0) -> str:
+    """The log since ``since`` once ``text`` is in it (a refusal is logged while the server closes a connection)."""
+    deadline = time.monotonic() + timeout_s
+    while text not in (grown := server.output()[since:]):
+        assert time.monotonic() < deadline, f"no {text!r} in the server log: {grown[-2000:]}"
+        time.sleep(0.05)
+    return grown
+
+
+@pytest.mark.parametrize("what", list(FRAMES))
+def test_a_message_streamlit_refuses_is_one_short_log_line_and_the_class_goes_on(server, what):
+    frames, streamlit_says = FRAMES[what]
+    since = len(server.output())
+
+    async def replay():
+        attacker = Student(Session(server.url), seed=3)
+        await attacker.load()
+        for frame in frames:
+            await attacker.session.send_raw(frame)
+        try:
+            await attacker.toggle_causal()
+            kept = True
+        except ConnectionClosed:  # the server closed the connection: only this browser lost it
+            kept = False
+        bystander = Student(Session(server.url), seed=4)
+        await bystander.load()
+        await bystander.toggle_causal()
+        await bystander.session.close()
+        await attacker.session.close()
+        return kept
+
+    kept = run_apart(replay())
+    assert kept == (what not in ("a frame that is not a message", "a text frame"))
+    wait_for_log(server, since, f"refused a message from a browser: {streamlit_says}")
+    assert 1 <= len(refusals(assert_quiet_log(server, since))) <= LOG_LINES + 1
 
 
 def test_abandoned_training_runs_do_not_hold_up_the_next_student(server):
