@@ -217,8 +217,10 @@ def test_abandoned_training_runs_do_not_hold_up_the_next_student(server):
         student.press(student.find(label="Train"))
         pressed = time.perf_counter()
         result = await student.rerun()
+        assert result.find(label="Stop") is not None, result.alerts  # the run was taken, not refused as one too many
         started = finished = None
         while finished is None:
+            assert time.perf_counter() - pressed < 120, "the run neither started nor finished in 2 minutes"
             stop = result.find(label="Stop")
             if stop is None and started is not None:
                 finished = time.perf_counter()
