@@ -104,6 +104,7 @@ def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
     page = playground
     page.wait_for_function("() => new URL(location.href).searchParams.get('s') !== null")
     assert decode(current_link(page)).state.focus == 4
+    wait_for_app(page)  # no run under way: the click's own run is the next one
     box = view_titled(page, WEIGHTS)["box"]
     page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + 8)  # a cell in row 0, at the top of the view
     page.wait_for_function(
