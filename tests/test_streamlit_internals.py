@@ -12,8 +12,8 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``SessionState.set_widgets_from_proto`` (where a browser's  | attnviz/ui/edge.py (crafted values refused;            |
 | values arrive), ``_new_widget_state``,                      | tests/load/test_attack.py)                             |
 | ``WStates.__getitem__`` (where one is decoded),             |                                                        |
-| ``Serialized``, ``Value``, ``unpack_widget_state_value``,   |                                                        |
-| ``is_element_id``,                                          |                                                        |
+| ``Serialized``, ``Value``, how a value is unpacked          |                                                        |
+| (``is_array_value_field_name``), ``is_element_id``,         |                                                        |
 | ``STREAMLIT_INTERNAL_KEY_PREFIX``, ``DataEditorSerde``, the |                                                        |
 | option widgets' ``formatted_option_to_option_index``        |                                                        |
 | the log lines Streamlit writes for a message it refuses     | attnviz/ui/edge.py (one short line each;               |
@@ -121,6 +121,26 @@ def test_every_widget_value_still_arrives_and_is_decoded_where_the_edge_checks_i
     session._new_widget_state.states.clear()
     session._new_widget_state.set_widget_from_proto(new_widget)  # as a widget not drawn yet holds it
     assert session._new_widget_state[table] == {} and session._new_widget_state.states[table] == Value({}), why
+
+
+def test_the_edge_unpacks_a_value_as_streamlit_does():
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.runtime.state.common import unpack_widget_state_value
+
+    from attnviz.ui.edge import _unpacked
+
+    states = [
+        WidgetState(id="w", json_value='{"a": [1]}'),
+        WidgetState(id="w", string_value="x"),
+        WidgetState(id="w", double_array_value={"data": [1.5]}),
+        WidgetState(id="w", string_trigger_value={"data": "t"}),
+        WidgetState(id="w", bool_value=True),
+        WidgetState(id="w"),
+    ]
+    for state in states:
+        assert _unpacked(state) == unpack_widget_state_value(state), broke(
+            "unpack_widget_state_value", "attnviz/ui/edge.py _unpacked (every value checked as it arrives)"
+        )
 
 
 def test_the_option_widgets_and_the_table_still_decode_through_an_object_the_edge_reads():

@@ -16,6 +16,7 @@ kind of line. ``server.maxMessageSize`` (.streamlit/config.toml) drops a larger 
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -26,7 +27,7 @@ from streamlit.elements.widgets.data_editor import DataEditorSerde
 from streamlit.logger import get_logger
 from streamlit.proto.WidgetStates_pb2 import WidgetState, WidgetStates
 from streamlit.runtime.scriptrunner import get_script_run_ctx
-from streamlit.runtime.state.common import WidgetMetadata, is_element_id, unpack_widget_state_value
+from streamlit.runtime.state.common import WidgetMetadata, is_array_value_field_name, is_element_id
 from streamlit.runtime.state.session_state import (
     STREAMLIT_INTERNAL_KEY_PREFIX,
     Serialized,
@@ -105,6 +106,18 @@ def take_refusal() -> str | None:
     return message
 
 
+def _unpacked(state: WidgetState):
+    """What a widget's decoder receives for ``state``, unpacked as Streamlit does (1.67 in unpack_widget_state_value,
+    1.65, for Python 3.10, inside WStates.__getitem__)."""
+    field = state.WhichOneof("value")
+    if field is None:  # a cleared value
+        return None
+    value = getattr(state, field)
+    if is_array_value_field_name(field) or field == "string_trigger_value":
+        return value.data
+    return json.loads(value) if field == "json_value" else value
+
+
 def check(state: WidgetState, metadata: WidgetMetadata) -> None:
     """Raises Refused unless ``state`` is a value an honest browser sends for the widget ``metadata`` describes."""
     if (size := state.ByteSize()) > MAX_WIDGET_VALUE_BYTES:
@@ -113,7 +126,7 @@ def check(state: WidgetState, metadata: WidgetMetadata) -> None:
     if sent and metadata.value_type and _KIND.get(sent, sent) != _KIND.get(metadata.value_type, metadata.value_type):
         raise Refused(f"a {sent} for a widget that takes a {metadata.value_type}")
     try:
-        value = metadata.deserializer(unpack_widget_state_value(state))
+        value = metadata.deserializer(_unpacked(state))
     except _DECODING_ERRORS as error:
         raise Refused(f"{type(error).__name__} while decoding") from None
     if isinstance(getattr(metadata.deserializer, "__self__", None), DataEditorSerde):
@@ -127,7 +140,7 @@ def _check_option(state: WidgetState, metadata: WidgetMetadata) -> None:
     offered = getattr(getattr(metadata.deserializer, "__self__", None), "formatted_option_to_option_index", None)
     if offered is None:
         return
-    sent = unpack_widget_state_value(state)  # text, or a list of texts (check() has read it)
+    sent = _unpacked(state)  # text, or a list of texts (check() has read it)
     if not set([sent] if isinstance(sent, str) else sent or ()) <= offered.keys():
         raise Refused("an option the widget does not offer")
 
