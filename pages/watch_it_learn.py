@@ -1,4 +1,4 @@
-"""Watch it learn: train the reference text's tiny transformer and watch [CLS]'s attention find the deciding position.
+"""Watch it learn: train the reference text's tiny transformer and watch where [CLS]'s attention goes, by label.
 
 The run trains in the server's worker process (attnviz.train.background), never in this script: a fragment reads
 its latest progress twice a second, so the page (and every other student's) stays answerable while it learns.
@@ -10,7 +10,7 @@ import streamlit as st
 
 from attnviz import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
-from attnviz.figures.training import cls_row_option, curves_option
+from attnviz.figures.training import cls_rows_option, curves_option
 from attnviz.lessons import training as words
 from attnviz.train import TrainConfig, background
 from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
@@ -21,17 +21,12 @@ from attnviz.ui.text import compact_page, literal
 
 PAGE = "watch_it_learn"
 POLL_S = 0.5  # the live view reads the worker's progress this often
-CHART_HEIGHT = 280
-SMALLER_METRICS = "<style>.st-key-verdict [data-testid='stMetricValue'] { font-size: 1.6rem; }</style>"
+CHART_HEIGHT = 300
 compact_page()
-st.markdown(SMALLER_METRICS, unsafe_allow_html=True)
 background.warm_up()  # the worker spawns while the student reads, not when Train is pressed
 
 st.title("Watch attention learn")
-st.caption(
-    "Each sample is [CLS] and six random numbers from 1 to 50; its label is 1 when the number at the target position "
-    "is the target value (about 2 % of samples). One attention head, trained here in numpy, must learn where to look."
-)
+st.caption(words.TASK_TEXT)
 
 
 def settings() -> None:
@@ -43,21 +38,14 @@ def settings() -> None:
     left, right = st.columns(2)
     left.number_input("Samples", 100, MAX_SAMPLES, step=500, **bound("samples"))
     right.number_input("Epochs", 1, MAX_EPOCHS, **bound("epochs"))
+    rates = words.LEARNING_RATES
     left.selectbox(
-        "Learning rate",
-        words.LEARNING_RATES,
-        format_func="{:g}".format,
-        help="Adam's step size. 0.001 is Keras's default, the reference text's.",
-        **bound("learning_rate", options=words.LEARNING_RATES),
+        "Learning rate", rates, format_func="{:g}".format, help=words.RATE_HELP, **bound("learning_rate", options=rates)
     )
     right.number_input("Seed", 0, MAX_SEED, **bound("seed"))
     left.selectbox("Target position", words.POSITIONS, **bound("target_position", options=words.POSITIONS))
     right.number_input("Target value", SMALLEST_TOKEN, LARGEST_TOKEN, **bound("target_value"))
-    st.toggle(
-        "Balanced sampling",
-        help="Half the training samples positive, instead of about 2 %. Held-out samples stay natural.",
-        **bound("balanced"),
-    )
+    st.toggle("Balanced sampling", help=words.BALANCED_HELP, **bound("balanced"))
 
 
 def chosen_config() -> TrainConfig:
@@ -66,22 +54,20 @@ def chosen_config() -> TrainConfig:
     return TrainConfig(**chosen)
 
 
-def start_training() -> None:
+def start_run() -> None:
     try:
         state.set_training_run(background.start(chosen_config(), state.training_owner()))
     except AttnvizInputError as error:
         state.say(str(error))
 
 
-def charts(history, total_steps: int, cls_row, target: int, *, at_step: int | None = None) -> None:
+def charts(history, total_steps: int, cls_rows, target: int, *, at_step: int | None = None) -> None:
     font = chart_font_size()
-    curves, row = st.columns([1.35, 1], gap="small")
-    with curves:
-        option = curves_option(history, total_steps, at_step=at_step, font_size=font)
-        st.echarts_chart(option, key="chart.curves", height=CHART_HEIGHT)
-    with row:
-        option = cls_row_option(cls_row, target, words.POSITION_LABELS, title="[CLS]'s attention row", font_size=font)
-        st.echarts_chart(option, key="chart.cls_row", height=CHART_HEIGHT)
+    curves, rows = st.columns([1.2, 1], gap="small")
+    option = curves_option(history, total_steps, at_step=at_step, font_size=font)
+    curves.echarts_chart(option, key="chart.curves", height=CHART_HEIGHT)
+    option = cls_rows_option(cls_rows, target, words.POSITION_LABELS, title=words.ROWS_TITLE, font_size=font)
+    rows.echarts_chart(option, key="chart.cls_row", height=CHART_HEIGHT)
 
 
 def finish(run) -> None:
@@ -109,35 +95,28 @@ def live_view() -> None:
     else:
         bar.progress(progress.fraction, text=words.progress_text(progress, run.config))
     stop.button("Stop", icon=":material/stop:", on_click=run.stop, disabled=run.stopping, width="stretch")
-    cls_row = progress.cls_attention if progress else words.starting_row(run.config)
-    charts(progress.history if progress else (), run.config.total_steps, cls_row, run.config.target_position)
+    cls_rows = progress.cls_rows if progress else words.starting_rows(run.config)
+    charts(progress.history if progress else (), run.config.total_steps, cls_rows, run.config.target_position)
 
 
 def result_view(result, config: TrainConfig) -> None:
     """After a run: scrub through its snapshots, its held-out numbers, the lesson, and its head in the Playground."""
     steps = [snapshot.step for snapshot in result.snapshots]
-    step = st.select_slider(
-        "Scrub through training (step)",
-        steps,
-        format_func="{:,}".format,
-        **state.page_setting(PAGE, "snapshot", steps[-1], options=steps),
-    )
+    chosen = state.page_setting(PAGE, "snapshot", steps[-1], options=steps)
+    step = st.select_slider("Scrub through training (step)", steps, format_func="{:,}".format, **chosen)
     index = steps.index(step)
     target = result.config.target_position
-    charts(result.history, result.config.total_steps, result.snapshots[index].cls_attention, target, at_step=step)
+    charts(result.history, result.config.total_steps, result.snapshots[index].cls_rows, target, at_step=step)
     st.caption(literal(words.snapshot_text(result, index)))
-    with st.container(key="verdict"):
-        for column, metric in zip(st.columns(5), words.final_metrics(result), strict=True):
-            column.metric(metric.label, metric.value, help=metric.help)
+    for column, metric in zip(st.columns(4), words.final_metrics(result), strict=True):
+        column.metric(metric.label, metric.value, help=metric.help)
     st.caption(literal(words.verdict_text(result)))
     if note := words.stale_note(result, config):
         st.warning(literal(note), icon=":material/update:")
     lesson, playground = st.columns([2.6, 1], vertical_alignment="center")
     lesson.success(literal(words.attention_lesson(result)), icon=":material/school:")
     positive = playground.toggle(
-        "A positive sample",
-        help=f"On: a held-out sample with {result.config.target_value} at position {target} (label 1). Off: label 0.",
-        **state.page_setting(PAGE, "positive_sample", True),
+        "A positive sample", help=words.sample_help(result.config), **state.page_setting(PAGE, "positive_sample", True)
     )
     if playground.button("Open in Playground", icon=":material/open_in_new:", width="stretch"):
         tokens = result.example(positive)
@@ -152,13 +131,9 @@ with rail:
     config = chosen_config()
     problem = words.config_problem(config)
     busy = state.training_run() is not None
+    blocked = busy or problem is not None
     st.button(
-        "Train",
-        type="primary",
-        icon=":material/play_arrow:",
-        disabled=busy or problem is not None,
-        on_click=start_training,
-        width="stretch",
+        "Train", type="primary", icon=":material/play_arrow:", disabled=blocked, on_click=start_run, width="stretch"
     )
     if problem:
         st.error(literal(problem), icon=":material/back_hand:")
@@ -170,9 +145,5 @@ with main:
     elif (result := state.training_result()) is not None:
         result_view(result, config)
     elif problem is None:
-        st.info(
-            "Press Train: the curves fall, and [CLS]'s row (right: before any training) moves to the position that "
-            "decides the label.",
-            icon=":material/play_arrow:",
-        )
-        charts((), config.total_steps, words.starting_row(config), config.target_position)
+        st.info(words.IDLE_TEXT, icon=":material/play_arrow:")
+        charts((), config.total_steps, words.starting_rows(config), config.target_position)

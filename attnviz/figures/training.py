@@ -1,4 +1,4 @@
-"""Watch it learn's two charts as Apache ECharts options: the training curves, and [CLS]'s row of attention weights.
+"""Watch it learn's two charts as Apache ECharts options: the training curves, and [CLS]'s rows of attention weights.
 
 ECharts, as on the Playground: a chart with a fixed key takes each new option in place, so the curves grow and the
 bars move twice a second while a run trains, without the chart being re-created.
@@ -6,10 +6,9 @@ bars move twice a second while a run trains, without the chart being re-created.
 
 from __future__ import annotations
 
-import numpy as np
-
 from attnviz.core.numbers import format_fixed_numbers
-from attnviz.figures.colours import BLUE, GREEN, ORANGE, SKY, VERMILION
+from attnviz.figures.colours import BLUE, ORANGE, SKY, VERMILION
+from attnviz.train.run import ClassRows
 
 CURVES = (  # history field, legend name, colour, y axis (0: loss, 1: accuracy)
     ("loss", "loss (left axis)", VERMILION, 0),
@@ -79,28 +78,53 @@ def curves_option(history, total_steps: int, *, at_step: int | None = None, font
     }
 
 
-def cls_row_option(weights, target_position: int, labels, *, title: str, font_size: int = 13) -> dict:
-    """[CLS]'s attention weights on every position (a row of the attention matrix) as bars from 0 to 1, the target
-    position's bar in green, and a dashed line at 1/n (labelled at its right end): where every bar stands when [CLS]
-    has no preference."""
-    weights = np.asarray(weights, dtype=float)  # (n,)
-    texts = format_fixed_numbers(weights, decimals=2)
-    bars = [
-        {
-            "value": [j, round(float(w), 4), text],
-            "itemStyle": {"color": GREEN if j == target_position else SKY},
-        }
-        for j, (w, text) in enumerate(zip(weights.tolist(), texts, strict=True))
-    ]
+def cls_rows_option(rows: ClassRows, target_position: int, labels, *, title: str, font_size: int = 13) -> dict:
+    """[CLS]'s attention weights on every position (a row of the attention matrix), as bars from 0 to 1: one series for
+    the positive samples and one for the negatives, side by side, and a dashed line at 1/n (labelled at its right
+    end), where every bar stands when [CLS] has no preference. The target position's label says so."""
+    n = len(rows.positive)
+    series = []
+    for weights, count, name, colour in (
+        (rows.positive, rows.positives, "positive", ORANGE),
+        (rows.negative, rows.negatives, "negative", BLUE),
+    ):
+        texts = format_fixed_numbers(weights, decimals=2)
+        series.append(
+            {
+                "type": "bar",
+                "name": f"{name} samples ({count:,})",
+                "data": [[j, round(float(w), 4), text] for j, (w, text) in enumerate(zip(weights, texts, strict=True))],
+                "encode": {"x": 0, "y": 1},
+                "itemStyle": {"color": colour},
+                # Upright numbers above 14 narrow bars would run into each other: each reads up its own bar.
+                "label": {
+                    "show": True,
+                    "position": "top",
+                    "rotate": 90,
+                    "align": "left",
+                    "verticalAlign": "middle",
+                    "formatter": "{@[2]}",
+                    "fontSize": font_size - 2,
+                },
+            }
+        )
+    series[0]["markLine"] = {
+        "silent": True,
+        "symbol": "none",
+        "label": {"formatter": f"1/{n}", "position": "end", "fontSize": font_size - 2},
+        "lineStyle": {"color": "#888", "type": "dashed"},
+        "data": [{"yAxis": round(1 / n, 4)}],
+    }
     axis_labels = [f"{label}\n(target)" if j == target_position else label for j, label in enumerate(labels)]
     return {
         "animation": True,  # the bars glide to their new heights as training moves them
         "animationDuration": 0,
         "animationDurationUpdate": 300,
-        "aria": _aria(len(bars)),
+        "aria": _aria(2 * n),
         "title": _title(title, font_size),
-        "tooltip": {"formatter": "{b}: weight {@[2]}"},
-        "grid": {"left": 4, "right": 2 * font_size + 6, "top": font_size + 23, "bottom": 4, "containLabel": True},
+        "tooltip": {"trigger": "axis"},
+        "legend": {"top": font_size + 11, "left": 0, "itemGap": 14, "textStyle": {"fontSize": font_size - 1}},
+        "grid": {"left": 4, "right": 2 * font_size + 6, "top": 2 * font_size + 34, "bottom": 4, "containLabel": True},
         "xAxis": {
             "type": "category",
             "data": axis_labels,
@@ -108,20 +132,5 @@ def cls_row_option(weights, target_position: int, labels, *, title: str, font_si
             "axisTick": {"show": False},
         },
         "yAxis": {"type": "value", "min": 0, "max": 1, "axisLabel": {"fontSize": font_size - 1}},
-        "series": [
-            {
-                "type": "bar",
-                "name": "[CLS] attention",
-                "data": bars,
-                "encode": {"x": 0, "y": 1},
-                "label": {"show": True, "position": "top", "formatter": "{@[2]}", "fontSize": font_size - 1},
-                "markLine": {
-                    "silent": True,
-                    "symbol": "none",
-                    "label": {"formatter": f"1/{len(weights)}", "position": "end", "fontSize": font_size - 2},
-                    "lineStyle": {"color": "#888", "type": "dashed"},
-                    "data": [{"yAxis": round(1 / len(weights), 4)}],
-                },
-            }
-        ],
+        "series": series,
     }

@@ -15,7 +15,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.numbers import format_fixed, format_number
 from attnviz.train import Progress, TrainConfig, Training, TrainResult
 from attnviz.train.config import CLS_TOKEN, SEQUENCE_LENGTH, validate
-from attnviz.train.run import PROBE_SAMPLES
+from attnviz.train.run import ClassRows
 
 POSITION_LABELS = ("[CLS]", *(str(position) for position in range(1, SEQUENCE_LENGTH)))
 # The settings a student chooses on the page (the others keep TrainConfig's defaults: batch 32, d_model 8), and
@@ -24,6 +24,17 @@ SETTINGS = ("samples", "epochs", "learning_rate", "seed", "target_position", "ta
 PAGE_DEFAULTS = replace(TrainConfig(), learning_rate=0.001)
 LEARNING_RATES = (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)  # the page's choices: from too slow to wild
 POSITIONS = tuple(range(1, SEQUENCE_LENGTH))  # the target positions: every token's, not [CLS]'s (0)
+TASK_TEXT = (
+    "Each sample is [CLS] and six random numbers from 1 to 50; its label is 1 when the number at the target position "
+    "is the target value (about 2 % of samples). One attention head, trained here in numpy, must learn where to look."
+)
+IDLE_TEXT = (
+    "Press Train: the curves fall, and [CLS]'s attention (right: before any training) moves to where it helps tell "
+    "the labels apart, for the positive samples and for the negatives."
+)
+RATE_HELP = "Adam's step size. 0.001 is Keras's default, the reference text's."
+BALANCED_HELP = "Half the training samples positive, instead of about 2 %. Held-out samples stay natural."
+ROWS_TITLE = "[CLS]'s attention on held-out samples"
 
 
 def config_problem(config: TrainConfig) -> str | None:
@@ -36,9 +47,9 @@ def config_problem(config: TrainConfig) -> str | None:
 
 
 @lru_cache(maxsize=16)
-def starting_row(config: TrainConfig) -> np.ndarray:
-    """(n,) [CLS]'s mean attention row over the probe samples before the first step, as the run will start."""
-    return Training(config).snapshots[0].cls_attention
+def starting_rows(config: TrainConfig) -> ClassRows:
+    """[CLS]'s mean attention rows over the probe samples, by label, before the first step, as the run will start."""
+    return Training(config).snapshots[0].cls_rows
 
 
 def percent(share: float) -> str:
@@ -82,7 +93,8 @@ class Metric:
 
 
 def final_metrics(result: TrainResult) -> list[Metric]:
-    """The held-out verdict: accuracy, precision, recall, balanced accuracy, and [CLS]'s weight on the target."""
+    """The held-out verdict: accuracy, precision, recall and balanced accuracy. (Where [CLS] looks is said by label,
+    in the lesson: one mean over both labels would be the negatives' alone.)"""
     c = result.confusion
     called = c.true_positives + c.false_positives
     return [
@@ -109,12 +121,6 @@ def final_metrics(result: TrainResult) -> list[Metric]:
             percent(result.balanced_accuracy),
             "The mean of the share of positives found and the share of negatives found: always no scores 50 %.",
         ),
-        Metric(
-            f"Weight on position {result.config.target_position}",
-            format_fixed(result.target_weight),
-            f"[CLS]'s attention weight on position {result.config.target_position}, averaged over the held-out "
-            "samples; 1/7 ≈ 0.14 would be no preference.",
-        ),
     ]
 
 
@@ -134,21 +140,43 @@ def verdict_text(result: TrainResult) -> str:
 
 
 def attention_lesson(result: TrainResult) -> str:
-    """Where [CLS] looks after training, and what to try next: move the target and the attention follows."""
-    target, value = result.config.target_position, result.config.target_value
-    weights = result.cls_attention
-    top = int(np.argmax(weights))
-    if top == target:
-        found = (
-            f"[CLS] learned to look at position {target}, the only one that decides the label (is it "
-            f"{value}?): it puts {format_fixed(weights[target])} of its attention there."
+    """What [CLS] learned, by label, on the held-out samples: where it looks when the target position holds the
+    target value and when it does not. It need not look at the answer: looking elsewhere for one label is a signal too.
+    """
+    target, value, rows = result.config.target_position, result.config.target_value, result.cls_rows
+    positive, negative = rows.positive, rows.negative
+    top_positive, top_negative = int(np.argmax(positive)), int(np.argmax(negative))
+    measured = (
+        f"On the {rows.positives + rows.negatives:,} held-out samples, [CLS] puts {format_fixed(positive[target])} of "
+        f"its attention on position {target} when the number there is {value} ({_plural(rows.positives, 'sample')}) "
+        f"and {format_fixed(negative[target])} when it is not ({_plural(rows.negatives, 'sample')})."
+    )
+    if top_positive == top_negative == target:
+        learned = (
+            f"Either way it looks mostly at position {target}: it learned where the answer is, and the classifier "
+            f"reads whether the number there is {value}."
+        )
+    elif top_positive == target:
+        learned = (
+            f"A {value} there draws its attention; otherwise it looks mostly at {_where(top_negative)} "
+            f"({format_fixed(negative[top_negative])}). Where [CLS] looks is itself the answer the classifier reads."
+        )
+    elif top_negative == target:
+        learned = (
+            f"When the number there is {value}, it looks away, mostly at {_where(top_positive)} "
+            f"({format_fixed(positive[top_positive])}): it learned to look at position {target} and to turn away from "
+            f"a {value} there, and the classifier reads that turn as a yes."
         )
     else:
-        found = (
-            f"[CLS] looks most at {_where(top)} ({format_fixed(weights[top])}), not yet at position {target} that "
-            f"decides the label ({format_fixed(weights[target])}): train longer, or with balanced sampling."
+        where = (
+            f"either way at {_where(top_positive)} ({format_fixed(positive[top_positive])} and "
+            f"{format_fixed(negative[top_negative])})"
+            if top_positive == top_negative
+            else f"at {_where(top_positive)} for a positive ({format_fixed(positive[top_positive])}) and at "
+            f"{_where(top_negative)} for a negative ({format_fixed(negative[top_negative])})"
         )
-    return found + " Choose another target position and train again: the attention moves there."
+        learned = f"It looks mostly {where}, not at position {target}: train longer, or with balanced sampling."
+    return f"{measured} {learned} Choose another target position, train again, and see where it looks then."
 
 
 def _where(position: int) -> str:
@@ -166,9 +194,11 @@ def stale_note(result: TrainResult, config: TrainConfig) -> str | None:
 def snapshot_text(result: TrainResult, index: int) -> str:
     """The numbers of snapshot ``index``: step 0 (before training) or the log point at the same step."""
     snapshot, target = result.snapshots[index], result.config.target_position
+    rows = snapshot.cls_rows
     weight = (
-        f"[CLS]'s weight on position {target}, the mean over the {PROBE_SAMPLES} samples drawn: "
-        f"{format_fixed(snapshot.cls_attention[target])}."
+        f"[CLS]'s weight on position {target}, on held-out samples: {format_fixed(rows.positive[target])} on "
+        f"{_plural(rows.positives, 'positive')}, {format_fixed(rows.negative[target])} on "
+        f"{_plural(rows.negatives, 'negative')}."
     )
     if index == 0:
         return f"Before the first step. {weight}"
@@ -177,6 +207,14 @@ def snapshot_text(result: TrainResult, index: int) -> str:
         f"After {snapshot.step:,} of {result.config.total_steps:,} steps (epoch {format_number(entry['epoch'], digits=3)}), "
         f"on the training batches since the last point: loss {format_number(entry['loss'], digits=3)}, accuracy "
         f"{percent(entry['accuracy'])}, balanced accuracy {percent(entry['balanced_accuracy'])}. {weight}"
+    )
+
+
+def sample_help(config: TrainConfig) -> str:
+    """What the "A positive sample" switch picks for Open in Playground."""
+    return (
+        f"On: a held-out sample with {config.target_value} at position {config.target_position} (label 1). Off: "
+        "label 0."
     )
 
 

@@ -2,7 +2,7 @@
 
 training = Training(TrainConfig(seed=0))
 for progress in training.steps():   # stop iterating (or call training.stop()) to stop between two steps
-    draw(progress.history, progress.cls_attention)
+    draw(progress.history, progress.cls_rows)
 result = training.result()          # held-out metrics of the model as it is now
 """
 
@@ -19,15 +19,40 @@ from attnviz.train.metrics import Confusion
 from attnviz.train.model import Adam, Params, backward, forward, init_params, qkv
 
 HOLDOUT_SAMPLES = 4000  # fresh samples, never trained on, drawn as they come (about 2 % positive)
-PROBE_SAMPLES = 256  # the first held-out samples: the [CLS] row drawn during training is their mean
+PROBE_PER_LABEL = 128  # the first held-out samples of each label (all the positives, about 80): drawn while training
+
+
+@dataclass(frozen=True)
+class ClassRows:
+    """[CLS]'s mean attention row over samples of each label apart. A model may look in one place for a positive and
+    in another for a negative, and one mean over both (98 % negatives) would hide where it looks for the positives."""
+
+    positive: np.ndarray  # (n,) the mean over the positive samples (zeros when there is none)
+    negative: np.ndarray  # (n,) the mean over the negative samples
+    positives: int  # how many samples each row averages
+    negatives: int
+
+    @classmethod
+    def of(cls, weights: np.ndarray, labels: np.ndarray) -> ClassRows:
+        """From [CLS]'s rows (N, n) and the samples' labels (N,) of 0.0/1.0."""
+        is_positive = labels == 1
+
+        def mean(rows: np.ndarray) -> np.ndarray:
+            row = rows.mean(axis=0) if len(rows) else np.zeros(weights.shape[1])
+            row.flags.writeable = False  # shared by a Progress and a Snapshot
+            return row
+
+        return cls(
+            mean(weights[is_positive]), mean(weights[~is_positive]), int(is_positive.sum()), int((~is_positive).sum())
+        )
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The mean [CLS] attention row over the probe samples after ``step`` optimiser steps."""
+    """[CLS]'s mean attention rows over the probe samples, by label, after ``step`` optimiser steps."""
 
     step: int
-    cls_attention: np.ndarray  # (n,)
+    cls_rows: ClassRows
 
 
 @dataclass(frozen=True)
@@ -37,7 +62,7 @@ class Progress:
     step: int  # optimiser steps done
     total_steps: int
     epoch: int  # the epoch under way, from 1 (0 before the first step)
-    cls_attention: np.ndarray  # (n,) mean [CLS] row over the probe samples
+    cls_rows: ClassRows  # over the probe samples
     history: tuple[dict, ...]  # every entry logged so far, oldest first
 
     @property
@@ -61,14 +86,10 @@ class TrainResult:
     recall: float
     balanced_accuracy: float
     cls_attention: np.ndarray  # (n,) mean weight from [CLS] to each position over the held-out samples
+    cls_rows: ClassRows  # the same by label: where it looks for a positive, and for a negative
     params: Params
     holdout_tokens: np.ndarray  # (N, n)
     holdout_labels: np.ndarray  # (N,)
-
-    @property
-    def target_weight(self) -> float:
-        """[CLS]'s mean weight on the position that decides the label."""
-        return float(self.cls_attention[self.config.target_position])
 
     def qkv(self, tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Q, K, V (n, d_model) of one sample (seven ints, [CLS] = 0 first) in the trained head."""
@@ -93,10 +114,12 @@ class Training:
         self.tokens, self.labels = make_samples(data_rng, config.samples, *task, balanced=config.balanced)
         self.holdout_tokens, self.holdout_labels = make_samples(holdout_rng, HOLDOUT_SAMPLES, *task, balanced=False)
         self.params = init_params(init_rng, config.d_model)
+        by_label = (np.flatnonzero(self.holdout_labels == label)[:PROBE_PER_LABEL] for label in (1, 0))
+        self._probe = np.concatenate(list(by_label))  # (≤ 2 · PROBE_PER_LABEL,) held-out sample indices
         self._adam = Adam(self.params, config.learning_rate)
         self.step = 0
         self.history: list[dict] = []
-        self.snapshots = [Snapshot(0, self._probe_attention())]
+        self.snapshots = [Snapshot(0, self._probe_rows())]
         log_steps = np.linspace(0, config.total_steps, min(config.log_points, config.total_steps) + 1)
         self._log_steps = set(np.round(log_steps[1:]).astype(int).tolist())  # always includes the last step
         self._order: np.ndarray | None = None  # this epoch's shuffled sample indices, drawn at its first step
@@ -139,6 +162,7 @@ class Training:
             recall=confusion.recall,
             balanced_accuracy=confusion.balanced_accuracy,
             cls_attention=weights.mean(axis=0),  # (n,)
+            cls_rows=ClassRows.of(weights, self.holdout_labels),
             params={name: value.copy() for name, value in self.params.items()},
             holdout_tokens=self.holdout_tokens,
             holdout_labels=self.holdout_labels,
@@ -171,21 +195,19 @@ class Training:
             }
         )
         self._since_log = []
-        self.snapshots.append(Snapshot(self.step, self._probe_attention()))
+        self.snapshots.append(Snapshot(self.step, self._probe_rows()))
 
-    def _probe_attention(self) -> np.ndarray:
-        probe = slice(0, PROBE_SAMPLES)
-        _, _, weights, _ = forward(self.params, self.holdout_tokens[probe], self.holdout_labels[probe])
-        mean_row = weights.mean(axis=0)  # (n,)
-        mean_row.flags.writeable = False  # shared by a Progress and a Snapshot
-        return mean_row
+    def _probe_rows(self) -> ClassRows:
+        labels = self.holdout_labels[self._probe]
+        _, _, weights, _ = forward(self.params, self.holdout_tokens[self._probe], labels)
+        return ClassRows.of(weights, labels)
 
     def _progress(self) -> Progress:
         return Progress(
             step=self.step,
             total_steps=self.config.total_steps,
             epoch=-(-self.step // self.config.steps_per_epoch),  # ceiling: step 1 is in epoch 1
-            cls_attention=self.snapshots[-1].cls_attention,
+            cls_rows=self.snapshots[-1].cls_rows,
             history=tuple(self.history),
         )
 

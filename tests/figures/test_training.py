@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from attnviz.figures.colours import GREEN, SKY
-from attnviz.figures.training import cls_row_option, curves_option
+from attnviz.figures.colours import BLUE, ORANGE
+from attnviz.figures.training import cls_rows_option, curves_option
 from attnviz.lessons.training import POSITION_LABELS
 from attnviz.train import TrainConfig, train
 
@@ -42,17 +42,19 @@ def test_before_training_the_curves_are_empty_but_the_axes_span_the_run():
     assert all(s["data"] == [] for s in option["series"]) and option["xAxis"]["max"] == 2500
 
 
-def test_the_cls_row_has_one_bar_a_position_and_the_target_in_green():
-    result = train(TrainConfig(samples=500, epochs=3, balanced=True, log_points=6))
-    weights = result.cls_attention
-    option = cls_row_option(weights, 4, POSITION_LABELS, title="[CLS]'s attention row")
-    bars = option["series"][0]["data"]
-    assert [bar["value"][0] for bar in bars] == list(range(7))
-    np.testing.assert_allclose([bar["value"][1] for bar in bars], weights, atol=5e-5)
-    assert sum(bar["value"][1] for bar in bars) == pytest.approx(1.0, abs=1e-3)  # seven weights, 4 decimals each
-    assert [bar["value"][2] for bar in bars] == [f"{w:.2f}" for w in weights]
-    assert [bar["itemStyle"]["color"] for bar in bars] == [SKY] * 4 + [GREEN] + [SKY] * 2
+def test_the_cls_rows_have_a_bar_a_position_for_each_label_and_name_the_target():
+    rows = train(TrainConfig(samples=500, epochs=3, balanced=True, log_points=6)).cls_rows
+    option = cls_rows_option(rows, 4, POSITION_LABELS, title="[CLS]'s attention on held-out samples")
+    positive, negative = option["series"]
+    assert (positive["name"], negative["name"]) == (f"positive samples ({rows.positives})", "negative samples (3,925)")
+    assert (positive["itemStyle"]["color"], negative["itemStyle"]["color"]) == (ORANGE, BLUE)
+    for series, weights in ((positive, rows.positive), (negative, rows.negative)):
+        assert [bar[0] for bar in series["data"]] == list(range(7))
+        np.testing.assert_allclose([bar[1] for bar in series["data"]], weights, atol=5e-5)
+        assert sum(bar[1] for bar in series["data"]) == pytest.approx(1.0, abs=1e-3)  # seven weights, 4 decimals
+        assert [bar[2] for bar in series["data"]] == [f"{w:.2f}" for w in weights]
     assert option["xAxis"]["data"] == ["[CLS]", "1", "2", "3", "4\n(target)", "5", "6"]
     assert (option["yAxis"]["min"], option["yAxis"]["max"]) == (0, 1)
-    assert option["series"][0]["markLine"]["data"] == [{"yAxis": round(1 / 7, 4)}]
+    assert positive["markLine"]["data"] == [{"yAxis": round(1 / 7, 4)}]
+    assert option["aria"]["label"]["data"]["maxCount"] == 14  # a screen reader hears every bar of both
     json.dumps(option)

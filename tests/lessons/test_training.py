@@ -9,6 +9,7 @@ import pytest
 
 from attnviz.lessons import training as words
 from attnviz.train import Confusion, TrainConfig, Training, train
+from attnviz.train.run import ClassRows
 
 SMALL = TrainConfig(samples=500, epochs=3, balanced=True, log_points=6)  # 48 steps, learns position 4
 
@@ -38,14 +39,13 @@ def test_the_metrics_are_the_ratios_of_the_confusion_counts(result):
     c = result.confusion
     total = c.true_positives + c.false_positives + c.false_negatives + c.true_negatives
     metrics = {m.label: m for m in words.final_metrics(result)}
-    assert list(metrics) == ["Accuracy", "Precision", "Recall", "Balanced accuracy", "Weight on position 4"]
+    assert list(metrics) == ["Accuracy", "Precision", "Recall", "Balanced accuracy"]
     assert metrics["Accuracy"].value == f"{100 * (c.true_positives + c.true_negatives) / total:.1f} %"
     assert metrics["Precision"].value == f"{100 * c.true_positives / (c.true_positives + c.false_positives):.1f} %"
     assert metrics["Recall"].value == f"{100 * c.true_positives / (c.true_positives + c.false_negatives):.1f} %"
     specificity = c.true_negatives / (c.true_negatives + c.false_positives)
     recall = c.true_positives / (c.true_positives + c.false_negatives)
     assert metrics["Balanced accuracy"].value == f"{100 * (recall + specificity) / 2:.1f} %"
-    assert metrics["Weight on position 4"].value == f"{result.cls_attention[4]:.2f}"
     negatives = c.true_negatives + c.false_positives
     assert f"Always answering no would score {100 * negatives / total:.1f} %." in metrics["Accuracy"].help
 
@@ -67,17 +67,38 @@ def test_the_verdict_says_whether_the_run_finished(result):
     assert words.verdict_text(stopped).startswith("Stopped after 16 of 48 steps, judged on 4,000 fresh samples")
 
 
-def test_the_lesson_says_where_cls_looks_and_whether_that_is_the_target(result):
-    assert words.attention_lesson(result).startswith(
-        f"[CLS] learned to look at position 4, the only one that decides the label (is it 42?): it puts "
-        f"{result.cls_attention[4]:.2f} of its attention there."
+def rows(positive, negative, positives=75, negatives=3925) -> ClassRows:
+    return ClassRows(np.array(positive), np.array(negative), positives, negatives)
+
+
+def test_the_lesson_says_where_cls_looks_for_each_label(result):
+    """Issue 24: where [CLS] looks is told by label, on the held-out samples, and what that means is said case by
+    case: the same place for both labels, only for a positive, away from it for a positive, or not there at all."""
+    positive, negative = result.cls_rows.positive, result.cls_rows.negative
+    assert words.attention_lesson(result) == (
+        f"On the 4,000 held-out samples, [CLS] puts {positive[4]:.2f} of its attention on position 4 when the number "
+        f"there is 42 ({result.cls_rows.positives} samples) and {negative[4]:.2f} when it is not "
+        f"({result.cls_rows.negatives:,} samples). Either way it looks mostly at position 4: it learned where the "
+        "answer is, and the classifier reads whether the number there is 42. Choose another target position, train "
+        "again, and see where it looks then."
     )
-    elsewhere = replace(result, cls_attention=np.array([0.4, 0.1, 0.1, 0.1, 0.2, 0.05, 0.05]))
-    assert words.attention_lesson(elsewhere).startswith(
-        "[CLS] looks most at [CLS] itself (0.40), not yet at position 4 that decides the label (0.20)"
+    drawn = replace(result, cls_rows=rows([0, 0, 0, 0, 0.9, 0, 0.1], [0, 0, 0.6, 0, 0.3, 0, 0.1]))
+    assert "A 42 there draws its attention; otherwise it looks mostly at position 2 (0.60). Where [CLS] looks" in (
+        words.attention_lesson(drawn)
     )
-    assert words.attention_lesson(elsewhere).endswith(
-        "Choose another target position and train again: the attention moves there."
+    away = replace(result, cls_rows=rows([0, 0, 0, 0, 0.28, 0, 0.70], [0, 0, 0, 0, 0.93, 0, 0.07]))
+    assert words.attention_lesson(away).startswith(
+        "On the 4,000 held-out samples, [CLS] puts 0.28 of its attention on position 4 when the number there is 42 "
+        "(75 samples) and 0.93 when it is not (3,925 samples). When the number there is 42, it looks away, mostly at "
+        "position 6 (0.70): it learned to look at position 4 and to turn away from a 42 there"
+    )
+    nowhere = replace(result, cls_rows=rows([0.4, 0.1, 0.1, 0.1, 0.2, 0.05, 0.05], [0.1, 0.1, 0.5, 0.1, 0.1, 0, 0.1]))
+    assert "It looks mostly at [CLS] itself for a positive (0.40) and at position 2 for a negative (0.50), not at " in (
+        words.attention_lesson(nowhere)
+    )
+    same = replace(result, cls_rows=rows([0.1, 0.1, 0.5, 0.1, 0.1, 0, 0.1], [0.1, 0.1, 0.4, 0.1, 0.2, 0, 0.1]))
+    assert "It looks mostly either way at position 2 (0.50 and 0.40), not at position 4: train longer" in (
+        words.attention_lesson(same)
     )
 
 
@@ -90,21 +111,29 @@ def test_the_stale_note_names_what_changed_since_the_run(result):
 
 
 def test_each_snapshot_has_its_steps_numbers_and_its_target_weight(result):
+    first = result.snapshots[0].cls_rows
     assert words.snapshot_text(result, 0) == (
-        "Before the first step. [CLS]'s weight on position 4, the mean over the 256 samples drawn: 0.14."
+        "Before the first step. [CLS]'s weight on position 4, on held-out samples: 0.14 on "
+        f"{first.positives} positives, 0.14 on 128 negatives."
     )
     snapshot, entry = result.snapshots[2], result.history[1]
     assert snapshot.step == entry["step"] == 16
     text = words.snapshot_text(result, 2)
     assert text.startswith("After 16 of 48 steps (epoch 1), on the training batches since the last point: ")
     assert f"loss {entry['loss']:.3g}, accuracy {100 * entry['accuracy']:.1f} %" in text
-    assert text.endswith(f"the mean over the 256 samples drawn: {snapshot.cls_attention[4]:.2f}.")
+    rows_ = snapshot.cls_rows
+    assert text.endswith(
+        f"on held-out samples: {rows_.positive[4]:.2f} on {rows_.positives} positives, "
+        f"{rows_.negative[4]:.2f} on 128 negatives."
+    )
 
 
-def test_the_starting_row_is_the_first_snapshot_of_the_run_uniform_before_training():
-    row = words.starting_row(SMALL)
-    np.testing.assert_array_equal(row, Training(SMALL).snapshots[0].cls_attention)
-    np.testing.assert_allclose(row, np.full(7, 1 / 7), rtol=1e-12)  # W_q starts at zero
+def test_the_starting_rows_are_the_first_snapshot_of_the_run_uniform_before_training():
+    start = words.starting_rows(SMALL)
+    first = Training(SMALL).snapshots[0].cls_rows
+    for row, same in ((start.positive, first.positive), (start.negative, first.negative)):
+        np.testing.assert_array_equal(row, same)
+        np.testing.assert_allclose(row, np.full(7, 1 / 7), rtol=1e-12)  # W_q starts at zero
 
 
 def test_a_sample_becomes_playground_labels_and_a_title_with_its_label():

@@ -8,7 +8,7 @@ import pytest
 from attnviz import AttnvizInputError, attention
 from attnviz.train import Progress, TrainConfig, Training, train
 from attnviz.train.model import Adam, forward
-from attnviz.train.run import HOLDOUT_SAMPLES, PROBE_SAMPLES
+from attnviz.train.run import HOLDOUT_SAMPLES, PROBE_PER_LABEL
 
 # Balanced sampling, 315 steps: a fraction of the reference text's 2,500, a fraction of a second.
 SMALL = {"samples": 2000, "epochs": 5, "balanced": True, "seed": 0}
@@ -26,7 +26,7 @@ def test_learns_the_task_and_looks_at_the_target_position(small_results, positio
     assert result.balanced_accuracy >= 0.99
     assert result.cls_attention.shape == (7,)
     assert result.cls_attention.sum() == pytest.approx(1.0, abs=1e-12)
-    assert result.target_weight >= 0.5
+    assert result.cls_attention[position] >= 0.5
     assert int(np.argmax(result.cls_attention)) == position
     assert result.history[-1]["balanced_accuracy"] >= 0.99  # the training batches agree
 
@@ -47,6 +47,10 @@ def test_held_out_metrics_come_from_the_held_out_predictions(small_results):
     assert result.balanced_accuracy == pytest.approx((result.recall + specificity) / 2, rel=1e-15)
     assert result.loss == loss
     np.testing.assert_array_equal(result.cls_attention, weights.mean(axis=0))
+    rows, positive = result.cls_rows, result.holdout_labels == 1
+    np.testing.assert_array_equal(rows.positive, weights[positive].mean(axis=0))
+    np.testing.assert_array_equal(rows.negative, weights[~positive].mean(axis=0))
+    assert (rows.positives, rows.negatives) == (positive.sum(), HOLDOUT_SAMPLES - positive.sum())
 
 
 def test_one_seed_reproduces_bit_for_bit():
@@ -58,7 +62,8 @@ def test_one_seed_reproduces_bit_for_bit():
     np.testing.assert_array_equal(first.cls_attention, second.cls_attention)
     for a, b in zip(first.snapshots, second.snapshots, strict=True):
         assert a.step == b.step
-        np.testing.assert_array_equal(a.cls_attention, b.cls_attention)
+        np.testing.assert_array_equal(a.cls_rows.positive, b.cls_rows.positive)
+        np.testing.assert_array_equal(a.cls_rows.negative, b.cls_rows.negative)
     other = train(TrainConfig(samples=600, epochs=2, seed=8, balanced=True, log_points=5))
     assert other.history != first.history
 
@@ -69,7 +74,8 @@ def test_progress_starts_uniform_and_ends_at_the_last_step():
     assert [event.step for event in events] == [0, 8, 15, 22, 30]  # 30 steps split into 4 nearly equal parts
     assert [event.epoch for event in events] == [0, 1, 2, 3, 3]
     assert events[0].history == ()
-    np.testing.assert_allclose(events[0].cls_attention, np.full(7, 1 / 7), rtol=1e-14)  # W_q starts at zero
+    for row in (events[0].cls_rows.positive, events[0].cls_rows.negative):
+        np.testing.assert_allclose(row, np.full(7, 1 / 7), rtol=1e-14)  # W_q starts at zero
     assert events[-1].fraction == 1.0 and events[-1].total_steps == 30
     last = events[-1].history
     assert [entry["step"] for entry in last] == [8, 15, 22, 30]
@@ -78,17 +84,21 @@ def test_progress_starts_uniform_and_ends_at_the_last_step():
     assert all(np.isfinite(entry["loss"]) and 0 <= entry["accuracy"] <= 1 for entry in last)
 
 
-def test_snapshots_follow_the_log_points_and_average_the_probe_samples():
+def test_snapshots_follow_the_log_points_and_average_the_probe_samples_by_label():
     training = Training(TrainConfig(samples=320, epochs=1, seed=1, log_points=2))
     events = list(training.steps())
     result = training.result()
     assert [snapshot.step for snapshot in result.snapshots] == [0, 5, 10]
     assert [entry["step"] for entry in result.history] == [5, 10]  # snapshot i + 1 goes with history entry i
     for event, snapshot in zip(events, result.snapshots, strict=True):
-        np.testing.assert_array_equal(event.cls_attention, snapshot.cls_attention)
-    probe = slice(0, PROBE_SAMPLES)
-    _, _, weights, _ = forward(result.params, result.holdout_tokens[probe], result.holdout_labels[probe])
-    np.testing.assert_array_equal(result.snapshots[-1].cls_attention, weights.mean(axis=0))
+        assert event.cls_rows is snapshot.cls_rows
+    _, _, weights, _ = forward(result.params, result.holdout_tokens, result.holdout_labels)
+    positives = [i for i, label in enumerate(result.holdout_labels) if label == 1][:PROBE_PER_LABEL]
+    negatives = [i for i, label in enumerate(result.holdout_labels) if label == 0][:PROBE_PER_LABEL]
+    last = result.snapshots[-1].cls_rows
+    assert (last.positives, last.negatives) == (len(positives), PROBE_PER_LABEL) and 0 < len(positives) < 128
+    np.testing.assert_allclose(last.positive, weights[positives].mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(last.negative, weights[negatives].mean(axis=0), rtol=1e-12)
 
 
 def test_stopping_and_resuming_ends_where_one_uninterrupted_run_ends():
