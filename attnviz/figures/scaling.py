@@ -32,8 +32,9 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
     marker(figure, chosen_dk, (low, high), f"d_k = {chosen_dk}", "#444")
     figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
     figure.update_yaxes(type="log", title="variance of the scores", dtick=1)  # ticks at powers of ten only
-    # A variance is plotted: it grows like d_k, while the spread (its square root) grows like √d_k.
-    title = "Variance of the raw scores grows like d_k; divided by √d_k, it stays near 1"
+    # A variance is plotted: it grows like d_k, while the spread (its square root) grows like √d_k. Short enough
+    # for a phone's width: a plotly title does not wrap.
+    title = "Var(q·k) grows like d_k; ÷ √d_k, it stays near 1"
     return finish(figure, title=title, height=height, legend_y=-0.25)
 
 

@@ -120,7 +120,7 @@ def test_the_variance_grows_like_d_k_and_the_spread_like_its_square_root(page):
     np.testing.assert_allclose(measured / widths, 1, rtol=0.12)  # the variance ∝ d_k ...
     np.testing.assert_allclose(np.sqrt(measured) / np.sqrt(widths), 1, rtol=0.06)  # ... so the spread ∝ √d_k
     title = chart(page, "why_variance")["layout"]["title"]["text"]
-    assert title == "Variance of the raw scores grows like d_k; divided by √d_k, it stays near 1"
+    assert title == "Var(q·k) grows like d_k; ÷ √d_k, it stays near 1"
     assert "When the scores spread out like √d_k" in as_read(texts(page.markdown))
 
 
