@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from attnviz.lessons.training import ROWS_TITLE
 from attnviz.train import TrainConfig, train
 from tests.support.live import StreamlitServer, open_app_page, wait_for_app
 
@@ -58,7 +59,8 @@ def curves(page) -> dict[str, np.ndarray]:
 
 
 def cls_row(page) -> np.ndarray:
-    return np.array([float(value) for _, value in _BAR.findall(chart_label(page, "[CLS]'s attention row"))])
+    """Every bar of [CLS]'s chart: the positive samples' row, then the negatives'."""
+    return np.array([float(value) for _, value in _BAR.findall(chart_label(page, ROWS_TITLE))])
 
 
 def metrics(page) -> dict[str, str]:
@@ -99,16 +101,17 @@ def test_a_small_run_trains_and_shows_its_curves_and_its_numbers(learning):
         "Precision": f"{100 * c.true_positives / (c.true_positives + c.false_positives):.1f} %",
         "Recall": f"{100 * c.true_positives / c.positives:.1f} %",
         "Balanced accuracy": f"{100 * expected.balanced_accuracy:.1f} %",
-        "Weight on position 4": f"{expected.cls_attention[4]:.2f}",
     }
     lines = curves(page)
     steps = [entry["step"] for entry in expected.history]
     for name, field in (("loss (left axis)", "loss"), ("balanced accuracy", "balanced_accuracy")):
         np.testing.assert_array_equal(lines[name][:, 0], steps)
         np.testing.assert_allclose(lines[name][:, 1], [entry[field] for entry in expected.history], atol=5e-5)
+    shown = expected.snapshots[-1].cls_rows  # the held-out samples' rows, by label: positives' bars, then negatives'
     row = cls_row(page)
-    np.testing.assert_allclose(row, expected.snapshots[-1].cls_attention, atol=5e-5)
-    assert row.sum() == pytest.approx(1.0, abs=1e-3) and int(np.argmax(row)) == 4
+    np.testing.assert_allclose(row, np.concatenate([shown.positive, shown.negative]), atol=5e-5)
+    negatives = row[len(shown.positive) :]
+    assert negatives.sum() == pytest.approx(1.0, abs=1e-3) and int(np.argmax(negatives)) == 4
     for chart in page.locator('[data-testid="stEChartsChart"]').all():  # the slider and the charts it changes
         assert in_view(page, chart)
     assert in_view(page, page.locator('[data-testid="stSlider"]'))
