@@ -8,14 +8,16 @@ trained model's own forward pass.
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
 import pytest
 
-from attnviz.train import TrainConfig
+from attnviz.train import TrainConfig, background
 from attnviz.train.model import forward
 from tests.support.apptest import as_read, button, echarts, open_page, playground, setting_key, texts
+from tests.support.step_gate import open_gate
 
 PAGE = "watch_it_learn"
 SMALL = {"samples": 500, "epochs": 3, "balanced": True, "learning_rate": 0.01}  # 48 steps: under a second
@@ -231,17 +233,35 @@ def test_stop_stops_the_run_and_shows_where_it_got(page):
     assert not button(page, "Train").disabled
 
 
-def test_a_second_students_run_waits_its_turn_and_can_be_stopped(page):
+@pytest.fixture
+def held_worker(monkeypatch, tmp_path):
+    """A fresh training worker that waits at each log point for a byte from a FIFO (ATTNVIZ_TRAIN_STEP_GATE), so a
+    run is still training when the test needs it to be, however fast the machine. Yields the gate's path."""
+    gate = tmp_path / "steps"
+    os.mkfifo(gate)
+    background.shutdown()  # the next run spawns a worker that inherits the gate
+    monkeypatch.setenv("ATTNVIZ_TRAIN_STEP_GATE", str(gate))
+    yield gate
+    background.shutdown()  # later tests get a worker without it
+
+
+def test_a_second_students_run_waits_its_turn_and_can_be_stopped(page, held_worker):
     other = open_page(f"pages/{PAGE}.py")
     button(page, "Train").click().run()
-    rerun_until(page, lambda at: bool(at.get("progress")))
-    button(other, "Train").click().run()
-    assert "1 run ahead of yours" in as_read(texts(other.info))
-    button(other, "Stop").click().run()  # at once: it never started
-    assert current_run(other) is None
-    assert "Stopped before it started." in as_read(texts(other.warning))
-    assert "training.result" not in other.session_state
-    button(page, "Stop").click().run()
+    rerun_until(page, lambda at: bool(at.get("progress")))  # the first run is held at its first log point
+    writer = None
+    try:
+        writer = open_gate(held_worker)
+        button(other, "Train").click().run()
+        assert "1 run ahead of yours" in as_read(texts(other.info))
+        button(other, "Stop").click().run()  # at once: it never started
+        assert current_run(other) is None
+        assert "Stopped before it started." in as_read(texts(other.warning))
+        assert "training.result" not in other.session_state
+        button(page, "Stop").click().run()
+    finally:
+        if writer is not None:
+            os.close(writer)  # the gate opens: the first run sees Stop at the log point it was held at
     rerun_until(page, lambda at: current_run(at) is None, timeout_s=30)
 
 

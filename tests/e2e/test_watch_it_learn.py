@@ -4,10 +4,8 @@ against the same run trained here (training is reproducible bit for bit)."""
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import time
 
 import numpy as np
 import pytest
@@ -15,6 +13,7 @@ import pytest
 from attnviz.lessons.training import ROWS_TITLE
 from attnviz.train import TrainConfig, train
 from tests.support.live import StreamlitServer, open_app_page, wait_for_app
+from tests.support.step_gate import open_gate
 
 SMALL = TrainConfig(samples=500, epochs=3, balanced=True, learning_rate=0.01)  # 48 steps, under a second
 _SERIES = re.compile(r"representing (.*?)\.The data is as follows: (.*?)(?=\. The \d+ series|\.$)")
@@ -125,18 +124,6 @@ def gated_server(browser_executable, tmp_path_factory):
     os.mkfifo(fifo)
     with StreamlitServer("app.py", env={"ATTNVIZ_TRAIN_STEP_GATE": str(fifo)}) as live:
         yield live, fifo
-
-
-def open_gate(fifo, *, timeout_s: float = 60) -> int:
-    """The writing end of the gate, once the worker holds the reading end (it opens it at its first log point)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError as error:  # ENXIO: no reader yet
-            if error.errno != errno.ENXIO or time.monotonic() > deadline:
-                raise
-        time.sleep(0.05)
 
 
 def next_step(page, after: int) -> int:
