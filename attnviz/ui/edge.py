@@ -118,7 +118,7 @@ def _unpacked(state: WidgetState):
     return json.loads(value) if field == "json_value" else value
 
 
-def check(state: WidgetState, metadata: WidgetMetadata) -> None:
+def _check(state: WidgetState, metadata: WidgetMetadata) -> None:
     """Raises Refused unless ``state`` is a value an honest browser sends for the widget ``metadata`` describes."""
     if (size := state.ByteSize()) > MAX_WIDGET_VALUE_BYTES:
         raise Refused(f"{size:,} bytes, over the limit of {MAX_WIDGET_VALUE_BYTES:,}")
@@ -140,7 +140,7 @@ def _check_option(state: WidgetState, metadata: WidgetMetadata) -> None:
     offered = getattr(getattr(metadata.deserializer, "__self__", None), "formatted_option_to_option_index", None)
     if offered is None:
         return
-    sent = _unpacked(state)  # text, or a list of texts (check() has read it)
+    sent = _unpacked(state)  # text, or a list of texts (_check() has read it)
     if not set([sent] if isinstance(sent, str) else sent or ()) <= offered.keys():
         raise Refused("an option the widget does not offer")
 
@@ -173,7 +173,7 @@ def _screened(original):
                 if not (is_element_id(state.id) or state.id.startswith(STREAMLIT_INTERNAL_KEY_PREFIX)):
                     raise Refused("an id that is not an element's")
                 if metadata is not None:
-                    check(state, metadata)
+                    _check(state, metadata)
                     _check_option(state, metadata)
             except Refused as why:
                 refusals.append((state.id, why))
@@ -196,7 +196,7 @@ def _guarded_getitem(original):
         stored, metadata = self.states.get(key), self.widget_metadata.get(key)
         if isinstance(stored, Serialized) and metadata is not None:
             try:
-                check(stored.value, metadata)
+                _check(stored.value, metadata)
             except Refused as why:
                 value = metadata.deserializer(None)
                 self.states[key] = Value(value)
