@@ -53,8 +53,8 @@ e2e: $(VENV)/.dev-installed
 flake-hunt: $(VENV)/.dev-installed
 	bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
 
-# One hostile browser against a real server: an oversized message, crafted widget values, abandoned training runs
-# (README: Reliability). Part of `make test` too.
+# One hostile browser against a real server: an oversized message, crafted widget values and chart selections, frames
+# Streamlit itself refuses, abandoned training runs (README: Reliability). Part of `make test` too.
 attack: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest tests/load/test_attack.py
 
