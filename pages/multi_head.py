@@ -61,7 +61,7 @@ def edited_x(base_X: np.ndarray) -> np.ndarray:
     columns = [f"x{c + 1}" for c in range(d_model)]
     st.markdown("**X**: one row per token. Small enough to edit: change a number and everything below follows.")
     shown = with_cells(base_X, edits)
-    typed = number_table(shown, labels, columns, name=f"x.{setup.seed}.{d_model}", height=min(38 + 35 * n, 460))
+    typed = number_table(shown, labels, columns, name=f"x.{setup.seed}.{d_model}")
     parsed, problems = parse_cells(typed, base_X.shape, lambda row, col: f"X[{row}, dimension {col + 1}]")
     for problem in problems:
         st.warning(literal(problem))

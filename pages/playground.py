@@ -5,7 +5,6 @@ One screen holds the controls (left) and the four views they change (right); the
 
 from functools import partial
 
-import pandas as pd
 import streamlit as st
 
 from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE, VALUE_LIMIT
@@ -13,23 +12,21 @@ from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import (
     MATRICES,
     column_names,
-    describe_change,
-    example_note,
     example_options,
-    example_title,
-    fully_masked_message,
     load_example,
     randomise,
     set_dim,
     set_sentence,
 )
 from attnviz.figures.attention_grid import playground_views
-from attnviz.lessons.row_arithmetic import (
-    arithmetic_columns,
-    blend_columns,
-    formula_latex,
-    mask_explanation,
-    row_summary,
+from attnviz.lessons.playground import (
+    INTRODUCTION,
+    MATRIX_ROLES,
+    describe_change,
+    example_note,
+    example_title,
+    fully_masked_message,
+    source_line,
 )
 from attnviz.ui import state
 from attnviz.ui.attention_grid import button, checkbox, choice, show_attention_views, slider, toggles
@@ -37,6 +34,7 @@ from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal, token_chips
+from attnviz.ui.up_close import one_token_up_close
 
 PAGE = "playground"
 compact_page()
@@ -46,7 +44,7 @@ heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_
 heading.title("Attention playground")
 sentence.text_input(
     "Sentence",
-    help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used. Vectors belong to positions.",
+    help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used.",
     **state.playground_control("sentence", set_sentence),
 )
 example.selectbox(
@@ -57,6 +55,7 @@ example.selectbox(
 )
 with share:
     share_box()  # shows the address, which the views' runs keep equal to the share link
+st.caption(f"{INTRODUCTION} {source_line(state.playground())}")  # and what a typed sentence does to the vectors
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")
 for message in state.take_confirmations():
@@ -70,17 +69,17 @@ FOLLOWS_THE_VIEWS = TABS[1:]  # tabs whose contents change with a toggle or a ne
 
 @st.fragment
 def attention_views() -> None:
-    """A fragment: a toggle reruns only the controls and the views, which are one element (the component draws
-    both), never the tables. A change that the rest of the page shows (Undo brings back other vectors; the open tab
-    is the focus row's arithmetic or the downloads) reruns the whole page instead, so nothing on it is left stale."""
+    """A fragment: a toggle reruns only the controls and the views (one element), never the tables. A change the
+    rest of the page shows (new vectors, a message, an open tab that follows the views) reruns the whole page."""
     playground = state.playground()
     if state.outdated_outside_views(
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
     ):
         st.rerun()
-    labels = playground.labels
+    previous = state.previous_playground()
+    views = playground_views(playground, previous, font_size=chart_font_size())
     show_attention_views(
-        playground_views(playground, state.previous_playground(), font_size=chart_font_size()),
+        views,
         [
             checkbox("causal", "Causal mask", help="Each token sees only itself and earlier ones."),
             checkbox("scale", "Scale by 1/√d_k", help="Divide every score by √d_k."),
@@ -101,14 +100,14 @@ def attention_views() -> None:
             choice(
                 "focus",
                 "Focus token (query)",
-                labels,
+                playground.labels,
                 help="Its row is boxed in every view. Clicking a cell or a row label of a view also chooses its row.",
             ),
             button("undo", "Undo", disabled=not state.can_undo()),
         ],
         note=example_note(playground),
         warning=fully_masked_message(playground),
-        caption=describe_change(state.previous_playground(), playground)
+        caption=describe_change(previous, playground, views[2])
         + " Colours keep their scale while you toggle; hover a cell to read it.",
         height=250 if not state.presenting() else 222,
         font_size=chart_font_size(),
@@ -127,58 +126,23 @@ vectors, up_close, downloads = st.tabs(TABS, **state.lazy_tabs(PAGE))
 with vectors:
     if vectors.open:
         token_chips(playground.tokens)
-        st.caption(
-            "Vectors belong to positions: a new sentence keeps row i's vectors and relabels them with its token i."
-        )
+        for message in state.take_table_messages():
+            st.warning(literal(message), icon=":material/warning:")
         d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
         d_k.slider(
-            "d_k (dimensions of queries and keys)", 1, MAX_DIM, **state.playground_control("d_k", set_dim, which="d_k")
+            "d_k (size of queries and keys)", 1, MAX_DIM, **state.playground_control("d_k", set_dim, which="d_k")
         )
-        d_v.slider("d_v (dimensions of values)", 1, MAX_DIM, **state.playground_control("d_v", set_dim, which="d_v"))
+        d_v.slider("d_v (size of values)", 1, MAX_DIM, **state.playground_control("d_v", set_dim, which="d_v"))
         seed.number_input("Seed", 0, MAX_SEED, step=1, **state.playground_control("seed", randomise))
         again.button("Randomise", icon=":material/casino:", width="stretch", on_click=state.randomise_again)
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:
-                st.markdown(
-                    f"**{matrix}**: "
-                    + {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}[matrix]
-                )
-                number_table(
-                    values,
-                    playground.labels,
-                    column_names(matrix, values.shape[1]),
-                    name=matrix,
-                    height=min(38 + 35 * playground.n, 460),
-                )
+                st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")
+                number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix)
         st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
 with up_close:
     if up_close.open:
-        i, result = playground.focus, playground.result()
-        st.latex(
-            formula_latex(
-                causal=playground.causal,
-                scale=playground.scale,
-                temperature=playground.temperature,
-                has_blocked_keys=bool(playground.blocked_keys),
-            )
-        )
-        st.caption(mask_explanation(causal=playground.causal, has_blocked_keys=bool(playground.blocked_keys)))
-        Q, K, V = playground.matrices()
-        st.markdown(f"**From scores to weights for “{literal(playground.tokens[i])}”**")
-        columns = arithmetic_columns(
-            Q, K, result, playground.labels, i, scale=playground.scale, temperature=playground.temperature
-        )
-        st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
-        st.caption(row_summary(result, i))
-        st.markdown(
-            f"**The output of “{literal(playground.tokens[i])}” blends the values by these weights: Σⱼ wⱼ · vⱼ**"
-        )
-        st.dataframe(
-            pd.DataFrame(blend_columns(result, V, playground.labels, i)),
-            hide_index=True,
-            width="stretch",
-            height=38 + 35 * (min(playground.n, 12) + 1),  # every key and the sum, without an inner scroll
-        )
+        one_token_up_close(playground)
 with downloads:
     if downloads.open:
         export_buttons()

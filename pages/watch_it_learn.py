@@ -4,8 +4,6 @@ The run trains in the server's worker process (attnviz.train.background), never 
 its latest progress twice a second, so the page (and every other student's) stays answerable while it learns.
 """
 
-from dataclasses import replace
-
 import streamlit as st
 
 from attnviz import AttnvizInputError
@@ -121,8 +119,7 @@ def result_view(result, config: TrainConfig) -> None:
     if playground.button("Open in Playground", icon=":material/open_in_new:", width="stretch"):
         tokens = result.example(positive)
         title = words.sample_title(result.config, tokens)
-        state.set_playground(replace(state.playground(), focus=0))  # the import keeps it: [CLS]'s row, the model's
-        open_in_playground(words.sample_labels(tokens), *result.qkv(tokens), causal=False, title=title)
+        open_in_playground(words.sample_labels(tokens), *result.qkv(tokens), causal=False, title=title, focus=0)
 
 
 rail, main = st.columns([1.15, 3.2], gap="medium")

@@ -26,7 +26,7 @@ from attnviz.classroom import link_values as check
 from attnviz.classroom.link_values import MAX_LINK_CHARS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS
-from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState
+from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 
@@ -206,7 +206,7 @@ def _from_wire(wire) -> SharedView:
     if n == 0:
         raise AttnvizInputError("the sentence has no words to attend over.")
     example = check.text(fields["example"], "the example")
-    if example not in (RANDOM, IMPORTED) and example not in PRESETS:
+    if example not in (RANDOM, WORDS, IMPORTED) and example not in PRESETS:
         raise AttnvizInputError(f"there is no example called {example[:40]!r}.")
     imported = imported_link.head_from_wire(fields["imported"])
     if (example == IMPORTED) != (imported is not None):

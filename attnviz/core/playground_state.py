@@ -21,12 +21,13 @@ from attnviz.core.attention import AttentionResult, attention
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.imported_head import MAX_TOKEN_CHARS, ImportedHead
 from attnviz.core.limits import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKENS
-from attnviz.core.numbers import format_number, parse_cells
+from attnviz.core.numbers import parse_cells
 from attnviz.core.presets import PRESETS
-from attnviz.core.random import random_qkv
+from attnviz.core.random import random_qkv, word_qkv
 from attnviz.core.tokenize import tokenize
 
-RANDOM = "random"
+RANDOM = "random"  # random vectors that belong to positions: row i is the same whatever word stands there
+WORDS = "words"  # random vectors that belong to words: the same word gets the same vectors wherever it stands
 IMPORTED = "imported"  # the example of a state whose vectors were imported from a real model's head
 MATRICES = ("Q", "K", "V")
 
@@ -36,7 +37,7 @@ Edit = tuple[tuple[str, int, int], float]  # ((matrix, row, column), value)
 @dataclass(frozen=True)
 class PlaygroundState:
     sentence: str = "The movie was not good, but the soundtrack was amazing."
-    example: str = RANDOM  # a key of attnviz.PRESETS, or RANDOM
+    example: str = RANDOM  # where the vectors come from: RANDOM, WORDS, a key of attnviz.PRESETS, or IMPORTED
     seed: int = 42
     d_k: int = 4
     d_v: int = 4
@@ -68,7 +69,8 @@ class PlaygroundState:
 
     def matrices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Q (n, d_k), K (n, d_k), V (n, d_v): the example's or the seed's vectors with the user's edits on top."""
-        Q, K, V = (m.copy() for m in _base(self.example, self.seed, self.n, self.d_k, self.d_v, self.imported))
+        tokens = self.tokens if self.example == WORDS else ()  # only word vectors depend on the words
+        Q, K, V = (m.copy() for m in _base(self.example, self.seed, self.n, self.d_k, self.d_v, self.imported, tokens))
         named = {"Q": Q, "K": K, "V": V}
         for (matrix, row, col), value in self.edits:
             named[matrix][row, col] = value
@@ -90,8 +92,10 @@ def _tokens(sentence: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _base(
-    example: str, seed: int, n: int, d_k: int, d_v: int, imported: ImportedHead | None
+    example: str, seed: int, n: int, d_k: int, d_v: int, imported: ImportedHead | None, tokens: tuple[str, ...]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if example == WORDS:
+        return word_qkv(tokens, d_k, d_v, seed, decimals=2)
     if example == IMPORTED:
         sources = (imported.Q, imported.K, imported.V)
     elif example in PRESETS:
@@ -151,8 +155,8 @@ def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState
 def load_example(state: PlaygroundState, key: str) -> PlaygroundState:
     if key == IMPORTED:  # the imported head again, without the edits made to it
         return replace(state, edits=()) if state.imported is not None else state
-    if key == RANDOM:
-        return replace(state, example=RANDOM, edits=(), imported=None)
+    if key in (RANDOM, WORDS):
+        return replace(state, example=key, edits=(), imported=None)
     preset = PRESETS[key]
     return PlaygroundState(
         sentence=preset.sentence,
@@ -168,8 +172,10 @@ def load_example(state: PlaygroundState, key: str) -> PlaygroundState:
 
 
 def randomise(state: PlaygroundState, seed: int) -> PlaygroundState:
-    """Fresh random vectors for the current sentence and sizes; the same seed always gives the same vectors."""
-    return replace(state, example=RANDOM, seed=int(seed), edits=(), imported=None)
+    """Fresh random vectors for the current sentence and sizes; the same seed always gives the same vectors. Vectors
+    from the words stay so; any other source becomes random vectors by position."""
+    source = WORDS if state.example == WORDS else RANDOM
+    return replace(state, example=source, seed=int(seed), edits=(), imported=None)
 
 
 def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState:
@@ -177,27 +183,6 @@ def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState
     if not 1 <= size <= MAX_DIM:
         raise AttnvizInputError(f"Dimensions run from 1 to {MAX_DIM}.")
     return _fit(replace(state, **{which: int(size)}))
-
-
-def describe_change(old: PlaygroundState | None, new: PlaygroundState) -> str:
-    """One sentence on what the last change did to the weights, for the line under the charts."""
-    if old is None or old == new:
-        return "Change a control and the cells it changes are boxed in orange."
-    if old.labels != new.labels:
-        return "New tokens: every view is new."
-    if (old.example, old.seed, old.d_k, old.d_v) != (new.example, new.seed, new.d_k, new.d_v):
-        return "New vectors: every view is new."
-    before, after = old.result().weights, new.result().weights
-    delta = np.abs(after - before)  # (n, n)
-    changed = int((delta > 1e-9).sum())
-    if not changed:
-        return "The last change left every weight as it was."
-    i, j = np.unravel_index(int(delta.argmax()), delta.shape)
-    where = "every weight" if changed == delta.size else f"{changed} of {delta.size} weights (boxed in orange)"
-    return (
-        f"The last change moved {where}; the largest move is {format_number(float(before[i, j]))} → "
-        f"{format_number(float(after[i, j]))} for {new.labels[i]} → {new.labels[j]}."
-    )
 
 
 def column_names(matrix: str, width: int) -> list[str]:
@@ -247,56 +232,6 @@ def import_head(
 
 
 def example_options(state: PlaygroundState) -> list[str]:
-    """The Example selector's choices: random vectors, every worked example, and the imported head if there is one."""
-    return [RANDOM, *PRESETS, *([IMPORTED] if state.imported is not None else [])]
-
-
-def example_title(state: PlaygroundState, key: str) -> str:
-    if key == RANDOM:
-        return "Random vectors (from the seed)"
-    if key == IMPORTED and state.imported is not None:
-        return state.imported.title
-    return PRESETS[key].title
-
-
-def example_note(state: PlaygroundState) -> str | None:
-    """What to look at in the loaded example, and a warning once the student has changed it."""
-    if state.example == IMPORTED:
-        return _imported_note(state)
-    if state.example not in PRESETS:
-        return None
-    preset = PRESETS[state.example]
-    changed = (
-        state.tokens != preset.tokens or state.edits or (state.d_k, state.d_v) != (preset.Q.shape[1], preset.V.shape[1])
-    )
-    return preset.description + (
-        " You have changed the example since loading it, so its numbers may no longer hold." if changed else ""
-    )
-
-
-def _imported_note(state: PlaygroundState) -> str:
-    head = state.imported
-    mask = " with the causal mask" if state.causal else ""
-    changed = (
-        state.edits
-        or state.imported_tokens is None
-        or (state.d_k, state.d_v) != (head.Q.shape[1], head.V.shape[1])
-        or (state.scale, state.temperature, state.blocked_keys) != (True, 1.0, ())
-    )
-    return f"{head.title}: the model's own Q, K and V, and its own weights, softmax(QKᵀ/√d_k){mask}. " + (
-        "You have changed the head since importing it, so these are no longer the model's weights."
-        if changed
-        else "Change a number or a setting and see what this head does without it."
-    )
-
-
-def fully_masked_message(state: PlaygroundState) -> str | None:
-    """Names the tokens whose every key is blocked, or None."""
-    dead = np.flatnonzero(state.result().fully_masked)
-    if not len(dead):
-        return None
-    names = ", ".join(f"“{state.tokens[i]}” ({i})" for i in dead[:10]) + (" …" if len(dead) > 10 else "")
-    return (
-        f"Every key is blocked for {names}, so there is nothing to attend to: "
-        "their weights are all 0 and their outputs are zero vectors. Unblock a key to bring them back."
-    )
+    """The Example selector's choices: random vectors (by position, from the words), every worked example, and the
+    imported head if there is one."""
+    return [RANDOM, WORDS, *PRESETS, *([IMPORTED] if state.imported is not None else [])]

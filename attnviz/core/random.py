@@ -6,6 +6,8 @@ projection neither grows nor shrinks the typical size of a vector and the scores
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from attnviz.core.errors import AttnvizInputError
@@ -36,6 +38,27 @@ def random_qkv(n: int, d_k: int, d_v: int, seed: int, *, decimals: int | None = 
         return matrix if decimals is None else np.round(matrix, decimals) + 0.0  # + 0.0: never a −0
 
     return draw(0, d_k), draw(1, d_k), draw(2, d_v)
+
+
+def word_qkv(tokens: tuple[str, ...], d_k: int, d_v: int, seed: int, *, decimals: int | None = None):
+    """Standard-normal Q (n, d_k), K (n, d_k) and V (n, d_v) drawn from the words themselves: a word (compared without
+    case) gets the same three vectors wherever it stands, so a repeated word scores exactly like itself, and a new
+    sentence gives new vectors. A word's generator is seeded by a stable digest of its text, never by Python's
+    per-process ``hash``."""
+    if not tokens or min(d_k, d_v) < 1:
+        raise AttnvizInputError("Random vectors need at least one token and one dimension.")
+    check_seed(seed)
+
+    def draw(which: int, width: int) -> np.ndarray:  # (n, width)
+        rows = [np.random.default_rng([seed, which, _word_key(token)]).standard_normal(width) for token in tokens]
+        matrix = np.array(rows)
+        return matrix if decimals is None else np.round(matrix, decimals) + 0.0  # + 0.0: never a −0
+
+    return draw(3, d_k), draw(4, d_k), draw(5, d_v)  # streams apart from random_qkv's 0, 1, 2
+
+
+def _word_key(token: str) -> int:
+    return int.from_bytes(hashlib.blake2b(token.casefold().encode("utf-8"), digest_size=8).digest(), "big")
 
 
 def random_embeddings(n: int, d_model: int, seed: int, *, decimals: int = 2) -> np.ndarray:

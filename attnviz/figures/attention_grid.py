@@ -40,13 +40,14 @@ def grid_view(
     value_name: str,
     blocked=None,
     focus_row: int | None = None,
-    changed=None,
+    before=None,
     font_size: int = 13,
 ) -> dict:
     """One view of ``matrix`` (rows × cols), row 0 at the top.
 
     ``blocked`` cells are masked: grey, saying "−∞" (scores) or "0" (weights), since a masked score has no colour to
-    claim. ``changed`` (bool, same shape) marks the cells to box in orange.
+    claim. ``before`` is (matrix, blocked) before the last change: a cell whose shown value moved is changed, and
+    boxed in orange where ``boxes_changes`` allows.
     """
     z = np.asarray(matrix, dtype=float)  # (rows, cols)
     rows, cols = z.shape
@@ -60,8 +61,9 @@ def grid_view(
     numbers[~blocked] = format_numbers(shown, digits=digits)
     text = np.full(z.shape, scale.masked_text, dtype=object)
     text[~blocked] = cell_labels(shown, scale) if show_text else ""
-    changed = np.zeros(z.shape, bool) if changed is None else np.asarray(changed, bool)
-    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, show_text) else []
+    changed = _changed(before, z, blocked, scale, show_text)
+    # Every cell changed: the line under the views says so, and a box on each cell would hide the colours.
+    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, show_text) and not changed.all() else []
     return {
         "name": name,  # the PNG's name: attnviz-<name>.png
         "title": title,
@@ -77,7 +79,29 @@ def grid_view(
         "text": text.ravel().tolist() if show_text else [],
         "numbers": numbers.ravel().tolist(),
         "changed": boxed,
+        "changed_count": int(changed.sum()),  # for the line under the views, which says what the boxes show
     }
+
+
+def shown_values(matrix, blocked, scale: Scale, show_text: bool) -> np.ndarray:
+    """What each cell says to a reader (its text, or its hover number above the text limit; masked cells their
+    mask text): the one thing a change is judged by, so a box never marks a cell whose shown value stayed."""
+    z = np.asarray(matrix, dtype=float)
+    blocked = np.asarray(blocked, bool)
+    said = np.full(z.shape, scale.masked_text, dtype=object)
+    said[~blocked] = (
+        cell_labels(z[~blocked], scale) if show_text else format_numbers(z[~blocked], digits=hover_digits(False))
+    )
+    return said
+
+
+def _changed(before, after: np.ndarray, blocked: np.ndarray, scale: Scale, show_text: bool) -> np.ndarray:
+    """The cells whose shown value differs from ``before`` ((matrix, blocked or None) or None: nothing to compare)."""
+    if before is None or np.shape(before[0]) != after.shape:
+        return np.zeros(after.shape, bool)
+    old, old_blocked = before
+    old_blocked = np.zeros(after.shape, bool) if old_blocked is None else old_blocked
+    return shown_values(old, old_blocked, scale, show_text) != shown_values(after, blocked, scale, show_text)
 
 
 def playground_views(state, previous=None, *, font_size: int = 13) -> list[dict]:
@@ -89,68 +113,42 @@ def playground_views(state, previous=None, *, font_size: int = 13) -> list[dict]
     so instead).
     """
     result, labels = state.result(), state.labels
-    old = previous.result() if previous is not None and previous.labels == labels else None
+    old = previous.result() if _comparable(previous, state) else None
     score_scale = Scale("signed", reach_of_scores(result))
-    V = state.matrices()[2]
+    value_scale = Scale("signed", float(np.abs(state.matrices()[2]).max() or 1.0))  # the largest |v|
     dims = [f"d{j + 1}" for j in range(state.d_v)]
     views = (
-        # name, title, what the cells show, what "changed" compares, scale, value name, masked cells, columns
-        ("scores", "1. Raw scores QKᵀ", result.scores, "scores", score_scale, "score", None, labels),
-        (
-            "scaled",
-            f"2. Scaled and masked scores: QKᵀ{_divisor_text(state)}",
-            result.scaled,
-            "masked",
-            score_scale,
-            "score",
-            result.blocked,
-            labels,
-        ),
-        (
-            "weights",
-            "3. Weights: softmax of each row",
-            result.weights,
-            "weights",
-            Scale("weights"),
-            "weight",
-            result.blocked,
-            labels,
-        ),
-        (
-            "output",
-            "4. Output: weights · V",
-            result.output,
-            "output",
-            Scale("signed", float(np.abs(V).max() or 1.0)),
-            "value",
-            None,
-            dims,
-        ),
+        # name, title, the result's matrix drawn, scale, value name, masked cells shown, columns
+        ("scores", "1. Raw scores QKᵀ", "scores", score_scale, "score", False, labels),
+        ("scaled", scores_title(state), "scaled", score_scale, "score", True, labels),
+        ("weights", "3. Weights: softmax of each row", "weights", Scale("weights"), "weight", True, labels),
+        ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),
     )
     return [
         grid_view(
-            matrix,
+            getattr(result, drawn),
             labels,
             columns,
             name=name,
             title=title,
             scale=scale,
             value_name=value_name,
-            blocked=blocked,
+            blocked=_masked(result, masked),
             focus_row=state.focus,
-            changed=_changed(getattr(old, compared), getattr(result, compared)) if old is not None else None,
+            before=None if old is None else (getattr(old, drawn), _masked(old, masked)),
             font_size=font_size,
         )
-        for name, title, matrix, compared, scale, value_name, blocked, columns in views
+        for name, title, drawn, scale, value_name, masked, columns in views
     ]
 
 
-def _changed(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
-    """The cells that differ (−∞ and −∞ are equal); None when the shapes differ, nothing changed or everything did."""
-    if before.shape != after.shape:
-        return None
-    changed = ~np.isclose(before, after, rtol=1e-9, atol=1e-12, equal_nan=True) & ~(np.isinf(before) & np.isinf(after))
-    return changed if changed.any() and not changed.all() else None
+def _comparable(previous, state) -> bool:
+    """Whether the views before the last change are the same cells as now: the same tokens and sizes."""
+    return previous is not None and (previous.labels, previous.d_v) == (state.labels, state.d_v)
+
+
+def _masked(result, masked_view: bool):
+    return result.blocked if masked_view else None
 
 
 def reach_of_scores(result) -> float:
@@ -159,8 +157,12 @@ def reach_of_scores(result) -> float:
     return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
 
 
-def _divisor_text(state) -> str:
-    parts = (["√d_k"] if state.scale else []) + (
-        [f"τ={format_number(state.temperature)}"] if state.temperature != 1 else []
+def scores_title(state) -> str:
+    """View 2's title: what was done to the raw scores, and only that ("as they are" when nothing was)."""
+    steps = (["÷ √d_k"] if state.scale else []) + (
+        [f"÷ τ={format_number(state.temperature)}"] if state.temperature != 1 else []
     )
-    return " ÷ " + " ÷ ".join(parts) if parts else ""
+    masked = state.causal or bool(state.blocked_keys)
+    if not steps:
+        return "2. Scores, masked" if masked else "2. Scores as they are (no scaling, no mask)"
+    return f"2. Scores QKᵀ {' '.join(steps)}" + (", masked" if masked else "")

@@ -46,7 +46,7 @@ def restore_from_link(page: str) -> None:
     (shared, link), views = opened[0], len({view for view, _ in opened})
     _, too_long = set_sentence(shared.state, shared.state.sentence)  # what typing that sentence would say
     two_links = f"The address holds {views} different share links; the first one is shown." if views > 1 else None
-    state.set_playground(shared.state, too_long, two_links)  # said on the Playground, like any move's message
+    state.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address

@@ -10,10 +10,9 @@ from attnviz.core.numbers import cell_text
 from attnviz.ui import edge, state
 
 
-def number_table(
-    values, row_labels: list[str], column_names: list[str], *, name: str, height: int
-) -> dict[tuple[int, int], object]:
-    """An editable table whose cells hold the numbers as text; returns what the user typed, by (row, column).
+def number_table(values, row_labels: list[str], column_names: list[str], *, name: str) -> dict[tuple[int, int], object]:
+    """An editable table whose cells hold the numbers as text; returns what the user typed, by (row, column). It is
+    as tall as its rows, up to 12 of them; more scroll inside it.
 
     Text, not number columns: Streamlit's number editor quietly drops the characters it does not expect, so "1e9"
     arrived as 19 and "1.5e-3" as -1.53, and it clamps to its bounds without a word. As text, the app receives
@@ -26,7 +25,7 @@ def number_table(
     )
     settings = {
         "num_rows": "fixed",
-        "height": height,
+        "height": min(38 + 35 * len(row_labels), 460),
         "column_config": {
             column: st.column_config.TextColumn(column, max_chars=edge.MAX_CELL_CHARS) for column in column_names
         },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from attnviz.core.playground_state import import_head
@@ -10,16 +12,19 @@ from attnviz.ui import state
 from attnviz.ui.lessons import explained_errors
 
 
-def open_in_playground(tokens, Q, K, V, *, causal: bool, title: str, sentence: str | None = None) -> None:
+def open_in_playground(
+    tokens, Q, K, V, *, causal: bool, title: str, sentence: str | None = None, focus: int | None = None
+) -> None:
     """Puts the head's tokens and its Q, K and V (n, d) into the Playground and switches to it. Call it from the
     script (``if st.button(...): open_in_playground(...)``), not from a callback: a callback can't switch pages.
 
-    Undo on the Playground brings back what was there before. A head the Playground can't hold shows why, here."""
+    ``focus`` is the row to open on (by default, the Playground's own focus where it fits). Undo on the Playground
+    brings back what was there before. A head the Playground can't hold shows why, here."""
     with explained_errors():
         new = import_head(state.playground(), tokens, Q, K, V, causal=causal, title=title, sentence=sentence)
-    state.set_playground(
-        new,
+    state.set_playground(new if focus is None else replace(new, focus=focus))
+    state.confirm(
         f"{title} is on the Playground: its own Q, K and V, so the weights are the model's. "
-        "Undo brings back what was here before.",
+        "Undo brings back what was here before."
     )
     st.switch_page(page_named("playground").file)

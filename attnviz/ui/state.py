@@ -26,13 +26,15 @@ from attnviz.classroom import link_values
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
+from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.pages import PAGES
 from attnviz.train import background
 
 _PLAYGROUND = "playground"  # the PlaygroundState
 _PREVIOUS = "playground.previous"  # the state before the last change: what the orange boxes compare against
-_UNDO = "playground.undo"  # the state before the last move that replaced data (example, seed, sentence, sizes)
+_UNDO = "playground.undo"  # the states before each move, latest last (at most MAX_UNDO): what Undo steps back to
 _MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
+_TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 _CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
 _TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 _LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
@@ -48,6 +50,7 @@ _TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResu
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
 # widget redrawn. (The controls beside the views are not widgets: _VIEW_CHECKS checks theirs.)
 _seeds = SystemRandom()  # Randomise's new seeds
+MAX_UNDO = 50  # moves Undo can step back through; older ones are forgotten
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
     "d_k": int,
@@ -78,7 +81,7 @@ def playground() -> PlaygroundState:
     """The current Playground state (the defaults on a session's first run), with the cells typed into the Q, K
     and V tables already in it: whatever a page draws, it draws the numbers the user typed."""
     if _PLAYGROUND not in st.session_state:
-        st.session_state[_PLAYGROUND] = PlaygroundState()
+        st.session_state[_PLAYGROUND] = OPENING
     current = st.session_state[_PLAYGROUND]
     typed = {matrix: _typed_in(current, matrix) for matrix in MATRICES}
     if any(typed.values()):
@@ -86,9 +89,10 @@ def playground() -> PlaygroundState:
         for matrix, cells in typed.items():
             new, refused = apply_edits(new, matrix, cells)
             problems += refused
-        if new != current or problems:
-            set_playground(new, *problems)
+        if new != current:
+            set_playground(new)
         if problems:
+            st.session_state[_TABLE_MESSAGES] = problems  # said at the tables, where the cell was typed
             renew_tables()  # redraw from the state, without the refused text
     return st.session_state[_PLAYGROUND]
 
@@ -98,19 +102,26 @@ def _typed_in(current: PlaygroundState, matrix: str) -> dict:
     return typed_cells(table_key(matrix), column_names(matrix, width))
 
 
-def set_playground(state: PlaygroundState, *messages: str | None) -> None:
-    """Makes ``state`` current; every Playground widget and table shows it on the next draw.
-
-    A move that replaces the tables' data can be undone with ``undo``."""
-    old = st.session_state.get(_PLAYGROUND, PlaygroundState())
+def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool = True) -> None:
+    """Makes ``state`` current; every Playground widget and table shows it on the next draw. The state it replaces
+    is the one Undo goes back to (unless ``undoable`` is False: an Undo itself, or a share link opening)."""
+    old = st.session_state.get(_PLAYGROUND, OPENING)
     if old != state:
         st.session_state[_PREVIOUS] = old
+        if undoable:
+            st.session_state[_UNDO] = [*st.session_state.get(_UNDO, [])[-MAX_UNDO + 1 :], old]
     st.session_state[_PLAYGROUND] = state
     if _replaces_tables(old, state):
         st.session_state[_TABLE_VERSION] = st.session_state.get(_TABLE_VERSION, 0) + 1
-        st.session_state[_UNDO] = old
     _show(state)
     say(*messages)
+
+
+def start_from(state: PlaygroundState, *messages: str | None) -> None:
+    """A share link's state: current, with nothing before it to undo or to compare with."""
+    set_playground(state, *messages, undoable=False)
+    st.session_state.pop(_UNDO, None)
+    st.session_state.pop(_PREVIOUS, None)
 
 
 def previous_playground() -> PlaygroundState | None:
@@ -118,14 +129,17 @@ def previous_playground() -> PlaygroundState | None:
 
 
 def can_undo() -> bool:
-    return _UNDO in st.session_state
+    return bool(st.session_state.get(_UNDO))
 
 
 def undo() -> None:
-    """A button callback: back to the state before the last data-replacing move (and Undo again goes forward)."""
-    if can_undo():
-        set_playground(st.session_state.pop(_UNDO))
-        confirm("Undone: the previous vectors and edits are back.")
+    """A button callback: back to the state before the last move, saying what came back."""
+    if not can_undo():
+        return
+    current = playground()
+    earlier = st.session_state[_UNDO].pop()
+    set_playground(earlier, undoable=False)
+    confirm(undone_line(current, earlier))
 
 
 def randomise_again() -> None:
@@ -244,6 +258,11 @@ def take_messages() -> list[str]:
     return st.session_state.pop(_MESSAGES, [])
 
 
+def take_table_messages() -> list[str]:
+    """Why the cells just typed were refused, once."""
+    return st.session_state.pop(_TABLE_MESSAGES, [])
+
+
 def confirm(message: str) -> None:
     st.session_state[_CONFIRMATIONS] = [message]
 
@@ -304,7 +323,7 @@ def outdated_outside_views(current: PlaygroundState, *, open_tab_follows_views: 
     drawn = st.session_state.get(_OUTSIDE_VIEWS)
     if drawn is None or drawn == current:
         return False
-    said = st.session_state.get(_MESSAGES) or st.session_state.get(_CONFIRMATIONS)
+    said = any(st.session_state.get(key) for key in (_MESSAGES, _CONFIRMATIONS, _TABLE_MESSAGES))
     return open_tab_follows_views or _replaces_tables(drawn, current) or bool(said)
 
 

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.classroom.share import decode, encode
 from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, load_example
+from attnviz.lessons.playground import OPENING
 from tests.support.apptest import APP, as_read, control_key, setting_key, use_control
 
 GOOD = replace(load_example(PlaygroundState(), "movie_negation"), causal=True)
@@ -69,11 +70,11 @@ def test_the_same_link_twice_is_simply_that_link():
 
 def test_when_no_link_opens_the_first_ones_problem_is_told_once_and_the_defaults_shown():
     at = open_address(DAMAGED, TOO_NEW)
-    assert at.session_state["playground"] == PlaygroundState()
+    assert at.session_state["playground"] == OPENING
     assert len(shown(at)) == 1
     assert shown(at)[0].startswith("This share link is damaged or incomplete")
     assert shown(at)[0].endswith("The default settings are shown instead.")
-    assert at.query_params["s"] == encode(PlaygroundState())
+    assert at.query_params["s"] == encode(OPENING)
     at.run()
     assert shown(at) == []
 

@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 
 from attnviz import PRESETS, random_qkv
+from attnviz.classroom.share import encode
 from attnviz.core.numbers import format_fixed, format_number
+from attnviz.core.playground_state import PlaygroundState
 from tests.reference import naive_attention
 from tests.support.apptest import (
+    as_read,
     button,
     control_key,
     control_value,
@@ -30,6 +33,13 @@ from tests.support.apptest import (
 )
 
 MOVIE = "The movie was not good, but the soundtrack was amazing."
+
+
+@pytest.fixture
+def app():
+    """The Playground on random vectors by position (seed 42, d_k = d_v = 4), opened from a link: the setup most of
+    these tests take apart. The app's own first screen is tested at the end."""
+    return open_app(s=encode(PlaygroundState()))
 
 
 def warnings(at) -> list[str]:
@@ -98,6 +108,7 @@ def test_one_huge_score_does_not_wash_out_the_rest(app):
 
 
 def test_causal_mask_zeroes_the_future_and_boxes_what_changed(app):
+    before = {name: texts_of(view) for name, view in views(app).items()}
     use_control(app, "causal", True)
     assert not app.exception
     _, weights, _ = naive_default(causal=True)
@@ -107,9 +118,11 @@ def test_causal_mask_zeroes_the_future_and_boxes_what_changed(app):
     assert grid[5, 2] == format_fixed(weights[5][2])
     scaled = texts_of(charts["scaled"])
     assert np.all(scaled[np.triu_indices(12, 1)] == "−∞") and "−∞" not in scaled[np.tril_indices(12)]
-    assert len(charts["weights"]["changed"]) == sum(
-        1 for i in range(12) for j in range(12) if abs(weights[i][j] - naive_default()[1][i][j]) > 1e-9
-    )
+    for name in ("scaled", "weights", "output"):  # a box where the shown text moved, and nowhere else
+        moved = np.flatnonzero(texts_of(charts[name]) != before[name]).tolist()
+        assert charts[name]["changed"] == moved and moved, name
+    assert charts["scores"]["changed"] == []  # raw scores know nothing of the mask
+    assert charts["weights"]["changed_count"] == len(charts["weights"]["changed"])
     assert "The last change moved" in views_data(app)["caption"]
 
 
@@ -149,7 +162,11 @@ def test_a_bad_cell_is_refused_with_a_message_and_the_old_value_kept(app, raw, r
     old = playground(app).matrices()[0][2, 0]
     type_cells(app, "Q", {(2, 0): raw}, ["q1", "q2", "q3", "q4"])
     assert not app.exception
-    assert any(reason in w and "Q[2: was, dimension 1]" in w and "previous value is kept" in w for w in warnings(app))
+    said_at_the_tables = [as_read(w.value) for w in app.tabs[0].warning]  # in the tab, not 700 px up
+    assert any(
+        reason in w and "Q[2: was, dimension 1]" in w and "previous value is kept" in w for w in said_at_the_tables
+    )
+    assert said_at_the_tables == warnings(app)
     assert playground(app).matrices()[0][2, 0] == old
 
 
@@ -162,7 +179,8 @@ def test_d_k_keeps_surviving_columns_and_their_edits(app):
     np.testing.assert_array_equal(Q, Q_before[:, :2])
     use_control(app, "undo")  # lowering d_k dropped an edit: Undo brings it back
     assert playground(app).d_k == 4 and playground(app).matrices()[1][1, 3] == -3.0
-    assert confirmations(app) == ["Undone: the previous vectors and edits are back."] and warnings(app) == []
+    assert confirmations(app) == ["Undone: the sizes are back; the edited cells are as before."]
+    assert warnings(app) == []
 
 
 def test_d_v_sets_the_output_width(app):
@@ -393,7 +411,9 @@ def test_typed_numbers_are_stored_exactly_as_typed(app, typed, stored):
 def test_an_example_changed_after_loading_says_so(app):
     app.selectbox(key=control_key("example")).set_value("cat_sat").run()
     app.text_input(key=control_key("sentence")).input("The cat sat on the mat").run()
-    assert "You have changed the example" in views_data(app)["note"]
+    assert views_data(app)["note"].startswith(
+        "You have moved away from the example (another sentence), so its description no longer holds. Now “The” puts"
+    )
 
 
 def test_a_link_opens_with_its_settings():
@@ -405,15 +425,91 @@ def test_a_link_opens_with_its_settings():
     assert control_value(at, "temperature") == 0.65
 
 
-def test_the_line_under_the_charts_says_what_the_last_change_did():
-    from attnviz.core.playground_state import PlaygroundState, describe_change, load_example
+def test_the_line_under_the_charts_counts_the_cells_the_weights_view_boxes(app):
+    assert views_data(app)["caption"].startswith("Start here: the focus token “good” is outlined in every view.")
+    before = texts_of(views(app)["weights"])
+    use_control(app, "causal", True)
+    after = texts_of(views(app)["weights"])
+    moved = int((after != before).sum())  # read from the view as drawn, not from the core
+    assert views_data(app)["caption"].startswith(
+        f"The last change moved {moved} of 144 weights (boxed in orange). "
+        f"The largest move: “The” (0) on “The” (0), {before[0, 0]} → 1.00."  # the first token now sees only itself
+    )
+    app.selectbox(key=control_key("example")).set_value("movie_negation").run()
+    assert views_data(app)["caption"].startswith("New vectors: every view is new.")
 
-    start = PlaygroundState()
-    assert describe_change(None, start) == "Change a control and the cells it changes are boxed in orange."
-    assert describe_change(start, load_example(start, "movie_negation")) == "New vectors: every view is new."
-    causal = describe_change(start, PlaygroundState(causal=True))
-    _, before, _ = naive_default()
-    _, after, _ = naive_default(causal=True)
-    moved = sum(abs(after[i][j] - before[i][j]) > 1e-9 for i in range(12) for j in range(12))
-    assert causal.startswith(f"The last change moved {moved} of 144 weights (boxed in orange)")
-    assert "0: The → 0: The" in causal  # the first token's self-weight jumps to 1: the largest move
+
+def test_a_typed_sentence_says_whether_the_numbers_followed_the_words(app):
+    app.text_input(key=control_key("sentence")).input("The cat sat on the mat because it was tired").run()
+    assert views_data(app)["caption"].startswith(
+        "New words, same vectors: the vectors belong to positions, so the first 10 rows keep their numbers."
+    )
+    app.selectbox(key=control_key("example")).set_value("words").run()
+    app.text_input(key=control_key("sentence")).input("the dog sat on the mat").run()
+    assert views_data(app)["caption"].startswith("New words: every view is new.")
+    Q, K, _ = playground(app).matrices()
+    np.testing.assert_array_equal(Q[0], Q[4])  # "the" twice: one word, one vector
+    assert not np.array_equal(K[1], K[2])
+
+
+def test_the_first_screen_is_a_worked_example_that_says_where_to_start():
+    at = open_app()
+    state = playground(at)
+    assert state.example == "movie_negation" and state.tokens[state.focus] == "good"
+    weights = texts_of(views(at)["weights"])
+    note = views_data(at)["note"]
+    assert f"“not” ({weights[4, 3]})" in note and f"“amazing” ({weights[4, 10]})" in note  # the row it points to
+    assert views_data(at)["caption"].startswith("Start here: the focus token “good” is outlined in every view.")
+    (intro,) = [c.value for c in at.caption if c.value.startswith("Each token asks with a query (Q)")]
+    assert "The example's vectors belong to positions" in intro  # what a typed sentence would do to them
+    assert controls(at)["undo"]["disabled"]  # nothing done yet, nothing to undo
+
+
+@pytest.mark.parametrize(
+    ("example", "change", "moved", "now"),
+    [
+        ("movie_negation", ("causal", True), "causal mask on", "Now “good” puts 1.00 on “not” (3)."),
+        (
+            "pronoun_it",
+            ("scale", False),
+            "scaling off",
+            "Now “it” puts 0.95 on “animal” (0), 0.05 on “street” (1), 0.01 on “because” (2).",
+        ),
+    ],
+)
+def test_an_examples_note_follows_a_toggle_with_the_numbers_the_view_shows(app, example, change, moved, now):
+    app.selectbox(key=control_key("example")).set_value(example).run()
+    use_control(app, *change)
+    note = views_data(app)["note"]
+    assert note.startswith(f"You have moved away from the example ({moved}), so its description no longer holds.")
+    assert now in note
+    state = playground(app)
+    weights = texts_of(views(app)["weights"])[state.focus]
+    for j in range(state.n):  # every weight the note quotes is the one in the focus row of the weights view
+        if f"({j})." in note or f"({j})," in note:
+            assert f"{weights[j]} on “{state.tokens[j]}” ({j})" in note
+
+
+def test_view_2_is_titled_by_what_was_done_to_the_scores(app):
+    assert views(app)["scaled"]["title"] == "2. Scores QKᵀ ÷ √d_k"
+    use_control(app, "scale", False)
+    assert views(app)["scaled"]["title"] == "2. Scores as they are (no scaling, no mask)"
+    use_control(app, "causal", True)
+    assert views(app)["scaled"]["title"] == "2. Scores, masked"
+    use_control(app, "temperature", 0.5)
+    assert views(app)["scaled"]["title"] == "2. Scores QKᵀ ÷ τ=0.5, masked"
+
+
+def test_undo_steps_back_through_every_move_and_says_what_came_back(app):
+    assert controls(app)["undo"]["disabled"]  # opened from a link: nothing of this student's to undo
+    use_control(app, "causal", True)
+    use_control(app, "focus", 7)
+    type_cells(app, "Q", {(0, 0): "3"}, ["q1", "q2", "q3", "q4"])
+    assert not controls(app)["undo"]["disabled"]
+    use_control(app, "undo")
+    assert playground(app).edits == () and confirmations(app) == ["Undone: the edited cells are as before."]
+    use_control(app, "undo")
+    assert playground(app).focus == 4 and confirmations(app) == ["Undone: “good” is the focus token again."]
+    use_control(app, "undo")
+    assert playground(app) == PlaygroundState() and confirmations(app) == ["Undone: the causal mask is off again."]
+    assert controls(app)["undo"]["disabled"]

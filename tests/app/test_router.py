@@ -22,7 +22,6 @@ def test_every_page_in_the_table_opens_without_an_error():
         assert at.title or at.markdown, page.name  # something was drawn
 
 
-
 def test_streamlit_still_needs_the_legacy_pages_workaround(monkeypatch):
     """attnviz/ui/__init__.py (and tests/app/conftest.py) switch off the legacy multipage mode Streamlit enters for
     a folder named pages/ until st.navigation first runs. When this test fails, Streamlit no longer enters that mode:

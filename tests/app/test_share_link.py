@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
+from attnviz.lessons.playground import OPENING
 from tests.support.apptest import APP, as_read, control_value, open_tab, use_control
 
 
@@ -80,17 +81,17 @@ def test_a_bad_link_explains_itself_and_falls_back_to_the_defaults(link, message
     assert len(at.error) == 1
     assert as_read(at.error[0].value).startswith(message)
     assert as_read(at.error[0].value).endswith("The default settings are shown instead.")
-    assert at.session_state["playground"] == PlaygroundState()
-    assert at.query_params["s"] == encode(PlaygroundState())  # the broken link is gone from the address
+    assert at.session_state["playground"] == OPENING
+    assert at.query_params["s"] == encode(OPENING)  # the broken link is gone from the address
     at.run()
     assert not at.error  # said once, not on every rerun
 
 
 def test_no_link_leaves_the_defaults_and_shows_their_link():
     at = open_link(None)
-    assert at.session_state["playground"] == PlaygroundState()
+    assert at.session_state["playground"] == OPENING
     assert not at.error
-    assert at.query_params["s"] == encode(PlaygroundState()) and address_boxes(at) == ["share.address"]
+    assert at.query_params["s"] == encode(OPENING) and address_boxes(at) == ["share.address"]
 
 
 def test_three_download_buttons_build_their_files_only_when_clicked():

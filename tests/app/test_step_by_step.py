@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
 from tests.reference import naive_attention
-from tests.support.apptest import as_read, button, echarts, open_page, setting_key, texts
+from tests.support.apptest import APP, as_read, button, echarts, setting_key, texts
 
 PAGE = "pages/step_by_step.py"
 STAGE = setting_key("step_by_step", "stage")
@@ -17,7 +18,8 @@ STAGE = setting_key("step_by_step", "stage")
 
 @pytest.fixture
 def page():
-    return open_page(PAGE)
+    """The page showing random vectors by position (seed 42, d_k = 4): the setup these tests recompute."""
+    return with_state(PlaygroundState())
 
 
 def typed(sentence: str, **changes) -> PlaygroundState:
@@ -28,8 +30,9 @@ def typed(sentence: str, **changes) -> PlaygroundState:
 
 def with_state(state: PlaygroundState, stage: str | None = None):
     """The page showing ``state`` (as if the Playground had set it), on ``stage`` if given."""
-    at = open_page(PAGE)
-    at.session_state["playground"] = state
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["playground"] = state  # before the first run, so the page chooses its cell for this state
+    at.run().switch_page(PAGE)
     if stage is not None:
         at.session_state[STAGE] = stage
     at.run()

@@ -16,15 +16,14 @@ from attnviz.core.playground_state import (
     RANDOM,
     PlaygroundState,
     apply_edits,
-    example_note,
     example_options,
-    example_title,
     import_head,
     load_example,
     randomise,
     set_dim,
     set_sentence,
 )
+from attnviz.lessons.playground import example_note, example_title
 from tests.reference import naive_attention
 
 TOKENS = ("[CLS]", "the", "walk", "##ing", "dog", "[SEP]")
@@ -149,7 +148,7 @@ def test_the_example_selector_offers_and_names_the_imported_head():
     state = imported()
     assert example_options(state)[-1] == IMPORTED and IMPORTED not in example_options(PlaygroundState())
     assert example_title(state, IMPORTED) == TITLE
-    assert example_title(state, RANDOM) == "Random vectors (from the seed)"
+    assert example_title(state, RANDOM) == "Random vectors by position (seed)"
 
 
 def test_the_note_says_whose_weights_these_are_until_something_changes():

@@ -1,8 +1,13 @@
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from attnviz import AttnvizInputError, multi_head_attention
 from attnviz.core import random as heads
+from attnviz.core.random import random_qkv, word_qkv
 
 
 def test_same_seed_same_numbers_and_fan_in_scale():
@@ -97,3 +102,27 @@ def test_refusals_read_exactly(call, message):
     with pytest.raises(AttnvizInputError) as caught:
         call()
     assert str(caught.value) == message
+
+
+def test_word_vectors_belong_to_the_words_not_to_their_positions():
+    Q, K, V = word_qkv(("The", "cat", "saw", "the", "dog"), 3, 2, seed=42)
+    np.testing.assert_array_equal(Q[0], Q[3])  # "The" and "the": one word, compared without case
+    np.testing.assert_array_equal(V[0], V[3])
+    assert not np.array_equal(Q[1], Q[4]) and not np.array_equal(Q[0], K[0])  # each word and matrix its own
+    moved, _, _ = word_qkv(("dog", "The"), 3, 2, seed=42)
+    np.testing.assert_array_equal(moved, Q[[4, 0]])  # a word keeps its vector wherever it stands
+    assert not np.array_equal(word_qkv(("dog",), 3, 2, seed=7)[0][0], Q[4])  # another seed, other vectors
+    by_position, _, _ = random_qkv(5, 3, 2, seed=42)
+    assert not np.array_equal(Q, by_position)
+
+
+def test_word_vectors_are_the_same_in_every_process():
+    """Seeded by a digest of the text, never by Python's salted hash: a link opens with the same vectors anywhere."""
+    code = "from attnviz.core.random import word_qkv; print(word_qkv(('attention', 'Dog'), 2, 1, seed=0)[0].tolist())"
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": salt}, capture_output=True, text=True
+        ).stdout
+        for salt in ("1", "2")
+    }
+    assert runs == {f"{word_qkv(('attention', 'Dog'), 2, 1, seed=0)[0].tolist()}\n"}

@@ -1,0 +1,184 @@
+"""What the Playground says about its state: the example's title and note, where the vectors come from, what the last
+change did, and which tokens have nothing to attend to. Every number in these sentences is read from the live state,
+so a sentence cannot outlive the setup it describes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core.numbers import format_fixed_numbers, format_number
+from attnviz.core.playground_state import IMPORTED, RANDOM, WORDS, PlaygroundState, load_example
+from attnviz.core.presets import PRESETS
+
+# A student's first screen: a worked example whose one row tells the story (“good” reads “not”), not random numbers.
+OPENING = load_example(PlaygroundState(), "movie_negation")
+
+INTRODUCTION = (
+    "Each token asks with a query (Q), offers a key (K) and passes on a value (V); its row of weights says how much "
+    "it takes from each token's value."
+)
+MATRIX_ROLES = {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}
+START_HERE = (
+    "Start here: the focus token “{token}” is outlined in every view. Its row in view 3 says how much of its "
+    "attention each word gets; predict what happens to that row, then switch on the causal mask."
+)
+
+
+def example_title(state: PlaygroundState, key: str) -> str:
+    if key == RANDOM:
+        return "Random vectors by position (seed)"
+    if key == WORDS:
+        return "Random vectors from the words (seed)"
+    if key == IMPORTED and state.imported is not None:
+        return state.imported.title
+    return PRESETS[key].title
+
+
+def source_line(state: PlaygroundState) -> str:
+    """What a typed sentence does with the current source of vectors: said beside the sentence box."""
+    if state.example == WORDS:
+        return "Each word has its own vectors (the same word, the same vectors): a new sentence gives new views."
+    if state.example == RANDOM:
+        return (
+            "Vectors belong to positions: a new sentence only relabels the rows. "
+            "Choose “Random vectors from the words” to give each word its own."
+        )
+    return (
+        "The example's vectors belong to positions: a new sentence relabels them. "
+        "Choose “Random vectors from the words” to give each word its own."
+    )
+
+
+def example_note(state: PlaygroundState) -> str | None:
+    """What to look at in the loaded example, true to the live state: the example's own words while its setup is
+    untouched, and plainly what moved (with the focus row's live weights) once it is not."""
+    if state.example == IMPORTED:
+        return _imported_note(state)
+    if state.example not in PRESETS:
+        return None
+    preset = PRESETS[state.example]
+    moved = _moved_from(state, preset)
+    if not moved:
+        return preset.description
+    return (
+        f"You have moved away from the example ({', '.join(moved)}), so its description no longer holds. "
+        f"Now {focus_weights(state)}"
+    )
+
+
+def _moved_from(state: PlaygroundState, preset) -> list[str]:
+    """The settings in which ``state`` differs from the example as loaded, in words."""
+    moved = []
+    if state.tokens != preset.tokens:
+        moved.append("another sentence")
+    if (state.d_k, state.d_v) != (preset.Q.shape[1], preset.V.shape[1]):
+        moved.append("other sizes")
+    if state.edits:
+        moved.append("edited cells")
+    if state.causal != preset.causal:
+        moved.append("causal mask " + ("on" if state.causal else "off"))
+    if state.scale != preset.scale:
+        moved.append("scaling " + ("on" if state.scale else "off"))
+    if state.temperature != 1:
+        moved.append(f"τ = {format_number(state.temperature)}")
+    if state.blocked_keys != preset.blocked_keys:
+        moved.append("other keys blocked")
+    return moved
+
+
+def focus_weights(state: PlaygroundState, *, most: int = 3) -> str:
+    """The focus token's largest weights, as the weights view shows them: "“good” puts 1.00 on “good”."."""
+    result, i = state.result(), state.focus
+    token = state.tokens[i]
+    if result.fully_masked[i]:
+        return f"every key is blocked for “{token}”, so it attends to nothing."
+    row = result.weights[i]  # (n,)
+    top = [int(j) for j in np.argsort(-row, kind="stable")[:most]]
+    shown = format_fixed_numbers(row[top], decimals=2)  # as the weights view prints them; a shown 0.00 is not quoted
+    parts = [f"{weight} on “{state.tokens[j]}” ({j})" for j, weight in zip(top, shown, strict=True) if weight != "0.00"]
+    return f"“{token}” puts " + ", ".join(parts) + "."
+
+
+def _imported_note(state: PlaygroundState) -> str:
+    head = state.imported
+    mask = " with the causal mask" if state.causal else ""
+    changed = (
+        state.edits
+        or state.imported_tokens is None
+        or (state.d_k, state.d_v) != (head.Q.shape[1], head.V.shape[1])
+        or (state.scale, state.temperature, state.blocked_keys) != (True, 1.0, ())
+    )
+    return f"{head.title}: the model's own Q, K and V, and its own weights, softmax(QKᵀ/√d_k){mask}. " + (
+        "You have changed the head since importing it, so these are no longer the model's weights."
+        if changed
+        else "Change a number or a setting and see what this head does without it."
+    )
+
+
+def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_view: dict) -> str:
+    """One sentence on what the last change did to the weights, for the line under the views. ``weights_view`` is the
+    weights view as drawn (attnviz.figures.attention_grid): its changed cells are the ones this sentence counts, and
+    it says "boxed" only when that view boxes them."""
+    if old is None or old == new:
+        return START_HERE.format(token=new.tokens[new.focus])
+    same_source = (old.example, old.seed, old.d_k, old.d_v) == (new.example, new.seed, new.d_k, new.d_v)
+    if old.labels != new.labels:
+        return _new_words(old, new) if same_source and new.example != WORDS else "New words: every view is new."
+    if not same_source:
+        return "New vectors: every view is new."
+    changed, total = weights_view["changed_count"], len(weights_view["numbers"])
+    if not changed:
+        return "The last change left every weight as it was shown."
+    before, after = old.result().weights, new.result().weights  # (n, n)
+    i, j = np.unravel_index(int(np.abs(after - before).argmax()), after.shape)
+    was, now = format_fixed_numbers(np.array([before[i, j], after[i, j]]), decimals=2)
+    if changed == total:
+        where = "every weight"
+    else:
+        where = f"{changed} of {total} weights" + (" (boxed in orange)" if weights_view["changed"] else "")
+    return (
+        f"The last change moved {where}. The largest move: “{new.tokens[i]}” ({i}) on “{new.tokens[j]}” ({j}), "
+        f"{was} → {now}."
+    )
+
+
+def _new_words(old: PlaygroundState, new: PlaygroundState) -> str:
+    """A typed sentence when vectors belong to positions: say plainly that the numbers did not follow the words."""
+    if old.n == new.n:
+        kept = "every number stays as it was; only the labels changed"
+    else:
+        kept = f"the first {min(old.n, new.n)} rows keep their numbers"
+    return f"New words, same vectors: the vectors belong to positions, so {kept}."
+
+
+def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
+    """The confirmation after Undo: which settings came back."""
+    named = {
+        "sentence": "the sentence is back",
+        "example": "the vectors are back",
+        "seed": "the vectors are back",
+        "imported": "the vectors are back",
+        "d_k": "the sizes are back",
+        "d_v": "the sizes are back",
+        "edits": "the edited cells are as before",
+        "imported_tokens": "the tokens are back",
+        "causal": "the causal mask is " + ("on" if back.causal else "off") + " again",
+        "scale": "scaling is " + ("on" if back.scale else "off") + " again",
+        "temperature": f"τ is {format_number(back.temperature)} again",
+        "blocked_keys": "the blocked keys are as before",
+        "focus": f"“{back.tokens[back.focus]}” is the focus token again",
+    }
+    came_back = dict.fromkeys(words for field, words in named.items() if getattr(undone, field) != getattr(back, field))
+    return "Undone: " + ("; ".join(came_back) or "nothing had changed") + "."
+
+
+def fully_masked_message(state: PlaygroundState) -> str | None:
+    """Names the tokens whose every key is blocked, or None."""
+    dead = np.flatnonzero(state.result().fully_masked)
+    if not len(dead):
+        return None
+    names = ", ".join(f"“{state.tokens[i]}” ({i})" for i in dead[:10]) + (" …" if len(dead) > 10 else "")
+    return (
+        f"Every key is blocked for {names}, so there is nothing to attend to: "
+        "their weights are all 0 and their outputs are zero vectors. Unblock a key to bring them back."
+    )
