@@ -43,13 +43,10 @@ n_heads = sizes[1].selectbox(
     **session.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
 seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **session.page_setting(PAGE, "seed", 0))
-toggles = st.columns(2)
-causal = toggles[0].checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", playground.causal))
-tie_qk = toggles[1].checkbox(
-    "Exercise: tie W_K = W_Q",
-    help="Use the same matrix for queries and keys, then look at the scores.",
-    **session.page_setting(PAGE, "tie", False),
-)
+# The mask and the exercise's switch are drawn beside the heads and the scores they change (below); their values are
+# read here because every section is computed from them.
+causal = session.setting_value(PAGE, "causal", playground.causal)
+tie_qk = session.setting_value(PAGE, "tie", False)
 setup = lesson.Setup(d_model, n_heads, int(seed), causal, tie_qk)
 layout = figs.Sizes.of(n, d_model, n_heads, large_text=session.presenting())
 
@@ -87,7 +84,9 @@ for tab, maps in ((weight_tab, figs.weight_maps(model, layout)), (qkv_tab, figs.
         show_chart(figure, key=f"mh_{name}", container=column)
 
 # ----------------------------------------------------------------------------- heads
-st.header(lesson.heads_heading(setup))
+heading, mask = st.columns([3, 1], vertical_alignment="bottom")
+heading.header(lesson.heads_heading(setup))
+mask.checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", playground.causal))
 st.markdown(lesson.heads_text(setup))
 if n_heads > lesson.MAX_HEADS_DRAWN:
     st.caption(
@@ -110,8 +109,15 @@ for column, (name, figure) in zip(st.columns(3), figs.mixing_maps(model, labels,
 
 # ----------------------------------------------------------------------------- exercise
 st.header("4. Exercise: tie W_Q and W_K")
-(st.success if tie_qk else st.markdown)(lesson.tie_text(model))
-show_chart(figs.scores_map(model, labels), key="mh_scores")
+switch, scores = st.columns([1, 1.6], gap="medium")
+switch.checkbox(
+    "Tie W_K = W_Q",
+    help="Use the same matrix for queries and keys, then look at the scores beside this switch.",
+    **session.page_setting(PAGE, "tie", False),
+)
+switch.caption("Predict first: with one matrix for queries and keys, what must be true of the scores S?")
+(switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
+show_chart(figs.scores_map(model, labels), key="mh_scores", container=scores)
 
 # ----------------------------------------------------------------------------- costs
 st.header("5. What it costs")

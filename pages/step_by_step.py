@@ -18,6 +18,8 @@ from attnviz.ui.text import compact_page, literal
 
 PAGE = "step_by_step"
 SENTENCE_SHOWN = 80  # characters of the sentence quoted in the introduction; the charts label every token
+# The Playground setting each of these stages is about: (field, switch label).
+STAGE_SWITCHES = {"scale": ("scale", "Scale by 1/√d_k"), "mask": ("causal", "Causal mask (decoder)")}
 compact_page()
 playground = session.playground()
 
@@ -28,7 +30,8 @@ quoted = sentence if len(sentence) <= SENTENCE_SHOWN else sentence[: SENTENCE_SH
 intro.markdown(
     f"The **Playground's** “{literal(quoted)}” ({playground.n} tokens, d_k = {playground.d_k}, "
     f"{'causal' if playground.causal else 'no'} mask, scaling {'on' if playground.scale else 'off'}, "
-    f"τ = {format_number(playground.temperature)}), one stage at a time. Change them on the Playground page."
+    f"τ = {format_number(playground.temperature)}), one stage at a time. The Scale and Mask stages switch "
+    "their setting beside the pictures; the Playground keeps it."
 )
 
 
@@ -66,6 +69,9 @@ with rail:
         "Next", on_click=move, args=(keys, 1), disabled=position == len(keys) - 1, width="stretch", shortcut="Right"
     )
     stage, r = stages[chosen_key], walk.result
+    if chosen_key in STAGE_SWITCHES:  # the setting this stage explains, switched where its pictures are
+        field, label = STAGE_SWITCHES[chosen_key]
+        st.toggle(label, **session.playground_control(field))
     query = st.selectbox(
         "Query token (row)",
         range(playground.n),

@@ -14,12 +14,9 @@ from attnviz.ui.state import page_setting
 PAGE = "why_scale"
 
 st.title("Why we divide by √d_k")
-st.markdown(
-    "Take a query and a key with d_k dimensions each (the number of dimensions d_k counts the numbers in a vector; "
-    "it is not the vector's length |q|), filled with random numbers of mean 0 and variance 1. Their dot product adds up d_k "
-    "products, each with variance 1, so the score has variance d_k: the more dimensions, the further the scores "
-    "spread. Dividing by √d_k divides that variance by d_k and brings it back to 1. Below, the variance is "
-    "measured on random vectors, not just claimed."
+st.caption(
+    "Predict first: as d_k grows, what happens to the spread of raw scores, and to the largest softmax weight? "
+    "Then move d_k and watch both charts."
 )
 
 controls = st.columns([3, 1, 1])
@@ -28,43 +25,52 @@ d_k = controls[0].slider(
 )
 seed = controls[1].number_input("seed", 0, MAX_SEED, step=1, **page_setting(PAGE, "seed", 0))
 n_tokens = controls[2].slider("tokens in the row", 2, 64, **page_setting(PAGE, "tokens", 16))
-
-# ----------------------------------------------------------------------------- variance
-st.header("1. The spread of the scores")
 with explained_errors():
     curve = scaling.score_variance((*scaling.DK_GRID, d_k), seed=int(seed))
-at_dk = scaling.position(curve.dims, d_k)
-left, right = st.columns(2)
-left.metric(
-    f"Var(q·k) at d_k = {d_k}",
-    format_fixed(curve.raw[at_dk]),
-    help=f"Measured over {scaling.N_PAIRS:,} random (q, k) pairs.",
-)
-right.metric(f"Var(q·k / √d_k) at d_k = {d_k}", format_fixed(curve.scaled[at_dk], decimals=3))
-show_chart(figs.variance_plot(curve, d_k), key="why_variance")
-st.caption("Both axes are logarithmic, so 'grows like d_k' is the dashed diagonal.")
-
-# ----------------------------------------------------------------------------- saturation
-st.header("2. What a wide spread does to softmax")
-st.markdown(
-    "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the scores "
-    "spread out like √d_k, the top score pulls far ahead and takes almost all the weight. The row's **entropy** "
-    f"measures how spread the weights are: {scaling.uniform_text(n_tokens)} when every key gets the same weight, "
-    "0 when one key gets it all. Such a row also hurts training. A model learns by nudging its scores and seeing "
-    "how the weights change; when one weight is almost 1 and the rest almost 0, a small nudge to any score barely "
-    "changes any weight, so the model gets almost no signal about which way to move, and learns slowly."
-)
-with explained_errors():
     curves = scaling.saturation((*scaling.DK_GRID, d_k), n_tokens=n_tokens, seed=int(seed))
     row = scaling.one_row(d_k, n_tokens=n_tokens, seed=int(seed))
-show_chart(figs.saturation_plot(curves, d_k), key="why_saturation")
-at_dk = scaling.position(curves.dims, d_k)
-cols = st.columns(4)
-cols[0].metric("entropy, unscaled", f"{format_fixed(curves.entropy_raw[at_dk])} bits")
-cols[1].metric("entropy, scaled", f"{format_fixed(curves.entropy_scaled[at_dk])} bits")
-cols[2].metric("largest weight, unscaled", format_fixed(curves.max_raw[at_dk], decimals=3))
-cols[3].metric("largest weight, scaled", format_fixed(curves.max_scaled[at_dk], decimals=3))
-st.caption(f"Averaged over all {n_tokens} query rows of one random Q and K at each d_k.")
+
+# ----------------------------------------------------------------------------- the two charts the slider moves
+spread, softmax = st.columns(2, gap="medium")
+with spread:
+    st.subheader("1. The spread of the scores")
+    show_chart(figs.variance_plot(curve, d_k, height=340), key="why_variance")
+    at_dk = scaling.position(curve.dims, d_k)
+    left, right = st.columns(2)
+    left.metric(
+        f"Var(q·k) at d_k = {d_k}",
+        format_fixed(curve.raw[at_dk]),
+        help=f"Measured over {scaling.N_PAIRS:,} random (q, k) pairs.",
+    )
+    right.metric(f"Var(q·k / √d_k) at d_k = {d_k}", format_fixed(curve.scaled[at_dk], decimals=3))
+    st.caption("Both axes are logarithmic, so 'grows like d_k' is the dashed diagonal.")
+    st.markdown(
+        "Take a query and a key with d_k dimensions each (the number of dimensions d_k counts the numbers in a vector; "
+        "it is not the vector's length |q|), filled with random numbers of mean 0 and variance 1. Their dot product adds up d_k products, "
+        "each with variance 1, so the score has variance d_k: the more dimensions, the further the scores spread. "
+        "Dividing by √d_k divides that variance by d_k and brings it back to 1. The variance here is measured on "
+        "random vectors, not just claimed."
+    )
+with softmax:
+    st.subheader("2. What a wide spread does to softmax")
+    show_chart(figs.saturation_plot(curves, d_k, height=340), key="why_saturation")
+    at_dk = scaling.position(curves.dims, d_k)
+    unscaled, scaled = st.columns(2)
+    unscaled.metric("entropy, unscaled", f"{format_fixed(curves.entropy_raw[at_dk])} bits")
+    scaled.metric("entropy, scaled", f"{format_fixed(curves.entropy_scaled[at_dk])} bits")
+    unscaled, scaled = st.columns(2)  # a row of its own, so a reader meets the four in this order
+    unscaled.metric("largest weight, unscaled", format_fixed(curves.max_raw[at_dk], decimals=3))
+    scaled.metric("largest weight, scaled", format_fixed(curves.max_scaled[at_dk], decimals=3))
+    st.caption(f"Averaged over all {n_tokens} query rows of one random Q and K at each d_k.")
+    st.markdown(
+        "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the "
+        "scores spread out like √d_k, the top score pulls far ahead and takes almost all the weight. The row's "
+        f"**entropy** measures how spread the weights are: {scaling.uniform_text(n_tokens)} when every key gets the "
+        "same weight, 0 when one key gets it all. Such a row also hurts training. A model learns by nudging its "
+        "scores and seeing how the weights change; when one weight is almost 1 and the rest almost 0, a small nudge "
+        "to any score barely changes any weight, so the model gets almost no signal about which way to move, and "
+        "learns slowly."
+    )
 
 st.subheader("One row, side by side")
 show_chart(figs.row_weights_bars(row, d_k), key="why_row")

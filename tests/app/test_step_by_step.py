@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
 from tests.reference import naive_attention
-from tests.support.apptest import APP, as_read, button, echarts, setting_key, texts
+from tests.support.apptest import APP, as_read, button, control_key, echarts, setting_key, texts
 
 PAGE = "pages/step_by_step.py"
 STAGE = setting_key("step_by_step", "stage")
@@ -152,6 +152,21 @@ def test_causal_playground_is_explained_as_a_decoder():
     at.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()
     at.selectbox(key=setting_key("step_by_step", "key")).set_value(2).run()
     assert "key comes after the query (causal mask)" in texts(at.latex)
+
+
+def test_the_mask_and_scale_stages_switch_their_setting_beside_their_pictures():
+    at = with_state(load_example(PlaygroundState(), "pronoun_it"), "mask")
+    assert charts(at)[2]["title"]["text"] == "If it were a decoder (causal)"
+    at.toggle(key=control_key("causal")).set_value(True).run()
+    assert at.session_state["playground"].causal  # the Playground's own setting: it keeps it
+    assert charts(at)[2]["title"]["text"] == "If it were an encoder (no causal mask)"
+    assert "set up as a decoder" in texts(at.markdown)
+    at.session_state[STAGE] = "scale"
+    at.run()
+    assert [t.label for t in at.toggle if t.key == control_key("scale")] == ["Scale by 1/√d_k"]
+    at.toggle(key=control_key("scale")).set_value(False).run()
+    assert not at.session_state["playground"].scale
+    assert "τ = 1 (scaling is off, so only the temperature divides)" in texts(at.latex) + texts(at.markdown)
 
 
 # ----------------------------------------------------------------------------- sentences that follow the numbers

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.classroom.share import decode
+from attnviz.classroom.share import decode, encode
+from attnviz.core.playground_state import PlaygroundState
 from tests.support.live import (
     StreamlitServer,
     chosen_focus,
@@ -21,12 +22,13 @@ from tests.support.live import (
     wait_for_views_to_settle,
 )
 
-SCORES, SCALED, WEIGHTS = "1. Raw scores", "2. Scaled", "3. Weights"
+SCORES, SCALED, WEIGHTS = "1. Raw scores", "2. Scores", "3. Weights"
+RANDOM_BY_POSITION = encode(PlaygroundState())  # seed 42, d_k = d_v = 4: the setup these tests take apart
 
 
 @pytest.fixture
 def playground(page, server):
-    open_app_page(page, server.url)
+    open_app_page(page, f"{server.url}/?s={RANDOM_BY_POSITION}")
     wait_for_views_to_settle(page)
     return page
 
