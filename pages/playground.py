@@ -55,7 +55,8 @@ example.selectbox(
 )
 with share:
     share_box()  # shows the address, which the views' runs keep equal to the share link
-st.caption(f"{INTRODUCTION} {source_line(state.playground())}")  # and what a typed sentence does to the vectors
+if not state.presenting():  # on a projector the teacher says it, and the views keep the room
+    st.caption(f"{INTRODUCTION} {source_line(state.playground())}")  # and what a typed sentence does to the vectors
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")
 for message in state.take_confirmations():

@@ -104,9 +104,9 @@ def tie_text(lesson: MultiHead) -> str:
             "weights are still not symmetric, because softmax normalises each row on its own."
         )
     return (
-        "Scores are not symmetric now: token i's interest in j differs from j's in i. In head 1's raw scores below, "
-        f"the largest |S − Sᵀ| is {_asymmetry_text(lesson.asymmetries)}. Tick **tie W_K = W_Q** above and predict "
-        "what happens before you look."
+        "Scores are not symmetric now: token i's interest in j differs from j's in i. In head 1's raw scores (the "
+        f"chart beside), the largest |S − Sᵀ| is {_asymmetry_text(lesson.asymmetries)}. Tick **Tie W_K = W_Q** and "
+        "predict what happens before you look."
     )
 
 

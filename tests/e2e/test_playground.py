@@ -251,7 +251,7 @@ def test_undo_brings_back_the_sentence_box_and_says_so(playground):
     before = box.input_value()
     set_sentence(playground, "one two three")
     playground.get_by_role("button", name="Undo").click()
-    playground.get_by_text("Undone: the previous vectors and edits are back.").wait_for()
+    playground.get_by_text("Undone: the sentence is back.").wait_for()
     wait_for_app(playground)
     assert box.input_value() == before
     assert len(view_titled(playground, WEIGHTS)["cells"]) == 144  # the 12 tokens are back in the views too

@@ -116,7 +116,7 @@ def use_the_guided_pages(page) -> None:
     wait_for_app(page)
     nav.filter(has_text="Multi-head").click()
     wait_for_app(page)
-    for label in ("Causal mask (decoder)", "Exercise: tie W_K = W_Q"):
+    for label in ("Causal mask (decoder)", "Tie W_K = W_Q"):
         page.locator('[data-testid="stCheckbox"]').filter(has_text=label).locator("label").click()
         wait_for_app(page)
     nav.filter(has_text="Step by step").click()  # and back: the kept settings are drawn again

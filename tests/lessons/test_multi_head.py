@@ -47,7 +47,7 @@ def test_tied_projections_give_symmetric_scores_and_say_so():
     np.testing.assert_array_equal(untied.asymmetries, [first, second])
     largest = "the largest of the 2 heads"
     expected = f"{first:.4g}, {largest}." if first >= second else f"{first:.4g} (head 2's is {largest}: {second:.4g})."
-    assert f"In head 1's raw scores below, the largest |S − Sᵀ| is {expected}" in lesson.tie_text(untied)
+    assert f"In head 1's raw scores (the chart beside), the largest |S − Sᵀ| is {expected}" in lesson.tie_text(untied)
     one = lesson.run(X, lesson.Setup(4, 1, seed=1))
     assert f"the largest |S − Sᵀ| is {one.largest_asymmetry:.4g}. Tick" in lesson.tie_text(one)
 
