@@ -5,6 +5,7 @@ import streamlit as st
 from attnviz.pages import DEFAULT_PAGE, PAGES
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
+from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_switch
 from attnviz.ui.state import keep_page_settings
 
@@ -15,8 +16,10 @@ routes = {
 }
 current = st.navigation(list(routes.values()), position="top")
 keep_page_settings()
+begin()
 restore_from_link(next(name for name, route in routes.items() if route.url_path == current.url_path))
 presenter_switch()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
+take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads
 current.run()

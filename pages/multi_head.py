@@ -10,6 +10,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import multi_head as figs
 from attnviz.lessons import costs
 from attnviz.lessons import multi_head as lesson
+from attnviz.ui import playground_session
 from attnviz.ui import state as session
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
@@ -19,7 +20,7 @@ from attnviz.ui.text import literal
 
 PAGE = "multi_head"
 
-playground = session.playground()
+playground = playground_session.playground()
 labels = playground.labels
 n = len(labels)
 

@@ -28,6 +28,7 @@ from attnviz.lessons.playground import (
     fully_masked_message,
     source_line,
 )
+from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import button, checkbox, choice, show_attention_views, slider, toggles
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
@@ -45,18 +46,18 @@ heading.title("Attention playground")
 sentence.text_input(
     "Sentence",
     help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used.",
-    **state.playground_control("sentence", set_sentence),
+    **session.playground_control("sentence", set_sentence),
 )
 example.selectbox(
     "Example",
-    example_options(state.playground()),
-    format_func=partial(example_title, state.playground()),
-    **state.playground_control("example", load_example),
+    example_options(session.playground()),
+    format_func=partial(example_title, session.playground()),
+    **session.playground_control("example", load_example),
 )
 with share:
     share_box()  # shows the address, which the views' runs keep equal to the share link
 if not state.presenting():  # on a projector the teacher says it, and the views keep the room
-    st.caption(f"{INTRODUCTION} {source_line(state.playground())}")  # and what a typed sentence does to the vectors
+    st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does to the vectors
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")
 for message in state.take_confirmations():
@@ -72,12 +73,12 @@ FOLLOWS_THE_VIEWS = TABS[1:]  # tabs whose contents change with a toggle or a ne
 def attention_views() -> None:
     """A fragment: a toggle reruns only the controls and the views (one element), never the tables. A change the
     rest of the page shows (new vectors, a message, an open tab that follows the views) reruns the whole page."""
-    playground = state.playground()
-    if state.outdated_outside_views(
+    playground = session.playground()
+    if session.outdated_outside_views(
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
     ):
         st.rerun()
-    previous = state.previous_playground()
+    previous = session.previous_playground()
     views = playground_views(playground, previous, font_size=chart_font_size())
     show_attention_views(
         views,
@@ -104,7 +105,7 @@ def attention_views() -> None:
                 playground.labels,
                 help="Its row is boxed in every view. Clicking a cell or a row label of a view also chooses its row.",
             ),
-            button("undo", "Undo", disabled=not state.can_undo()),
+            button("undo", "Undo", disabled=not session.can_undo()),
         ],
         note=example_note(playground),
         warning=fully_masked_message(playground),
@@ -117,11 +118,11 @@ def attention_views() -> None:
         st.caption(problem)
 
 
-state.note_full_run()
+session.note_full_run()
 attention_views()
 
 # ----------------------------------------------------------------------------- vectors, one token, downloads
-playground = state.playground()
+playground = session.playground()
 # Only the open tab runs: a toggle or a cell edit does not rebuild the tables behind the other two.
 vectors, up_close, downloads = st.tabs(TABS, **state.lazy_tabs(PAGE))
 with vectors:
@@ -131,11 +132,11 @@ with vectors:
             st.warning(literal(message), icon=":material/warning:")
         d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
         d_k.slider(
-            "d_k (size of queries and keys)", 1, MAX_DIM, **state.playground_control("d_k", set_dim, which="d_k")
+            "d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k", set_dim, which="d_k")
         )
-        d_v.slider("d_v (size of values)", 1, MAX_DIM, **state.playground_control("d_v", set_dim, which="d_v"))
-        seed.number_input("Seed", 0, MAX_SEED, step=1, **state.playground_control("seed", randomise))
-        again.button("Randomise", icon=":material/casino:", width="stretch", on_click=state.randomise_again)
+        d_v.slider("d_v (size of values)", 1, MAX_DIM, **session.playground_control("d_v", set_dim, which="d_v"))
+        seed.number_input("Seed", 0, MAX_SEED, step=1, **session.playground_control("seed", randomise))
+        again.button("Randomise", icon=":material/casino:", width="stretch", on_click=session.randomise_again)
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:
                 st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")

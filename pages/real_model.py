@@ -10,7 +10,7 @@ from attnviz.figures import real_model as figs
 from attnviz.lessons import real_model as words
 from attnviz.models import MAX_TOKENS, MODEL_NAMES
 from attnviz.ui import state
-from attnviz.ui.charts import show_chart
+from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.model_runs import model_run, shown_run
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
@@ -44,7 +44,7 @@ st.caption(
 def pick(key: str, read) -> None:
     """A chart's on_select: what was clicked (``read(series, item)`` → settings, or None) becomes this page's."""
     try:
-        chosen = read(*clicked) if (clicked := state.clicked_item(key)) is not None else None
+        chosen = read(*clicked) if (clicked := clicked_item(key)) is not None else None
     except IndexError:  # an item the chart does not have: only a crafted message names one
         return
     for name, value in (chosen or {}).items():

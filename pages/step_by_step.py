@@ -10,6 +10,7 @@ from attnviz.core.limits import MAX_D_MODEL
 from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_notes, stage_options
 from attnviz.lessons.stages import walkthrough
+from attnviz.ui import playground_session
 from attnviz.ui import state as session
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
@@ -21,7 +22,7 @@ SENTENCE_SHOWN = 80  # characters of the sentence quoted in the introduction; th
 # The Playground setting each of these stages is about: (field, switch label).
 STAGE_SWITCHES = {"scale": ("scale", "Scale by 1/√d_k"), "mask": ("causal", "Causal mask (decoder)")}
 compact_page()
-playground = session.playground()
+playground = playground_session.playground()
 
 heading, intro = st.columns([1.35, 3.35], vertical_alignment="center")
 heading.title("Step by step")
@@ -71,7 +72,7 @@ with rail:
     stage, r = stages[chosen_key], walk.result
     if chosen_key in STAGE_SWITCHES:  # the setting this stage explains, switched where its pictures are
         field, label = STAGE_SWITCHES[chosen_key]
-        st.toggle(label, **session.playground_control(field))
+        st.toggle(label, **playground_session.playground_control(field))
     query = st.selectbox(
         "Query token (row)",
         range(playground.n),

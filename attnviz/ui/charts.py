@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.state import presenting
+from attnviz.ui.state import presenting, widget_value
 
 
 def show_chart(figure: go.Figure, *, key: str, container=st) -> None:
@@ -24,3 +24,23 @@ def show_chart(figure: go.Figure, *, key: str, container=st) -> None:
             "toImageButtonOptions": {"format": "png", "filename": f"attnviz-{key}", "scale": 2},
         },
     )
+
+
+def clicked_item(chart_key: str) -> tuple[int, int] | None:
+    """(series index, data index) of the item just clicked in the ECharts chart ``chart_key``, or None. The selection
+    arrives from the browser as sent, so anything but positions is no click (an index past the chart's items is the
+    caller's to refuse)."""
+    sent = widget_value(chart_key)
+    selection = sent.get("selection") if isinstance(sent, dict) else None
+    selected = selection.get("selected") if isinstance(selection, dict) else None
+    for group in selected if isinstance(selected, list) else []:
+        if not isinstance(group, dict):
+            continue
+        series, indices = group.get("series_index"), group.get("data_indices")
+        if _position(series) and isinstance(indices, list) and indices and _position(indices[0]):
+            return series, indices[0]
+    return None
+
+
+def _position(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

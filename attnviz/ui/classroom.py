@@ -11,7 +11,7 @@ from attnviz.classroom.share import PARAM, decode, encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import set_sentence
 from attnviz.pages import page_named
-from attnviz.ui import state
+from attnviz.ui import playground_session, state
 from attnviz.ui.text import literal
 
 # What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
@@ -46,7 +46,7 @@ def restore_from_link(page: str) -> None:
     (shared, link), views = opened[0], len({view for view, _ in opened})
     _, too_long = set_sentence(shared.state, shared.state.sentence)  # what typing that sentence would say
     two_links = f"The address holds {views} different share links; the first one is shown." if views > 1 else None
-    state.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
+    playground_session.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
@@ -93,7 +93,7 @@ _ADDRESS = st.components.v2.component(
 def keep_address(page: str) -> str | None:
     """Puts the link for the Playground state on ``page`` in the browser's address; returns why it can't, or None."""
     try:
-        link = encode(state.playground(), page)
+        link = encode(playground_session.playground(), page)
     except AttnvizInputError as error:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page
         return str(error)
@@ -125,7 +125,7 @@ def share_box() -> None:
 
 def export_buttons() -> None:
     """Download buttons for the matrices as CSV tables, JSON and NumPy; each file is built only when clicked."""
-    playground = state.playground()
+    playground = playground_session.playground()
     for column, export_format in zip(st.columns(len(FORMATS)), FORMATS, strict=True):
         column.download_button(
             f"Download {export_format.label}",

@@ -15,13 +15,13 @@ def test_an_error_inside_a_move_is_not_taken_for_a_stale_widget_value():
     def script():
         import streamlit as st
 
-        from attnviz.ui import state
+        from attnviz.ui import playground_session, state
 
         def broken_move(current, value):
             raise TypeError("a bug inside the move")
 
         st.session_state[state.control_key("sentence")] = "A new sentence"  # a valid value, as the widget sends it
-        state._on_control("sentence", broken_move, {})  # the widget's on_change, as Streamlit calls it
+        playground_session._on_control("sentence", broken_move, {})  # the widget's on_change, as Streamlit calls it
 
     at = AppTest.from_function(script).run()
     assert [error.message for error in at.exception] == ["a bug inside the move"]

@@ -16,7 +16,9 @@ from tests.support.apptest import APP, as_read, control_value, open_tab, use_con
 def classroom_page():
     """A page with only the classroom controls, so they are tested apart from the Playground's layout."""
     from attnviz.ui.classroom import export_buttons, restore_from_link, share_link_box
+    from attnviz.ui.playground_session import begin
 
+    begin()  # as the router does
     restore_from_link("playground")
     share_link_box("playground")
     export_buttons()

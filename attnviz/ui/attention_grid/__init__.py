@@ -4,7 +4,7 @@ component (grid.js, rail.js, index.js and grid.css beside this file, inline, no 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
 sends. Drawn as Streamlit widgets, the rail's six controls were a third of a click's time in the browser; drawn here,
 a toggle redraws one element. Each control shows the value of its Playground field and reports a change as a trigger
-named after the field (attnviz.ui.state.views_callbacks checks it and makes the move). The views keep one canvas each
+named after the field (attnviz.ui.playground_session.views_callbacks checks it and makes the move). The views keep one canvas each
 across reruns and repaint their cells in place.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
-from attnviz.ui import state
+from attnviz.ui import playground_session
 from attnviz.ui.text import plain
 
 _HERE = Path(__file__).parent
@@ -49,7 +49,7 @@ def choice(field: str, label: str, options: list[str], *, help: str) -> dict:
 
 
 def button(action: str, label: str, *, disabled: bool) -> dict:
-    """A button that runs one of attnviz.ui.state's view actions (``undo``)."""
+    """A button that runs one of attnviz.ui.playground_session's view actions (``undo``)."""
     return {"kind": "button", "field": action, "label": label, "disabled": disabled}
 
 
@@ -67,9 +67,9 @@ def show_attention_views(
     of ``views`` (attnviz.figures.attention_grid), two by two, each ``height`` px tall. ``note`` sits above the
     controls, ``warning`` above the views and ``caption`` under them. A click on a cell or a row label chooses that
     row as the focus token."""
-    playground = state.playground()
+    playground = playground_session.playground()
     _COMPONENT(
-        key=state.views_key(),
+        key=playground_session.views_key(),
         data={
             "views": [_plain_labels(view) for view in views],
             "controls": [_with_value(control, playground) for control in controls],
@@ -80,7 +80,7 @@ def show_attention_views(
             "font_size": font_size,
             "colours": {"masked": MASKED_GREY, "changed": CHANGED, "focus": FOCUS},
         },
-        **state.views_callbacks([control["field"] for control in controls]),
+        **playground_session.views_callbacks([control["field"] for control in controls]),
     )
 
 

@@ -1,0 +1,236 @@
+"""The Playground's session: its state, and the steps that change it, each explicit.
+
+- ``begin`` and ``take_typed_cells``: the router's steps on every run, before any page reads the state: the first
+  screen on a session's first run, then the cells typed into the Q, K and V tables since the last run, made a move;
+- ``set_playground`` (a move), ``start_from`` (a share link), ``undo``, ``randomise_again``: what changes the state;
+- ``playground``, ``previous_playground``, ``can_undo``: getters, which never write;
+- ``playground_control`` and ``views_callbacks``: how a widget or a control beside the views makes a move.
+
+The keys it keeps are in ``attnviz.ui.state``'s registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from random import SystemRandom
+from typing import Any
+
+import streamlit as st
+
+from attnviz.classroom import link_values
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_SEED
+from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
+from attnviz.lessons.playground import OPENING, undone_line
+from attnviz.ui.state import (
+    CONFIRMATIONS,
+    CONTROL,
+    MESSAGES,
+    OUTSIDE_VIEWS,
+    PLAYGROUND,
+    PREVIOUS,
+    TABLE_MESSAGES,
+    TABLE_VERSION,
+    UNDO,
+    VIEWS,
+    confirm,
+    control_key,
+    renew_tables,
+    say,
+    table_key,
+    typed_cells,
+)
+
+# How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
+# widget redrawn. (The controls beside the views are not widgets: _VIEW_CHECKS checks theirs.)
+_seeds = SystemRandom()  # Randomise's new seeds
+MAX_UNDO = 50  # moves Undo can step back through; older ones are forgotten
+
+_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "d_k": int,
+    "d_v": int,
+    "seed": int,
+}
+
+
+def playground() -> PlaygroundState:
+    """The current Playground state (the first screen's on a session's first run). Reads only: the cells typed into
+    the Q, K and V tables join it in ``take_typed_cells``, which the router calls before every page."""
+    return st.session_state.get(PLAYGROUND, OPENING)
+
+
+def begin() -> None:
+    """The router's first step on a session's first run: the Playground starts on its first screen (a share link,
+    opened next, replaces it)."""
+    if PLAYGROUND not in st.session_state:
+        st.session_state[PLAYGROUND] = OPENING
+
+
+def take_typed_cells() -> None:
+    """Merges the cells typed into the Q, K and V tables since the last run into the state (a move, so Undo takes it
+    back). A refused cell keeps its old value, its message is said at the tables, and they are drawn afresh."""
+    current = playground()
+    typed = {matrix: _typed_in(current, matrix) for matrix in MATRICES}
+    if not any(typed.values()):
+        return
+    new, problems = current, []
+    for matrix, cells in typed.items():
+        new, refused = apply_edits(new, matrix, cells)
+        problems += refused
+    if new != current:
+        set_playground(new)
+    if problems:
+        st.session_state[TABLE_MESSAGES] = problems  # said at the tables, where the cell was typed
+        renew_tables()  # redraw from the state, without the refused text
+
+
+def _typed_in(current: PlaygroundState, matrix: str) -> dict:
+    width = current.d_v if matrix == "V" else current.d_k
+    return typed_cells(table_key(matrix), column_names(matrix, width))
+
+
+def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool = True) -> None:
+    """Makes ``state`` current; every Playground widget and table shows it on the next draw. The state it replaces
+    is the one Undo goes back to (unless ``undoable`` is False: an Undo itself, or a share link opening)."""
+    old = st.session_state.get(PLAYGROUND, OPENING)
+    if old != state:
+        st.session_state[PREVIOUS] = old
+        if undoable:
+            st.session_state[UNDO] = [*st.session_state.get(UNDO, [])[-MAX_UNDO + 1 :], old]
+    st.session_state[PLAYGROUND] = state
+    if _replaces_tables(old, state):
+        st.session_state[TABLE_VERSION] = st.session_state.get(TABLE_VERSION, 0) + 1
+    _show(state)
+    say(*messages)
+
+
+def start_from(state: PlaygroundState, *messages: str | None) -> None:
+    """A share link's state: current, with nothing before it to undo or to compare with."""
+    set_playground(state, *messages, undoable=False)
+    st.session_state.pop(UNDO, None)
+    st.session_state.pop(PREVIOUS, None)
+
+
+def previous_playground() -> PlaygroundState | None:
+    return st.session_state.get(PREVIOUS)
+
+
+def can_undo() -> bool:
+    return bool(st.session_state.get(UNDO))
+
+
+def undo() -> None:
+    """A button callback: back to the state before the last move, saying what came back."""
+    if not can_undo():
+        return
+    current = playground()
+    earlier = st.session_state[UNDO].pop()
+    set_playground(earlier, undoable=False)
+    confirm(undone_line(current, earlier))
+
+
+def randomise_again() -> None:
+    """A button callback: fresh random vectors from a new seed, said on screen (an example or edits are replaced, and
+    can be undone). The same seed again would change nothing on a fresh page and wipe an edit silently after one."""
+    current = playground()
+    seed = next(s for s in iter(lambda: _seeds.randint(0, MAX_SEED), None) if s != current.seed)
+    set_playground(randomise(current, seed))
+    confirm(f"New random vectors from seed {seed}. Undo brings back the ones before.")
+
+
+def views_key() -> str:
+    return VIEWS
+
+
+def views_callbacks(fields: list[str]) -> dict:
+    """The callbacks of the controls drawn inside the views component (attnviz.ui.attention_grid), one a field:
+    ``on_<field>_change``. Each control sends its field's new value as a trigger of that name; a click on a view's
+    cell or row label sends "focus" too."""
+    return {
+        f"on_{field}_change": _VIEW_ACTIONS[field] if field in _VIEW_ACTIONS else partial(_on_view_control, field)
+        for field in {*fields, "focus"}
+    }
+
+
+def _on_view_control(field: str) -> None:
+    """A value from the browser, checked as a share link's is. One that fails (a focus row from before the sentence
+    changed, say) is ignored, and every control shows the state again."""
+    current = playground()
+    try:
+        value = _VIEW_CHECKS[field](st.session_state.get(VIEWS, {}).get(field), current.n)
+    except AttnvizInputError:
+        set_playground(current)
+        return
+    set_playground(replace(current, **{field: value}))
+
+
+# How each control in the views checks the value it sends: (value, number of tokens) → the field's value.
+_VIEW_CHECKS: dict[str, Callable[[Any, int], Any]] = {
+    "causal": lambda value, n: link_values.boolean(value, "the causal setting"),
+    "scale": lambda value, n: link_values.boolean(value, "the scaling setting"),
+    "temperature": lambda value, n: link_values.temperature(value),
+    "blocked_keys": lambda value, n: tuple(sorted(link_values.blocked_keys(value, n))),
+    "focus": lambda value, n: link_values.whole(value, "the focus token", 0, n - 1),
+}
+_VIEW_ACTIONS = {"undo": undo}
+
+
+def _replaces_tables(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Whether the tables' data changed other than by the user's typing (which the tables already show)."""
+    data = ("sentence", "example", "seed", "d_k", "d_v", "imported", "imported_tokens")
+    return any(getattr(old, f) != getattr(new, f) for f in data) or not set(old.edits) <= set(new.edits)
+
+
+def _show(state: PlaygroundState) -> None:
+    for key in [k for k in st.session_state if str(k).startswith(CONTROL)]:
+        field = key[len(CONTROL) :]
+        value = getattr(state, field)
+        if st.session_state[key] != value:  # only what moved: a widget already drawn this run stays untouched
+            st.session_state[key] = value
+
+
+def playground_control(field: str, move: Callable[..., PlaygroundState | tuple] | None = None, **args) -> dict:
+    """Keyword arguments that bind a widget to ``field`` of the Playground state.
+
+    A change calls ``move(state, value, **args)`` (by default, the field is simply set). A move may return the new
+    state, or (state, message); an ``AttnvizInputError`` leaves the state as it was and shows its message.
+    """
+    key = control_key(field)
+    current = playground()
+    if key not in st.session_state:
+        st.session_state[key] = getattr(current, field)
+    return {"key": key, "on_change": _on_control, "args": (field, move, args)}
+
+
+def _on_control(field: str, move, args: dict) -> None:
+    state = playground()
+    try:
+        value = _PARSERS.get(field, lambda v: v)(st.session_state[control_key(field)])
+    except (TypeError, ValueError):  # a value from before the widget's options changed: only this is ignored
+        set_playground(state)  # puts the widget back where the state is
+        return
+    try:  # an error of any other kind inside the move is a bug: shown, never taken for a stale value
+        new = move(state, value, **args) if move else replace(state, **{field: value})
+    except AttnvizInputError as error:
+        set_playground(state, str(error))
+        return
+    new, message = new if isinstance(new, tuple) else (new, None)
+    set_playground(new, message)
+
+
+def note_full_run() -> None:
+    """Called by the Playground on every full run, before its views: what is drawn outside them shows this state."""
+    st.session_state[OUTSIDE_VIEWS] = playground()
+
+
+def outdated_outside_views(current: PlaygroundState, *, open_tab_follows_views: bool) -> bool:
+    """True in a run of the Playground's views alone (a fragment run) that made ``current`` the state, after a change
+    that something outside the views shows: any change when the open tab follows the views, else new table data or a
+    sentence (Undo) or a message."""
+    drawn = st.session_state.get(OUTSIDE_VIEWS)
+    if drawn is None or drawn == current:
+        return False
+    said = any(st.session_state.get(key) for key in (MESSAGES, CONFIRMATIONS, TABLE_MESSAGES))
+    return open_tab_follows_views or _replaces_tables(drawn, current) or bool(said)
