@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE, VALUE_LIMIT
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TOKENS, VALUE_LIMIT
 from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import (
     MATRICES,
@@ -30,7 +30,7 @@ from attnviz.lessons.playground import (
 )
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
-from attnviz.ui.attention_grid import button, checkbox, choice, show_attention_views, slider, toggles
+from attnviz.ui.attention_grid import show_attention_views
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
@@ -80,33 +80,8 @@ def attention_views() -> None:
         st.rerun()
     previous = session.previous_playground()
     views = playground_views(playground, previous, font_size=chart_font_size())
-    show_attention_views(
+    show_attention_views(  # the controls of attnviz.classroom.controls in a rail, beside the four views
         views,
-        [
-            checkbox("causal", "Causal mask", help="Each token sees only itself and earlier ones."),
-            checkbox("scale", "Scale by 1/√d_k", help="Divide every score by √d_k."),
-            slider(
-                "temperature",
-                "Temperature τ",
-                MIN_TEMPERATURE,
-                MAX_TEMPERATURE,
-                step=0.05,
-                help="Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
-            ),
-            toggles(
-                "blocked_keys",
-                "Block keys (padding mask)",
-                list(playground.tokens),
-                help="A blocked key gets weight 0 from every query. Click a token to block it, again to unblock.",
-            ),
-            choice(
-                "focus",
-                "Focus token (query)",
-                playground.labels,
-                help="Its row is boxed in every view. Clicking a cell or a row label of a view also chooses its row.",
-            ),
-            button("undo", "Undo", disabled=not session.can_undo()),
-        ],
         note=example_note(playground),
         warning=fully_masked_message(playground),
         caption=describe_change(previous, playground, views[2])

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from attnviz.classroom import imported_link
 from attnviz.classroom import link_values as check
+from attnviz.classroom.controls import CONTROLS
 from attnviz.classroom.link_values import MAX_LINK_CHARS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS
@@ -222,11 +223,7 @@ def _from_wire(wire) -> SharedView:
         seed=check.whole(fields["seed"], "the seed", 0, MAX_SEED),
         d_k=d_k,
         d_v=d_v,
-        causal=check.boolean(fields["causal"], "the causal setting"),
-        scale=check.boolean(fields["scale"], "the scaling setting"),
-        temperature=check.temperature(fields["temperature"]),
-        blocked_keys=check.blocked_keys(fields["blocked_keys"], n),
-        focus=check.whole(fields["focus"], "the focus token", 0, n - 1),
+        **{field: control.check(fields[field], n) for field, control in CONTROLS.items()},  # as a control's value
         edits=_edits(fields["edits"], n, {"Q": d_k, "K": d_k, "V": d_v}),
         imported=imported,
         imported_tokens=imported_tokens,

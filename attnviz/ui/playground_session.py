@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from attnviz.classroom import link_values
+from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
@@ -144,13 +144,12 @@ def views_key() -> str:
     return VIEWS
 
 
-def views_callbacks(fields: list[str]) -> dict:
-    """The callbacks of the controls drawn inside the views component (attnviz.ui.attention_grid), one a field:
-    ``on_<field>_change``. Each control sends its field's new value as a trigger of that name; a click on a view's
-    cell or row label sends "focus" too."""
-    return {
-        f"on_{field}_change": _VIEW_ACTIONS[field] if field in _VIEW_ACTIONS else partial(_on_view_control, field)
-        for field in {*fields, "focus"}
+def views_callbacks() -> dict:
+    """The callbacks of the controls drawn inside the views component (attnviz.ui.attention_grid), one a field of
+    attnviz.classroom.controls and one an action: ``on_<name>_change``. Each control sends its field's new value as
+    a trigger of that name; a click on a view's cell or row label sends "focus" too."""
+    return {f"on_{field}_change": partial(_on_view_control, field) for field in CONTROLS} | {
+        f"on_{action}_change": _VIEW_ACTIONS[action] for action in ACTIONS
     }
 
 
@@ -159,21 +158,13 @@ def _on_view_control(field: str) -> None:
     changed, say) is ignored, and every control shows the state again."""
     current = playground()
     try:
-        value = _VIEW_CHECKS[field](st.session_state.get(VIEWS, {}).get(field), current.n)
+        value = CONTROLS[field].check(st.session_state.get(VIEWS, {}).get(field), current.n)
     except AttnvizInputError:
         set_playground(current)
         return
-    set_playground(replace(current, **{field: value}))
+    set_playground(replace(current, **{field: tuple(sorted(value)) if field == "blocked_keys" else value}))
 
 
-# How each control in the views checks the value it sends: (value, number of tokens) → the field's value.
-_VIEW_CHECKS: dict[str, Callable[[Any, int], Any]] = {
-    "causal": lambda value, n: link_values.boolean(value, "the causal setting"),
-    "scale": lambda value, n: link_values.boolean(value, "the scaling setting"),
-    "temperature": lambda value, n: link_values.temperature(value),
-    "blocked_keys": lambda value, n: tuple(sorted(link_values.blocked_keys(value, n))),
-    "focus": lambda value, n: link_values.whole(value, "the focus token", 0, n - 1),
-}
 _VIEW_ACTIONS = {"undo": undo}
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
 from attnviz.ui import playground_session
 from attnviz.ui.text import plain
@@ -27,35 +28,8 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-# ----------------------------------------------------------------------------- the controls (rail.js draws them)
-
-
-def checkbox(field: str, label: str, *, help: str) -> dict:
-    return {"kind": "check", "field": field, "label": label, "help": help}
-
-
-def slider(field: str, label: str, low: float, high: float, *, step: float, help: str) -> dict:
-    return {"kind": "range", "field": field, "label": label, "help": help, "min": low, "max": high, "step": step}
-
-
-def toggles(field: str, label: str, tokens: list[str], *, help: str) -> dict:
-    """One chip per token, pressed or not; the field holds the positions pressed."""
-    return {"kind": "toggles", "field": field, "label": label, "help": help, "options": tokens}
-
-
-def choice(field: str, label: str, options: list[str], *, help: str) -> dict:
-    """A drop-down of ``options``; the field holds the position chosen."""
-    return {"kind": "choice", "field": field, "label": label, "help": help, "options": options}
-
-
-def button(action: str, label: str, *, disabled: bool) -> dict:
-    """A button that runs one of attnviz.ui.playground_session's view actions (``undo``)."""
-    return {"kind": "button", "field": action, "label": label, "disabled": disabled}
-
-
 def show_attention_views(
     views: list[dict],
-    controls: list[dict],
     *,
     note: str | None,
     warning: str | None,
@@ -63,16 +37,16 @@ def show_attention_views(
     height: int,
     font_size: int,
 ) -> None:
-    """Draws ``controls`` (made with the functions above, in order, each showing its Playground field) in a rail left
-    of ``views`` (attnviz.figures.attention_grid), two by two, each ``height`` px tall. ``note`` sits above the
-    controls, ``warning`` above the views and ``caption`` under them. A click on a cell or a row label chooses that
-    row as the focus token."""
+    """Draws the Playground's controls (attnviz.classroom.controls, in order, each showing its field, then Undo) in a
+    rail left of ``views`` (attnviz.figures.attention_grid), two by two, each ``height`` px tall. ``note`` sits above
+    the controls, ``warning`` above the views and ``caption`` under them. A click on a cell or a row label chooses
+    that row as the focus token."""
     playground = playground_session.playground()
     _COMPONENT(
         key=playground_session.views_key(),
         data={
             "views": [_plain_labels(view) for view in views],
-            "controls": [_with_value(control, playground) for control in controls],
+            "controls": _controls(playground),
             "note": plain(note or ""),
             "warning": plain(warning or ""),
             "caption": plain(caption),
@@ -80,19 +54,29 @@ def show_attention_views(
             "font_size": font_size,
             "colours": {"masked": MASKED_GREY, "changed": CHANGED, "focus": FOCUS},
         },
-        **playground_session.views_callbacks([control["field"] for control in controls]),
+        **playground_session.views_callbacks(),
     )
 
 
-def _with_value(control: dict, playground) -> dict:
-    """The control with its field's current value, and its user text (token labels) made plain."""
-    shown = control | {"label": plain(control["label"])}
-    if "options" in control:
-        shown["options"] = [plain(option) for option in control["options"]]
-    if control["kind"] != "button":
-        value = getattr(playground, control["field"])
-        shown["value"] = list(value) if isinstance(value, tuple) else value
-    return shown
+def _controls(playground) -> list[dict]:
+    """Each control of the table as the rail draws it, with its field's current value (a tuple as a list) and its
+    user text (token labels) made plain; then the actions."""
+    shown = []
+    for control in CONTROLS.values():
+        spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
+        if control.kind == "range":
+            spec |= {"min": control.low, "max": control.high, "step": control.step}
+        elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
+            spec["options"] = [
+                plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
+            ]
+        value = getattr(playground, control.field)
+        shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
+    can_undo = playground_session.can_undo()
+    return shown + [
+        {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
+        for action, label in ACTIONS.items()
+    ]
 
 
 def _plain_labels(view: dict) -> dict:

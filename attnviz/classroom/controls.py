@@ -1,0 +1,71 @@
+"""The one table of the Playground's controls beside the views: each field's kind, label, help and check. The views
+component draws them from it (attnviz.ui.attention_grid), the Playground session checks what a control sends with it,
+and a share link's values pass the same checks (attnviz.classroom.share). Actions (Undo) are not fields: they are
+listed apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from attnviz.classroom import link_values
+from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
+
+
+@dataclass(frozen=True)
+class Control:
+    field: str  # the PlaygroundState field it shows and sets
+    kind: str  # "check", "range", "toggles" (one chip a token) or "choice" (one option a token)
+    label: str
+    help: str
+    check: Callable[[Any, int], Any]  # (value as sent, number of tokens) → the field's value; AttnvizInputError if bad
+    low: float = 0.0  # a range's bounds and step
+    high: float = 1.0
+    step: float = 1.0
+
+
+CONTROLS: dict[str, Control] = {
+    control.field: control
+    for control in (
+        Control(
+            "causal",
+            "check",
+            "Causal mask",
+            "Each token sees only itself and earlier ones.",
+            lambda value, n: link_values.boolean(value, "the causal setting"),
+        ),
+        Control(
+            "scale",
+            "check",
+            "Scale by 1/√d_k",
+            "Divide every score by √d_k.",
+            lambda value, n: link_values.boolean(value, "the scaling setting"),
+        ),
+        Control(
+            "temperature",
+            "range",
+            "Temperature τ",
+            "Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
+            lambda value, n: link_values.temperature(value),
+            low=MIN_TEMPERATURE,
+            high=MAX_TEMPERATURE,
+            step=0.05,
+        ),
+        Control(
+            "blocked_keys",
+            "toggles",
+            "Block keys (padding mask)",
+            "A blocked key gets weight 0 from every query. Click a token to block it, again to unblock.",
+            link_values.blocked_keys,
+        ),
+        Control(
+            "focus",
+            "choice",
+            "Focus token (query)",
+            "Its row is outlined in every view. Clicking a cell or a row label of a view also chooses its row.",
+            lambda value, n: link_values.whole(value, "the focus token", 0, n - 1),
+        ),
+    )
+}
+ACTIONS = {"undo": "Undo"}  # buttons beside the controls: not fields, nothing to check
