@@ -251,7 +251,7 @@ def test_undo_brings_back_the_sentence_box_and_says_so(playground):
     before = box.input_value()
     set_sentence(playground, "one two three")
     playground.get_by_role("button", name="Undo").click()
-    playground.get_by_text("Undone: the sentence is back.").wait_for()
+    playground.get_by_text("Undone: the sentence is back; “good” is the focus token again.").wait_for()
     wait_for_app(playground)
     assert box.input_value() == before
     assert len(view_titled(playground, WEIGHTS)["cells"]) == 144  # the 12 tokens are back in the views too
@@ -302,3 +302,31 @@ def test_a_cell_is_drawn_in_its_values_colour_on_the_views_fixed_scale(playgroun
     )
     want = palette_colour(scale.colours, *scale.range, float(scale.positions(np.array([value]))[0]))
     assert all(abs(d - w) <= 2 for d, w in zip(drawn, want, strict=True)), (drawn, want)
+
+
+def test_help_opens_with_a_click_or_a_key_not_only_a_hover(playground):
+    causal = view_control(playground, "Causal mask")
+    about = playground.get_by_role("button", name="About Causal mask")
+    help_line = causal.locator(".attnviz-help")
+    assert not help_line.is_visible() and about.get_attribute("aria-expanded") == "false"
+    about.click()  # a tap on a phone is this click
+    help_line.wait_for(state="visible")
+    assert help_line.text_content() == "Each token sees only itself and earlier ones."
+    assert not causal.locator("input").is_checked()  # the ⓘ sits in the label; its click does not tick the box
+    about.press("Enter")  # and from the keyboard
+    help_line.wait_for(state="hidden")
+    assert about.get_attribute("aria-expanded") == "false"
+
+
+def test_a_toggle_never_moves_the_controls(page, server):
+    """The example's note changes with a toggle (its numbers follow the state); it sits below the controls, so the box
+    a student just clicked stays under the pointer."""
+    open_app_page(page, server.url)  # the first screen: a worked example, with its note
+    wait_for_views_to_settle(page)
+    box = view_control(page, "Causal mask").locator("input")
+    before = box.bounding_box()
+    note = page.locator(".attnviz-note").text_content()
+    box.click()
+    page.wait_for_function("note => document.querySelector('.attnviz-note').textContent !== note", arg=note)
+    assert page.locator(".attnviz-note").text_content().startswith("You have moved away from the example")
+    assert box.bounding_box() == before

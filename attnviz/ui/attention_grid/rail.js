@@ -11,19 +11,34 @@ function element(tag, props = {}, ...children) {
   return made;
 }
 
-// The help, as a tooltip for the mouse and a description for screen readers.
-function describe(control, target, help) {
+// The help: a line under the control that an ⓘ button beside its label opens and closes (a click, a tap or a key:
+// no hover needed, so it works on a phone and a projector), a tooltip for the mouse, and a description for screen
+// readers.
+function describe(head, control, target, help) {
   if (!help) return;
-  control.title = help;
+  const id = `attnviz-help-${++controlIds}`;
+  const line = element('span', { className: 'attnviz-help', id, textContent: help, hidden: true });
+  const about = element('button', { type: 'button', className: 'attnviz-about', textContent: 'ⓘ', title: help });
+  about.setAttribute('aria-label', `About ${head.textContent.trim()}`);
+  about.setAttribute('aria-expanded', 'false');
+  about.setAttribute('aria-controls', id);
+  about.addEventListener('click', (event) => {
+    event.preventDefault(); // inside a label: the click opens the help, it does not tick the box
+    line.hidden = !line.hidden;
+    about.setAttribute('aria-expanded', String(!line.hidden));
+  });
+  head.append(about);
+  control.append(line);
   target.setAttribute('aria-description', help);
 }
 
 const CONTROLS = {
   check(spec, send) {
     const input = element('input', { type: 'checkbox' });
-    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, element('span', { textContent: spec.label }));
+    const name = element('span', { textContent: spec.label });
+    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, name);
     input.addEventListener('change', () => send(input.checked));
-    describe(control, input, spec.help);
+    describe(name, control, input, spec.help);
     return { control, show: (value) => setIfNew(input, 'checked', value) };
   },
 
@@ -31,15 +46,16 @@ const CONTROLS = {
     const id = `attnviz-control-${++controlIds}`;
     const input = element('input', { type: 'range', id, min: spec.min, max: spec.max, step: spec.step });
     const number = element('output', { htmlFor: id });
+    const name = element('span', { textContent: spec.label });
     const control = element('div', { className: 'attnviz-control attnviz-range' },
-      element('label', { htmlFor: id }, element('span', { textContent: spec.label }), number), input);
+      element('label', { htmlFor: id }, name, number), input);
     let dragging = false; // a value arriving mid-drag must not pull the thumb away from the pointer
     const say = () => setIfNew(number, 'textContent', Number(input.value).toFixed(2));
     input.addEventListener('pointerdown', () => { dragging = true; });
     for (const end of ['pointerup', 'pointercancel']) input.addEventListener(end, () => { dragging = false; });
     input.addEventListener('input', say);
     input.addEventListener('change', () => send(Number(input.value)));
-    describe(control, input, spec.help);
+    describe(name, control, input, spec.help);
     return {
       control,
       show: (value) => {
@@ -54,7 +70,8 @@ const CONTROLS = {
     const chips = spec.options.map((token, j) => element('button', { type: 'button', className: 'attnviz-toggle', value: j },
       element('small', { textContent: j }), ` ${token}`));
     const list = element('div', { className: 'attnviz-toggles' }, ...chips);
-    const control = element('fieldset', { className: 'attnviz-control' }, element('legend', { textContent: spec.label }), list);
+    const name = element('legend', { textContent: spec.label });
+    const control = element('fieldset', { className: 'attnviz-control' }, name, list);
     const pressed = () => chips.filter((chip) => chip.getAttribute('aria-pressed') === 'true').map((chip) => Number(chip.value));
     list.addEventListener('click', (event) => {
       const chip = event.target.closest('.attnviz-toggle');
@@ -62,7 +79,7 @@ const CONTROLS = {
       chip.setAttribute('aria-pressed', String(chip.getAttribute('aria-pressed') !== 'true'));
       send(pressed());
     });
-    describe(control, list, spec.help);
+    describe(name, control, list, spec.help);
     return {
       control,
       show: (value) => chips.forEach((chip, j) => {
@@ -74,9 +91,10 @@ const CONTROLS = {
 
   choice(spec, send) {
     const select = element('select', {}, ...spec.options.map((label, i) => element('option', { value: i, textContent: label })));
-    const control = element('label', { className: 'attnviz-control attnviz-choice' }, element('span', { textContent: spec.label }), select);
+    const name = element('span', { textContent: spec.label });
+    const control = element('label', { className: 'attnviz-control attnviz-choice' }, name, select);
     select.addEventListener('change', () => send(Number(select.value)));
-    describe(control, select, spec.help);
+    describe(name, control, select, spec.help);
     return { control, show: (value) => setIfNew(select, 'value', String(value)) };
   },
 
@@ -107,7 +125,7 @@ class Rail {
       this.controls = data.controls.map((spec) => {
         const made = CONTROLS[spec.kind](spec, (value) => this.send(spec.field, value));
         made.control.dataset.field = spec.field;
-        this.element.append(made.control);
+        this.element.insertBefore(made.control, this.note); // the note below: its length never moves a control
         return made;
       });
     }
