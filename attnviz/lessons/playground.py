@@ -20,7 +20,7 @@ INTRODUCTION = (
 MATRIX_ROLES = {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}
 START_HERE = (
     "Start here: the focus token “{token}” is outlined in every view. Its row in view 3 says how much of its "
-    "attention each word gets; predict what happens to that row, then switch on the causal mask."
+    "attention each word gets; predict what happens to that row, then switch {on_or_off} the causal mask."
 )
 
 
@@ -120,7 +120,7 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
     weights view as drawn (attnviz.figures.attention_grid): its changed cells are the ones this sentence counts, and
     it says "boxed" only when that view boxes them."""
     if old is None or old == new:
-        return START_HERE.format(token=new.tokens[new.focus])
+        return START_HERE.format(token=new.tokens[new.focus], on_or_off="off" if new.causal else "on")
     same_source = (old.example, old.seed, old.d_k, old.d_v) == (new.example, new.seed, new.d_k, new.d_v)
     if old.labels != new.labels:
         return _new_words(old, new) if same_source and new.example != WORDS else "New words: every view is new."

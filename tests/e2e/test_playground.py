@@ -312,7 +312,7 @@ def test_help_opens_with_a_click_or_a_key_not_only_a_hover(playground):
     about.click()  # a tap on a phone is this click
     help_line.wait_for(state="visible")
     assert help_line.text_content() == "Each token sees only itself and earlier ones."
-    assert not causal.locator("input").is_checked()  # the ⓘ sits in the label; its click does not tick the box
+    assert not causal.locator("input").is_checked()  # the (i) sits in the label; its click does not tick the box
     about.press("Enter")  # and from the keyboard
     help_line.wait_for(state="hidden")
     assert about.get_attribute("aria-expanded") == "false"

@@ -11,14 +11,14 @@ function element(tag, props = {}, ...children) {
   return made;
 }
 
-// The help: a line under the control that an ⓘ button beside its label opens and closes (a click, a tap or a key:
+// The help: a line under the control that an (i) button beside its label opens and closes (a click, a tap or a key:
 // no hover needed, so it works on a phone and a projector), a tooltip for the mouse, and a description for screen
 // readers.
 function describe(head, control, target, help) {
   if (!help) return;
   const id = `attnviz-help-${++controlIds}`;
   const line = element('span', { className: 'attnviz-help', id, textContent: help, hidden: true });
-  const about = element('button', { type: 'button', className: 'attnviz-about', textContent: 'ⓘ', title: help });
+  const about = element('button', { type: 'button', className: 'attnviz-about', textContent: 'i', title: help });
   about.setAttribute('aria-label', `About ${head.textContent.trim()}`);
   about.setAttribute('aria-expanded', 'false');
   about.setAttribute('aria-controls', id);
