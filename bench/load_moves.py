@@ -11,18 +11,19 @@ import asyncio
 import json
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
 
-from attnviz import attention, random_qkv, tokenize
+from attnviz import attention
+from attnviz.core.playground_state import PlaygroundState, set_sentence
+from attnviz.lessons.playground import OPENING
 from bench.st_client import ProtocolError, RunResult, Session, heatmap, table_columns, user_key
 
-# The Playground's first state (attnviz's PlaygroundState defaults): random vectors from seed 42, d_k = d_v = 4,
-# rounded to 2 decimals, scaled, temperature 1, no key blocked.
-DEFAULT_SENTENCE = "The movie was not good, but the soundtrack was amazing."
-SEED, D_K, D_V = 42, 4, 4
+# A student opens the Playground on its first screen (attnviz.lessons.playground.OPENING); the expected numbers are
+# derived from that state with the product's own moves, never restated here.
+DEFAULT_SENTENCE = OPENING.sentence
 SENTENCES = (
     "The cat sat on the mat.",
     "A teacher shares one link and the whole class opens it in the same minute.",
@@ -44,20 +45,24 @@ class Expected:
     """What the server should hold for this student."""
 
     sentence: str = DEFAULT_SENTENCE
-    causal: bool = False
+    causal: bool = OPENING.causal
     edits: dict[tuple[str, int, int], float] = field(default_factory=dict)  # (matrix, row, column) -> value
+
+    def state(self) -> PlaygroundState:
+        """The first screen with this student's sentence, mask and edits, made by the product's own moves."""
+        typed, _ = set_sentence(OPENING, self.sentence)
+        return replace(typed, causal=self.causal, edits=tuple(sorted(self.edits.items())))
 
     @property
     def labels(self) -> list[str]:
-        return [f"{i}: {token}" for i, token in enumerate(tokenize(self.sentence))]
+        return self.state().labels
 
     def weights(self) -> np.ndarray:
-        n = len(self.labels)
-        Q, K, V = random_qkv(n, D_K, D_V, SEED, decimals=2)  # (n, d_k), (n, d_k), (n, d_v)
-        named = {"Q": Q, "K": K, "V": V}
-        for (matrix, row, column), value in self.edits.items():
-            named[matrix][row, column] = value
-        return attention(Q, K, V, causal=self.causal).weights  # (n, n)
+        state = self.state()
+        Q, K, V = state.matrices()  # (n, d_k), (n, d_k), (n, d_v)
+        return attention(
+            Q, K, V, causal=state.causal, scale=state.scale, temperature=state.temperature, mask=state.allow_mask()
+        ).weights  # (n, n)
 
 
 class Wrong(AssertionError):
@@ -109,7 +114,7 @@ class Student:
         matrix = self.rng.choice("QK")
         editor = self.session.find(kind="dataframe", key_part=matrix)
         row = self.rng.randrange(len(self.expected.labels))
-        column = self.rng.randrange(D_K)
+        column = self.rng.randrange(OPENING.d_k)
         value = round(self.rng.uniform(-3, 3), 2)
         edits = self.table_edits.setdefault(editor.id, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
         edits["edited_rows"].setdefault(str(row), {})[table_columns(editor.element)[column]] = str(value)

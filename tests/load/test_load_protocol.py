@@ -17,7 +17,7 @@ import plotly.io as pio
 import pytest
 from streamlit.proto.Element_pb2 import Element
 
-from attnviz import random_qkv
+from attnviz import PRESETS
 from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
 from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
 from tests.reference import naive_attention
@@ -67,9 +67,10 @@ def test_widgets_are_found_by_the_words_of_their_key():
 
 
 def test_expected_weights_match_a_naive_reference():
-    expected = Expected(sentence="The cat sat on the mat.", causal=True, edits={("K", 2, 1): 2.5, ("Q", 0, 3): -1.0})
-    Q, K, V = random_qkv(7, 4, 4, 42, decimals=2)
-    K[2, 1], Q[0, 3] = 2.5, -1.0
+    expected = Expected(sentence="The cat sat on the mat.", causal=True, edits={("K", 2, 1): 2.5, ("Q", 0, 1): -1.0})
+    first_screen = PRESETS["movie_negation"]  # the vectors by position: the first 7 rows of the worked example's
+    Q, K, V = (matrix[:7].copy() for matrix in (first_screen.Q, first_screen.K, first_screen.V))
+    K[2, 1], Q[0, 1] = 2.5, -1.0
     _, weights, _ = naive_attention(Q.tolist(), K.tolist(), V.tolist(), causal=True)
     np.testing.assert_allclose(expected.weights(), weights, rtol=0, atol=1e-12)
     assert expected.labels == ["0: The", "1: cat", "2: sat", "3: on", "4: the", "5: mat", "6: ."]
