@@ -59,3 +59,25 @@ def test_page_loads_draws_and_is_titled(page, url_path):
     shot = SCREENSHOTS / f"{url_path or 'playground'}.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000
+
+
+def on_screen(page, locator) -> bool:
+    box, size = locator.bounding_box(), page.viewport_size
+    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] + box["width"] <= size["width"]
+
+
+def test_why_we_scale_has_its_slider_and_both_charts_it_moves_on_one_laptop_screen(page):
+    """1280 × 800: the d_k slider and the two charts it moves, seen together without scrolling."""
+    open_app_page(page, f"{page.base_url}/why_scale")
+    assert on_screen(page, page.get_by_label("d_k (number of dimensions of queries and keys)"))
+    for chart in ("why_variance", "why_saturation"):
+        assert on_screen(page, page.locator(f".st-key-{chart}")), chart
+
+
+def test_multi_heads_tie_switch_sits_beside_the_scores_it_changes(page):
+    open_app_page(page, f"{page.base_url}/multi_head")
+    switch = page.locator('[data-testid="stCheckbox"]').filter(has_text="Tie W_K = W_Q")
+    switch.scroll_into_view_if_needed()
+    scores, tick = page.locator(".st-key-mh_scores").bounding_box(), switch.bounding_box()
+    assert scores["x"] > tick["x"] + tick["width"]  # to its right
+    assert scores["y"] - 60 <= tick["y"] <= scores["y"] + scores["height"]  # in the same band of the page

@@ -35,10 +35,9 @@ function describe(head, control, target, help) {
 const CONTROLS = {
   check(spec, send) {
     const input = element('input', { type: 'checkbox' });
-    const name = element('span', { textContent: spec.label });
-    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, name);
+    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, element('span', { textContent: spec.label }));
     input.addEventListener('change', () => send(input.checked));
-    describe(name, control, input, spec.help);
+    describe(control, control, input, spec.help); // the (i) at the row's end: the label's middle still ticks the box
     return { control, show: (value) => setIfNew(input, 'checked', value) };
   },
 
