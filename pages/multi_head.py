@@ -40,10 +40,10 @@ divisors = costs.divisors(d_model)
 n_heads = sizes[1].selectbox(
     "n_heads",
     divisors,
-    help=f"Only divisors of d_model = {d_model} are offered, so every head gets the same width d_head.",
     **session.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
 seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **session.page_setting(PAGE, "seed", 0))
+sizes[1].caption(f"Divisors of d_model = {d_model} only: every head gets the same width d_head.")
 # The mask and the exercise's switch are drawn beside the heads and the scores they change (below); their values are
 # read here because every section is computed from them.
 causal = session.setting_value(PAGE, "causal", playground.causal)
@@ -111,12 +111,10 @@ for column, (name, figure) in zip(st.columns(3), figs.mixing_maps(model, labels,
 # ----------------------------------------------------------------------------- exercise
 st.header("4. Exercise: tie W_Q and W_K")
 switch, scores = st.columns([1, 1.6], gap="medium")
-switch.checkbox(
-    "Tie W_K = W_Q",
-    help="Use the same matrix for queries and keys, then look at the scores beside this switch.",
-    **session.page_setting(PAGE, "tie", False),
+switch.checkbox("Tie W_K = W_Q", **session.page_setting(PAGE, "tie", False))
+switch.caption(
+    "Predict first: with one matrix for queries and keys, what must be true of the scores S in the chart beside?"
 )
-switch.caption("Predict first: with one matrix for queries and keys, what must be true of the scores S?")
 (switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
 show_chart(figs.scores_map(model, labels), key="mh_scores", container=scores)
 

@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TOKENS, VALUE_LIMIT
+from attnviz.core.limits import MAX_DIM, MAX_SEED, VALUE_LIMIT
 from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import (
     MATRICES,
@@ -45,7 +45,6 @@ heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_
 heading.title("Attention playground")
 sentence.text_input(
     "Sentence",
-    help=f"Words and punctuation become tokens; up to {MAX_TOKENS} are used.",
     **session.playground_control("sentence", set_sentence),
 )
 example.selectbox(

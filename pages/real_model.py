@@ -23,11 +23,7 @@ font = chart_font_size()
 
 heading, sentence_box, model_box = st.columns([1, 3, 1.3], vertical_alignment="bottom")
 heading.title("A real model")
-sentence = sentence_box.text_input(
-    "Sentence",
-    help=f"Up to {MAX_TOKENS} tokens (about 90 words), the model's own special tokens included. Press Enter to run.",
-    **state.page_setting(PAGE, "sentence", SENTENCE),
-)
+sentence = sentence_box.text_input("Sentence", **state.page_setting(PAGE, "sentence", SENTENCE))
 model = model_box.selectbox(
     "Model", MODEL_NAMES, **state.page_setting(PAGE, "model", MODEL_NAMES[0], options=MODEL_NAMES)
 )
@@ -36,7 +32,7 @@ tokens, n = run.tokens, len(run.tokens)
 sinks = words.sink_words(tokens, run.sinks)
 st.caption(
     f"{model} is {words.KINDS[run.causal]}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
-    f"is {MAX_TOKENS}). Every weight below comes from attnviz.attention, the Playground's own function, on the "
+    f"is {MAX_TOKENS}, about 90 words, its special tokens included; press Enter to run a new sentence). Every weight below comes from attnviz.attention, the Playground's own function, on the "
     "model's queries, keys and values."
 )
 
@@ -54,11 +50,10 @@ def pick(key: str, read) -> None:
 # ----------------------------------------------------------------------------- every head, and the chosen one
 overview_column, rail = st.columns([2.6, 1], gap="medium")
 with rail:
-    hide = st.toggle(
-        "Hide the attention sinks",
-        help=f"Many heads park most of their attention on {literal(sinks)} when nothing else fits. Hiding them sets "
-        "their columns to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes.",
-        **state.page_setting(PAGE, "hide_sinks", False),
+    hide = st.toggle("Hide the attention sinks", **state.page_setting(PAGE, "hide_sinks", False))
+    st.caption(  # help in sight, not behind a hover: a phone and a projector have none
+        f"Many heads park most of their attention on {literal(sinks)} when nothing else fits. Hiding them sets their "
+        "columns to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes."
     )
     shown = shown_run(run, hide=hide)
     attention, stats = shown.attention, shown.stats  # (layers, heads, n, n), and each head's measured label
@@ -77,8 +72,6 @@ with rail:
         icon=":material/open_in_new:",
         type="primary",
         width="stretch",
-        help=f"This head's tokens and its Q, K and V ({n} × {run.q.shape[-1]} each) go to the Playground, to edit and "
-        "take apart. Its weights there are the model's own (the sink switch stays here).",
     ):
         open_in_playground(
             [words.visible_token(token) for token in tokens],
@@ -89,6 +82,10 @@ with rail:
             title=f"{model}, {words.head_name(layer, head).lower()}",
             sentence=run.sentence,
         )
+    st.caption(
+        f"Open in Playground: this head's tokens and its Q, K and V ({n} × {run.q.shape[-1]} each), to edit and take "
+        "apart; its weights there are the model's own (the sink switch stays here)."
+    )
 with overview_column:
     overview = figs.overview(shown.maps, chosen=(layer, head), font_size=font)
     st.echarts_chart(
@@ -114,9 +111,9 @@ with lines:
         "Query token (orange lines)",
         range(n),
         format_func=lambda i: f"{i}: {words.visible_token(tokens[i])}",
-        help="Or click a token on the left, or a row of the map.",
         **state.page_setting(PAGE, "query", words.last_word(tokens, run.sinks), options=range(n)),
     )
+    st.caption("Or click a token on the left, or a row of the map.")
     st.echarts_chart(
         figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
         key="rm.lines",

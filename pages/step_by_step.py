@@ -44,12 +44,8 @@ def move(keys: list[str], by: int) -> None:
 
 rail, main = st.columns([1, 3.7], gap="medium")
 with rail:
-    from_embeddings = st.toggle(
-        "Start from X",
-        **session.page_setting(PAGE, "from_embeddings", False),
-        help="Instead of the Playground's Q, K and V, make them from random embeddings and projection matrices "
-        "(adds the projection stage).",
-    )
+    from_embeddings = st.toggle("Start from X", **session.page_setting(PAGE, "from_embeddings", False))
+    st.caption("Q, K and V made from random embeddings X and projections (adds a stage).")
     d_model = 4
     if from_embeddings:
         d_model = st.slider("d_model (embedding width)", 1, MAX_D_MODEL, **session.page_setting(PAGE, "d_model", 4))

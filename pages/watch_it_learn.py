@@ -37,13 +37,12 @@ def settings() -> None:
     left.number_input("Samples", 100, MAX_SAMPLES, step=500, **bound("samples"))
     right.number_input("Epochs", 1, MAX_EPOCHS, **bound("epochs"))
     rates = words.LEARNING_RATES
-    left.selectbox(
-        "Learning rate", rates, format_func="{:g}".format, help=words.RATE_HELP, **bound("learning_rate", options=rates)
-    )
+    left.selectbox("Learning rate", rates, format_func="{:g}".format, **bound("learning_rate", options=rates))
     right.number_input("Seed", 0, MAX_SEED, **bound("seed"))
     left.selectbox("Target position", words.POSITIONS, **bound("target_position", options=words.POSITIONS))
     right.number_input("Target value", SMALLEST_TOKEN, LARGEST_TOKEN, **bound("target_value"))
-    st.toggle("Balanced sampling", help=words.BALANCED_HELP, **bound("balanced"))
+    st.toggle("Balanced sampling", **bound("balanced"))
+    st.caption(f"Learning rate: {words.RATE_HELP} Balanced sampling: {words.BALANCED_HELP}")  # in sight, no hover
 
 
 def chosen_config() -> TrainConfig:
@@ -113,9 +112,8 @@ def result_view(result, config: TrainConfig) -> None:
         st.warning(literal(note), icon=":material/update:")
     lesson, playground = st.columns([2.6, 1], vertical_alignment="center")
     lesson.success(literal(words.attention_lesson(result)), icon=":material/school:")
-    positive = playground.toggle(
-        "A positive sample", help=words.sample_help(result.config), **state.page_setting(PAGE, "positive_sample", True)
-    )
+    positive = playground.toggle("A positive sample", **state.page_setting(PAGE, "positive_sample", True))
+    playground.caption(words.sample_help(result.config))
     if playground.button("Open in Playground", icon=":material/open_in_new:", width="stretch"):
         tokens = result.example(positive)
         title = words.sample_title(result.config, tokens)

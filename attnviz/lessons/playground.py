@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.numbers import format_fixed_numbers, format_number
 from attnviz.core.playground_state import IMPORTED, RANDOM, WORDS, PlaygroundState, load_example
 from attnviz.core.presets import PRESETS
@@ -15,7 +16,7 @@ OPENING = load_example(PlaygroundState(), "movie_negation")
 
 INTRODUCTION = (
     "Each token asks with a query (Q), offers a key (K) and passes on a value (V); its row of weights says how much "
-    "it takes from each token's value."
+    f"it takes from each token's value. Words and punctuation become tokens (up to {MAX_TOKENS})."
 )
 MATRIX_ROLES = {"Q": "what each token looks for", "K": "what it offers", "V": "what it passes on"}
 START_HERE = (
