@@ -1,6 +1,6 @@
 """Every limit a control, a table cell or a share link is held to, in one place."""
 
-MAX_TOKENS = 128  # tokens used from a sentence; more are cut, with a message
+MAX_TOKENS = 128  # tokens used from a sentence (more are cut, with a message); a real model refuses more, never cuts
 MAX_SENTENCE_CHARS = 5_000  # a longer paste is refused before tokenizing
 MAX_DIM = 64  # d_k and d_v on the Playground (a real model's head width fits)
 MAX_SEED = 2**31 - 1

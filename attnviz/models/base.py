@@ -9,9 +9,9 @@ from collections import OrderedDict
 import numpy as np
 
 from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_TOKENS  # one limit: a run, special tokens included, fits the Playground
 from attnviz.models.runs import ModelRun, readonly
 
-MAX_TOKENS = 128  # special tokens included; a longer sentence is refused, never cut
 MAX_CHARACTERS = 2_000  # a longer paste is refused before it is tokenized
 RUN_CACHE_BYTES = 64 * 2**20  # per model: about 16 decoder runs of 32 tokens, or one of 128 tokens
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
