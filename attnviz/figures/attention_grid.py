@@ -15,6 +15,9 @@ A view is a dict; every per-cell list is flat, in reading order (row by row):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
 from attnviz.core.numbers import format_number, format_numbers
@@ -29,91 +32,77 @@ from attnviz.figures.attention_charts import (
 )
 
 
-def grid_view(
-    matrix,
-    row_labels: list[str],
-    col_labels: list[str],
-    *,
-    name: str,
-    title: str,
-    scale: Scale,
-    value_name: str,
-    blocked=None,
-    focus_row: int | None = None,
-    before=None,
-    font_size: int = 13,
-) -> dict:
-    """One view of ``matrix`` (rows × cols), row 0 at the top.
+@dataclass(frozen=True)
+class _Cells:
+    """One view's cells as a reader gets them, in reading order."""
 
-    ``blocked`` cells are masked: grey, saying "−∞" (scores) or "0" (weights), since a masked score has no colour to
-    claim. ``before`` is (matrix, blocked) before the last change: a cell whose shown value moved is changed, and
-    boxed in orange where ``boxes_changes`` allows.
-    """
-    z = np.asarray(matrix, dtype=float)  # (rows, cols)
-    rows, cols = z.shape
-    blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
-    show_text = text_fits(rows, cols, font_size)
+    colour: list  # positions on the view's scale; None where masked
+    text: list  # what each cell says (empty above the text limit)
+    numbers: list  # what the hover says
+    said: np.ndarray  # (rows, cols) what a reader is told: text, or the hover number above the limit; mask text
+
+
+@lru_cache(maxsize=32)  # a state's cells are computed once: now, and again as "before" for the next change
+def _cells(state, drawn: str, masked: bool, scale: Scale, font_size: int) -> _Cells:
+    result = state.result()
+    z = getattr(result, drawn)  # (rows, cols)
+    blocked = result.blocked if masked else np.zeros(z.shape, bool)
+    show_text = text_fits(*z.shape, font_size)
     digits = hover_digits(show_text)
     shown = z[~blocked]
     colour = np.full(z.shape, np.nan)
     colour[~blocked] = np.round(scale.positions(shown), digits)
     numbers = np.full(z.shape, "", dtype=object)
     numbers[~blocked] = format_numbers(shown, digits=digits)
-    text = np.full(z.shape, scale.masked_text, dtype=object)
-    text[~blocked] = cell_labels(shown, scale) if show_text else ""
-    changed = _changed(before, z, blocked, scale, show_text)
-    # Every cell changed: the line under the views says so, and a box on each cell would hide the colours.
-    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, show_text) and not changed.all() else []
+    said = np.full(z.shape, scale.masked_text, dtype=object)
+    said[~blocked] = cell_labels(shown, scale) if show_text else numbers[~blocked]
+    return _Cells(
+        colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()],
+        text=said.ravel().tolist() if show_text else [],
+        numbers=numbers.ravel().tolist(),
+        said=said,
+    )
+
+
+def _view(state, previous, spec: tuple, font_size: int) -> dict:
+    """One view of the state; cells whose shown value moved since ``previous`` are changed, and boxed in orange
+    where ``boxes_changes`` allows (never every cell: the line under the views says so instead)."""
+    name, title, drawn, scale, value_name, masked, columns = spec
+    cells = _cells(state, drawn, masked, scale, font_size)
+    rows, cols = cells.said.shape
+    changed = np.zeros(cells.said.shape, bool)
+    if previous is not None:
+        before = _cells(previous, drawn, masked, scale, font_size).said
+        changed = before != cells.said if before.shape == cells.said.shape else changed
+    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, bool(cells.text)) and not changed.all() else []
     return {
         "name": name,  # the PNG's name: attnviz-<name>.png
         "title": title,
-        "rows": list(row_labels),  # hover: "4: good → 3: not"
-        "ticks": key_tokens(col_labels),
-        "cols": list(col_labels),
+        "rows": state.labels,  # hover: "4: good → 3: not"
+        "ticks": key_tokens(columns),
+        "cols": list(columns),
         "tick_font": tick_font_size(rows, cols, font_size),  # px, for the row and column labels
-        "focus": focus_row if focus_row is not None and 0 <= focus_row < rows else None,
+        "focus": state.focus if 0 <= state.focus < rows else None,
         "palette": scale.colours,
         "range": list(scale.range),
         "value_name": value_name,
-        "colour": [None if np.isnan(p) else p for p in colour.ravel().tolist()],
-        "text": text.ravel().tolist() if show_text else [],
-        "numbers": numbers.ravel().tolist(),
+        "colour": cells.colour,
+        "text": cells.text,
+        "numbers": cells.numbers,
         "changed": boxed,
         "changed_count": int(changed.sum()),  # for the line under the views, which says what the boxes show
     }
-
-
-def shown_values(matrix, blocked, scale: Scale, show_text: bool) -> np.ndarray:
-    """What each cell says to a reader (its text, or its hover number above the text limit; masked cells their
-    mask text): the one thing a change is judged by, so a box never marks a cell whose shown value stayed."""
-    z = np.asarray(matrix, dtype=float)
-    blocked = np.asarray(blocked, bool)
-    said = np.full(z.shape, scale.masked_text, dtype=object)
-    said[~blocked] = (
-        cell_labels(z[~blocked], scale) if show_text else format_numbers(z[~blocked], digits=hover_digits(False))
-    )
-    return said
-
-
-def _changed(before, after: np.ndarray, blocked: np.ndarray, scale: Scale, show_text: bool) -> np.ndarray:
-    """The cells whose shown value differs from ``before`` ((matrix, blocked or None) or None: nothing to compare)."""
-    if before is None or np.shape(before[0]) != after.shape:
-        return np.zeros(after.shape, bool)
-    old, old_blocked = before
-    old_blocked = np.zeros(after.shape, bool) if old_blocked is None else old_blocked
-    return shown_values(old, old_blocked, scale, show_text) != shown_values(after, blocked, scale, show_text)
 
 
 def playground_views(state, previous=None, *, font_size: int = 13) -> list[dict]:
     """Raw scores, scaled and masked scores, weights and outputs of a PlaygroundState, in reading order.
 
     Raw and scaled scores share one colour scale fixed by the largest raw score, so toggling the scaling or the
-    temperature changes the colours only as much as it changes the numbers. Cells that differ from ``previous``
-    (the state before the last change) are boxed in orange, unless every cell changed (the line under the views says
-    so instead).
+    temperature changes the colours only as much as it changes the numbers. A cell is changed when what it shows a
+    reader differs from ``previous`` (the state before the last change): one decision, which the boxes and the line
+    under the views both use.
     """
     result, labels = state.result(), state.labels
-    old = previous.result() if _comparable(previous, state) else None
     score_scale = Scale("signed", reach_of_scores(result))
     value_scale = Scale("signed", float(np.abs(state.matrices()[2]).max() or 1.0))  # the largest |v|
     dims = [f"d{j + 1}" for j in range(state.d_v)]
@@ -124,31 +113,13 @@ def playground_views(state, previous=None, *, font_size: int = 13) -> list[dict]
         ("weights", "3. Weights: softmax of each row", "weights", Scale("weights"), "weight", True, labels),
         ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),
     )
-    return [
-        grid_view(
-            getattr(result, drawn),
-            labels,
-            columns,
-            name=name,
-            title=title,
-            scale=scale,
-            value_name=value_name,
-            blocked=_masked(result, masked),
-            focus_row=state.focus,
-            before=None if old is None else (getattr(old, drawn), _masked(old, masked)),
-            font_size=font_size,
-        )
-        for name, title, drawn, scale, value_name, masked, columns in views
-    ]
+    before = previous if _comparable(previous, state) else None
+    return [_view(state, before, spec, font_size) for spec in views]
 
 
 def _comparable(previous, state) -> bool:
     """Whether the views before the last change are the same cells as now: the same tokens and sizes."""
     return previous is not None and (previous.labels, previous.d_v) == (state.labels, state.d_v)
-
-
-def _masked(result, masked_view: bool):
-    return result.blocked if masked_view else None
 
 
 def reach_of_scores(result) -> float:
