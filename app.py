@@ -9,12 +9,13 @@ from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_switch
 from attnviz.ui.state import keep_page_settings
 
-st.set_page_config(page_title="attnviz: self-attention, every number", page_icon="🔍", layout="wide")
 
 routes = {
     page.name: st.Page(page.file, title=page.title, icon=page.icon, default=page.name == DEFAULT_PAGE) for page in PAGES
 }
 current = st.navigation(list(routes.values()), position="top")
+# Each page its own browser-tab title (a screen reader announces it; a student with six tabs open finds the right one).
+st.set_page_config(page_title=f"{current.title} · attnviz", page_icon="🔍", layout="wide")
 keep_page_settings()
 begin()
 restore_from_link(next(name for name, route in routes.items() if route.url_path == current.url_path))

@@ -19,7 +19,7 @@ PAGES = {
     "watch_it_learn": ("pages/watch_it_learn.py", "Watch it learn", "Watch attention learn"),
     "real_model": ("pages/real_model.py", "Real model", "A real model"),
 }
-APP_TITLE_START = "attnviz"
+APP_TITLE = "attnviz"
 
 
 def test_the_page_list_here_is_the_page_table():
@@ -45,8 +45,8 @@ def test_page_loads_draws_and_is_titled(page, url_path):
             values = trace["z"] if trace["type"] == "heatmap" else trace["y"]
             assert values, f"trace {trace['name']!r} of chart {plot['title']!r} on {title!r} is empty"
 
-    # The title: the browser tab carries the app's title, and the page's h1 names the page.
-    assert page.title().startswith(APP_TITLE_START)
+    # The title: the browser tab names the page and the app, and the page's h1 names the page.
+    assert page.title() == f"{title} · {APP_TITLE}"
     # The navigation (sidebar or top bar) marks this page as the current one.
     current = page.locator('[data-testid$="NavLink"][aria-current="page"] span[label]')
     assert current.count() == 1
