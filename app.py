@@ -9,7 +9,6 @@ from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_switch
 from attnviz.ui.state import keep_page_settings
 
-
 routes = {
     page.name: st.Page(page.file, title=page.title, icon=page.icon, default=page.name == DEFAULT_PAGE) for page in PAGES
 }

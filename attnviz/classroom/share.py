@@ -184,7 +184,7 @@ def _to_wire(state: PlaygroundState, page: str) -> dict:
         "edits": {matrix: cells for matrix, cells in grouped.items() if cells},
         "page": page,
         "imported": None if state.imported is None else imported_link.head_to_wire(state.imported),
-        "imported_tokens": None if state.imported_tokens is None else list(state.imported_tokens),
+        "imported_tokens": None if state.model_tokens is None else list(state.model_tokens),
     }
     return {_WIRE_KEYS[field]: value for field, value in values.items() if value != WIRE_DEFAULTS[field]}
 
@@ -203,7 +203,7 @@ def _from_wire(wire) -> SharedView:
     if len(sentence) > MAX_SENTENCE_CHARS:
         raise AttnvizInputError(f"the sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
     imported_tokens = imported_link.tokens_from_wire(fields["imported_tokens"])
-    n = PlaygroundState(sentence=sentence, imported_tokens=imported_tokens).n
+    n = PlaygroundState(sentence=sentence, model_tokens=imported_tokens).n
     if n == 0:
         raise AttnvizInputError("the sentence has no words to attend over.")
     example = check.text(fields["example"], "the example")
@@ -219,14 +219,13 @@ def _from_wire(wire) -> SharedView:
     d_v = check.whole(fields["d_v"], "d_v (the value size)", 1, MAX_DIM)
     state = PlaygroundState(
         sentence=sentence,
-        example=example,
+        source=example if imported is None else imported,
         seed=check.whole(fields["seed"], "the seed", 0, MAX_SEED),
         d_k=d_k,
         d_v=d_v,
         **{field: control.check(fields[field], n) for field, control in CONTROLS.items()},  # as a control's value
         edits=_edits(fields["edits"], n, {"Q": d_k, "K": d_k, "V": d_v}),
-        imported=imported,
-        imported_tokens=imported_tokens,
+        model_tokens=imported_tokens,
     )
     return SharedView(state, page)
 

@@ -1,12 +1,13 @@
 """The Playground's whole configuration as one immutable value, and the moves a user can make on it.
 
 Everything the page shows is derived from a ``PlaygroundState``: the tokens from the sentence, the base vectors from
-the example (or the seed), and the user's cell edits laid on top. That makes a state easy to compare, cache and put
+its one ``source`` (random by position or from the words, with the seed; a worked example; a real model's head), and
+the user's cell edits laid on top. That makes a state easy to compare, cache and put
 into a share link. Moves never raise on bad input: they return the unchanged state and a message in plain words.
 
-A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is one more
-example: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user
-types a new sentence.
+A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is a source
+too: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user types
+a new sentence.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ Edit = tuple[tuple[str, int, int], float]  # ((matrix, row, column), value)
 @dataclass(frozen=True)
 class PlaygroundState:
     sentence: str = "The movie was not good, but the soundtrack was amazing."
-    example: str = RANDOM  # where the vectors come from: RANDOM, WORDS, a key of attnviz.PRESETS, or IMPORTED
+    source: str | ImportedHead = RANDOM  # where the base vectors come from: RANDOM, WORDS, a preset's key, or a head
     seed: int = 42
     d_k: int = 4
     d_v: int = 4
@@ -47,16 +48,21 @@ class PlaygroundState:
     blocked_keys: tuple[int, ...] = ()  # key positions no query may attend to
     focus: int = 4  # the query token explained in detail
     edits: tuple[Edit, ...] = ()  # sorted, one per cell
-    imported: ImportedHead | None = None  # the base vectors when example is IMPORTED (and only then)
-    imported_tokens: tuple[str, ...] | None = None  # a model's own tokens, shown instead of the sentence's
+    model_tokens: tuple[str, ...] | None = None  # a real model's own tokens, shown instead of the sentence's
 
-    def __post_init__(self) -> None:
-        if (self.example == IMPORTED) != (self.imported is not None):
-            raise ValueError("example is IMPORTED exactly when the state holds an imported head")
+    @property
+    def example(self) -> str:
+        """The source as the Example box names it: RANDOM, WORDS, a preset's key, or IMPORTED."""
+        return IMPORTED if isinstance(self.source, ImportedHead) else self.source
+
+    @property
+    def imported(self) -> ImportedHead | None:
+        """The real model's head the vectors come from, if they do."""
+        return self.source if isinstance(self.source, ImportedHead) else None
 
     @property
     def tokens(self) -> tuple[str, ...]:
-        return self.imported_tokens if self.imported_tokens is not None else _tokens(self.sentence)
+        return self.model_tokens if self.model_tokens is not None else _tokens(self.sentence)
 
     @property
     def n(self) -> int:
@@ -70,7 +76,7 @@ class PlaygroundState:
     def matrices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Q (n, d_k), K (n, d_k), V (n, d_v): the example's or the seed's vectors with the user's edits on top."""
         tokens = self.tokens if self.example == WORDS else ()  # only word vectors depend on the words
-        Q, K, V = (m.copy() for m in _base(self.example, self.seed, self.n, self.d_k, self.d_v, self.imported, tokens))
+        Q, K, V = (m.copy() for m in _base(self.source, self.seed, self.n, self.d_k, self.d_v, tokens))
         named = {"Q": Q, "K": K, "V": V}
         for (matrix, row, col), value in self.edits:
             named[matrix][row, col] = value
@@ -92,14 +98,14 @@ def _tokens(sentence: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _base(
-    example: str, seed: int, n: int, d_k: int, d_v: int, imported: ImportedHead | None, tokens: tuple[str, ...]
+    source: str | ImportedHead, seed: int, n: int, d_k: int, d_v: int, tokens: tuple[str, ...]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    if example == WORDS:
+    if source == WORDS:
         return word_qkv(tokens, d_k, d_v, seed, decimals=2)
-    if example == IMPORTED:
-        sources = (imported.Q, imported.K, imported.V)
-    elif example in PRESETS:
-        sources = (PRESETS[example].Q, PRESETS[example].K, PRESETS[example].V)
+    if isinstance(source, ImportedHead):
+        sources = (source.Q, source.K, source.V)
+    elif source in PRESETS:
+        sources = (PRESETS[source].Q, PRESETS[source].K, PRESETS[source].V)
     else:
         return random_qkv(n, d_k, d_v, seed, decimals=2)
     base = []
@@ -146,7 +152,7 @@ def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState
         )
     if all(unicodedata.category(char).startswith("P") for word in words for char in word):
         return state, "The sentence has only punctuation. Type at least one word; the previous sentence is kept."
-    new = _fit(replace(state, sentence=sentence, imported_tokens=None))  # the sentence's own tokens from now on
+    new = _fit(replace(state, sentence=sentence, model_tokens=None))  # the sentence's own tokens from now on
     if len(words) > MAX_TOKENS:
         return new, f"The sentence has {len(words)} tokens; only the first {MAX_TOKENS} are used."
     return new, None
@@ -156,11 +162,11 @@ def load_example(state: PlaygroundState, key: str) -> PlaygroundState:
     if key == IMPORTED:  # the imported head again, without the edits made to it
         return replace(state, edits=()) if state.imported is not None else state
     if key in (RANDOM, WORDS):
-        return replace(state, example=key, edits=(), imported=None)
+        return replace(state, source=key, edits=())
     preset = PRESETS[key]
     return PlaygroundState(
         sentence=preset.sentence,
-        example=key,
+        source=key,
         seed=state.seed,
         d_k=preset.Q.shape[1],
         d_v=preset.V.shape[1],
@@ -175,7 +181,7 @@ def randomise(state: PlaygroundState, seed: int) -> PlaygroundState:
     """Fresh random vectors for the current sentence and sizes; the same seed always gives the same vectors. Vectors
     from the words stay so; any other source becomes random vectors by position."""
     source = WORDS if state.example == WORDS else RANDOM
-    return replace(state, example=source, seed=int(seed), edits=(), imported=None)
+    return replace(state, source=source, seed=int(seed), edits=())
 
 
 def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState:
@@ -220,14 +226,13 @@ def import_head(
         raise AttnvizInputError(f"The sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
     return PlaygroundState(
         sentence=sentence,
-        example=IMPORTED,
+        source=head,
         seed=state.seed,
         d_k=head.Q.shape[1],
         d_v=head.V.shape[1],
         causal=bool(causal),
         focus=min(state.focus, n - 1),
-        imported=head,
-        imported_tokens=tokens,
+        model_tokens=tokens,
     )
 
 

@@ -105,7 +105,7 @@ def _imported_note(state: PlaygroundState) -> str:
     mask = " with the causal mask" if state.causal else ""
     changed = (
         state.edits
-        or state.imported_tokens is None
+        or state.model_tokens is None
         or (state.d_k, state.d_v) != (head.Q.shape[1], head.V.shape[1])
         or (state.scale, state.temperature, state.blocked_keys) != (True, 1.0, ())
     )
@@ -122,7 +122,7 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
     it says "boxed" only when that view boxes them."""
     if old is None or old == new:
         return START_HERE.format(token=new.tokens[new.focus], on_or_off="off" if new.causal else "on")
-    same_source = (old.example, old.seed, old.d_k, old.d_v) == (new.example, new.seed, new.d_k, new.d_v)
+    same_source = (old.source, old.seed, old.d_k, old.d_v) == (new.source, new.seed, new.d_k, new.d_v)
     if old.labels != new.labels:
         return _new_words(old, new) if same_source and new.example != WORDS else "New words: every view is new."
     if not same_source:
@@ -156,13 +156,12 @@ def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
     """The confirmation after Undo: which settings came back."""
     named = {
         "sentence": "the sentence is back",
-        "example": "the vectors are back",
         "seed": "the vectors are back",
-        "imported": "the vectors are back",
+        "source": "the vectors are back",
         "d_k": "the sizes are back",
         "d_v": "the sizes are back",
         "edits": "the edited cells are as before",
-        "imported_tokens": "the tokens are back",
+        "model_tokens": "the tokens are back",
         "causal": "the causal mask is " + ("on" if back.causal else "off") + " again",
         "scale": "scaling is " + ("on" if back.scale else "off") + " again",
         "temperature": f"τ is {format_number(back.temperature)} again",

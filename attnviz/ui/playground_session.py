@@ -170,7 +170,7 @@ _VIEW_ACTIONS = {"undo": undo}
 
 def _replaces_tables(old: PlaygroundState, new: PlaygroundState) -> bool:
     """Whether the tables' data changed other than by the user's typing (which the tables already show)."""
-    data = ("sentence", "example", "seed", "d_k", "d_v", "imported", "imported_tokens")
+    data = ("sentence", "source", "seed", "d_k", "d_v", "model_tokens")
     return any(getattr(old, f) != getattr(new, f) for f in data) or not set(old.edits) <= set(new.edits)
 
 

@@ -58,7 +58,7 @@ def states(draw):
     }
     return PlaygroundState(
         sentence=sentence,
-        example=draw(st.sampled_from(["random", "words", *PRESETS])),
+        source=draw(st.sampled_from(["random", "words", *PRESETS])),
         seed=draw(st.integers(0, MAX_SEED)),
         d_k=d_k,
         d_v=d_v,

@@ -109,7 +109,7 @@ def test_edits_on_an_imported_head_and_its_tokens_alone_round_trip():
     tokens_only = load_example(edited, "random")  # the head is gone, the model's tokens stay
     assert decode(encode(tokens_only)).state == tokens_only and tokens_only.imported is None
     head_only, _ = set_sentence(edited, "Dogs bark loudly")  # the sentence's tokens, the head's vectors
-    assert decode(encode(head_only)).state == head_only and head_only.imported_tokens is None
+    assert decode(encode(head_only)).state == head_only and head_only.model_tokens is None
 
 
 # ----------------------------------------------------------------------------- too large

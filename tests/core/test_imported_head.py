@@ -100,17 +100,17 @@ def test_a_head_the_playground_cannot_hold_is_refused_in_plain_words(tokens, vec
         import_head(PlaygroundState(), tokens, *vectors, causal=False, title=title)
 
 
-def test_the_example_is_imported_exactly_when_a_head_is_held():
-    with pytest.raises(ValueError):
-        PlaygroundState(example=IMPORTED)
-    with pytest.raises(ValueError):
-        PlaygroundState(imported=ImportedHead(TITLE, *head_vectors()))
+def test_the_example_is_imported_exactly_when_the_source_is_a_head():
+    held = PlaygroundState(source=ImportedHead(TITLE, *head_vectors()))
+    assert held.example == IMPORTED and held.imported is held.source
+    for key in ("random", "words", "cat_sat"):
+        assert PlaygroundState(source=key).example == key and PlaygroundState(source=key).imported is None
 
 
 def test_a_new_sentence_brings_its_own_tokens_and_keeps_the_vectors_by_position():
     state = imported()
     new, message = set_sentence(state, "Dogs bark")
-    assert message is None and new.tokens == ("Dogs", "bark") and new.imported_tokens is None
+    assert message is None and new.tokens == ("Dogs", "bark") and new.model_tokens is None
     Q, _, V = new.matrices()
     assert np.array_equal(Q, state.imported.Q[:2]) and np.array_equal(V, state.imported.V[:2])
     longer, _ = set_sentence(state, "one two three four five six seven eight")
@@ -124,7 +124,7 @@ def test_random_vectors_or_a_new_seed_replace_the_head_and_keep_the_models_token
         assert new.tokens == TOKENS  # the tokens are not the vectors: they stay
         assert not np.array_equal(new.matrices()[0], state.matrices()[0])
     preset = load_example(state, "cat_sat")
-    assert preset.imported is None and preset.imported_tokens is None
+    assert preset.imported is None and preset.model_tokens is None
 
 
 def test_choosing_the_imported_head_again_undoes_the_edits_made_to_it():
