@@ -43,7 +43,12 @@ run: $(VENV)/.run-installed
 lint: $(VENV)/.dev-installed
 	$(BIN)/python -m ruff check .
 
-test: lint
+# ESLint and the component's Node tests (tests/test_javascript.py runs them). Without npm they are skipped, and say so.
+node_modules/.package-lock.json: package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: the JavaScript lint and tests will be skipped"; fi
+
+test: lint node_modules/.package-lock.json
 	$(BIN)/python -m pytest
 
 e2e: $(VENV)/.dev-installed
@@ -84,4 +89,4 @@ mutate: $(VENV)/.dev-installed
 	$(BIN)/mutmut results
 
 clean:
-	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache .hypothesis mutants
+	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache .hypothesis mutants node_modules

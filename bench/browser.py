@@ -92,7 +92,7 @@ ARM_JS = """
   };
   const paints = chart => canvases(chart).reduce((sum, c) => sum + (c.__paints || 0), 0);
   const paintedAt = chart => Math.max(0, ...canvases(chart).map(c => c.__paintedAt || 0));
-  // The Playground's views stamp each paint with the data it draws (grid.js); ECharts views have no such stamp.
+  // The Playground's views stamp each paint with the data it draws (view.js); ECharts views have no such stamp.
   const revision = chart => canvases(chart).map(c => c.dataset.revision || '').join();
   const text = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
     .map(e => e.textContent).join('|');

@@ -117,7 +117,7 @@ def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
     assert chosen_focus(page) == "0: The"
     # A row's label works too: row 2's, left of the cells, where the view laid it out.
     at = page.evaluate(
-        """() => { const v = document.querySelector('.attnviz-view[data-view="weights"] canvas').view.box;
+        """() => { const v = JSON.parse(document.querySelector('.attnviz-view[data-view="weights"] canvas').dataset.layout);
                     return {x: v.left / 2, y: v.top + 2.5 * v.cellH}; }"""
     )
     page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
@@ -162,7 +162,7 @@ def test_hovering_a_cell_names_its_query_key_and_exact_weight(playground):
     box = shown["box"]
     # Row 4, column 3: found from the view's own layout, as the browser drew it (cells end at the bottom labels).
     at = page.evaluate(
-        """() => { const v = document.querySelector('.attnviz-view[data-view="weights"] canvas').view.box;
+        """() => { const v = JSON.parse(document.querySelector('.attnviz-view[data-view="weights"] canvas').dataset.layout);
                     return {x: v.left + 3.5 * v.cellW, y: v.top + 4.5 * v.cellH}; }"""
     )
     page.mouse.move(box["x"] + at["x"], box["y"] + at["y"])
@@ -293,7 +293,7 @@ def test_a_cell_is_drawn_in_its_values_colour_on_the_views_fixed_scale(playgroun
     drawn = playground.evaluate(
         """(name) => {
           const canvas = document.querySelector(`.attnviz-view[data-view="${name}"] canvas`);
-          const box = canvas.view.box, ratio = window.devicePixelRatio || 1;
+          const box = JSON.parse(canvas.dataset.layout), ratio = window.devicePixelRatio || 1;
           // Row 6, column 3, 3 px inside the cell's top left corner: away from its number and any box.
           const x = Math.round((box.left + 3 * box.cellW + 3) * ratio), y = Math.round((box.top + 6 * box.cellH + 3) * ratio);
           return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3));

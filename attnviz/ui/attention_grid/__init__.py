@@ -1,11 +1,12 @@
 """The Playground's instrument: the attention controls and the four views they change, drawn by one Streamlit v2
-component (grid.js, rail.js, index.js and grid.css beside this file, inline, no build step).
+component. Its browser side is ES modules beside this file (index.js the entry; view.js, paint.js, layout.js,
+colour.js, reader.js the views; rail.js the controls; dom.js; grid.css), joined into one script by bundle.py.
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
 sends. Drawn as Streamlit widgets, the rail's six controls were a third of a click's time in the browser; drawn here,
 a toggle redraws one element. Each control shows the value of its Playground field and reports a change as a trigger
-named after the field (attnviz.ui.playground_session.views_callbacks checks it and makes the move). The views keep one canvas each
-across reruns and repaint their cells in place.
+named after the field (attnviz.ui.playground_session.views_callbacks checks it and makes the move). The views keep one
+canvas each across reruns and repaint their cells in place.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import streamlit as st
 from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
 from attnviz.ui import playground_session
+from attnviz.ui.attention_grid.bundle import bundle
 from attnviz.ui.text import plain
 
 _HERE = Path(__file__).parent
 _COMPONENT = st.components.v2.component(
     "attnviz_attention_views",
-    js="\n".join((_HERE / name).read_text(encoding="utf-8") for name in ("grid.js", "rail.js", "index.js")),
+    js=bundle(_HERE),  # the ES modules beside this file, joined into the one script a component takes
     css=(_HERE / "grid.css").read_text(encoding="utf-8"),
     isolate_styles=False,  # the views take the page's font and theme colours
 )

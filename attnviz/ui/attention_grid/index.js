@@ -1,18 +1,29 @@
 // The component's entry: the rail of controls left, the four views right (with a warning above them and a line under
 // them saying what the last change did). Built once, then updated in place on every rerun.
+
+import { lightness } from './colour.js';
+import { element, setIfNew, theme } from './dom.js';
+import { Rail } from './rail.js';
+import { drawViews } from './view.js';
+
+const instruments = new WeakMap(); // the parts built for each mount, by its parent element
+
+function build(parentElement) {
+  const rail = element('div', { className: 'attnviz-rail' });
+  const warning = element('p', { className: 'attnviz-warning', role: 'status' });
+  const views = element('div', { className: 'attnviz-views' });
+  const caption = element('p', { className: 'attnviz-caption' });
+  const instrument = element('div', { className: 'attnviz-instrument' }, rail, element('div', { className: 'attnviz-main' }, warning, views, caption));
+  parentElement.appendChild(instrument);
+  return { instrument, rail: new Rail(rail), warning, views, caption };
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
-  let instrument = parentElement.querySelector('.attnviz-instrument');
-  if (!instrument) {
-    const rail = element('div', { className: 'attnviz-rail' });
-    const warning = element('p', { className: 'attnviz-warning', role: 'status' });
-    const views = element('div', { className: 'attnviz-views' });
-    const caption = element('p', { className: 'attnviz-caption' });
-    instrument = element('div', { className: 'attnviz-instrument' }, rail, element('div', { className: 'attnviz-main' }, warning, views, caption));
-    instrument.parts = { rail: new Rail(rail), warning, views, caption };
-    parentElement.appendChild(instrument);
+  if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
+    instruments.set(parentElement, build(parentElement));
   }
-  const { rail, warning, views, caption } = instrument.parts;
+  const { instrument, rail, warning, views, caption } = instruments.get(parentElement);
   rail.send = setTriggerValue; // the newest callback to Python
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;

@@ -3,13 +3,9 @@
 // and reports a change with setTriggerValue(field, value); Python checks the value, makes the move and sends the new
 // state back. Every piece of text is set as text, never as markup.
 
-let controlIds = 0;
+import { element, setIfNew } from './dom.js';
 
-function element(tag, props = {}, ...children) {
-  const made = Object.assign(document.createElement(tag), props);
-  made.append(...children);
-  return made;
-}
+let controlIds = 0;
 
 // The help: a line under the control that an (i) button beside its label opens and closes (a click, a tap or a key:
 // no hover needed, so it works on a phone and a projector), a tooltip for the mouse, and a description for screen
@@ -106,7 +102,7 @@ const CONTROLS = {
 
 // The rail: ``update(specs)`` builds the controls when their kinds, labels or options change (a new sentence gives the
 // focus and blocked-key controls new tokens), and otherwise only shows the new values.
-class Rail {
+export class Rail {
   constructor(element_) {
     this.element = element_;
     this.send = null; // set by the entry on every call: the newest setTriggerValue

@@ -1,0 +1,49 @@
+// Where a view's labels and cells go, and how large its numbers can be. Pure given a canvas context's measureText
+// (tests/js pass a stub), so the rules are tested without a browser.
+
+export const GAP = 4; // px between a label and the cells
+
+// Sizes of everything but the cells, in CSS px, from the view and the canvas's width and height.
+export function layout(ctx, view, width, height, fontSize) {
+  const tick = view.tick_font;
+  ctx.font = `bold ${tick}px sans-serif`;
+  const left = Math.min(width * 0.3, Math.max(...view.rows.map((r) => ctx.measureText(r).width))) + 2 * GAP;
+  ctx.font = `${tick - 1}px sans-serif`;
+  const widest = Math.max(...view.ticks.map((t) => ctx.measureText(t).width));
+  const rotated = view.ticks.length > 4;
+  const bottom = Math.min(height * 0.22, (rotated ? widest * Math.sin(Math.PI / 3) + tick * 0.6 : tick) + 2 * GAP);
+  const cellW = (width - left - GAP) / view.ticks.length;
+  const cellH = (height - bottom - GAP) / view.rows.length;
+  const box = { left, top: GAP, bottom, cellW, cellH, tick, rotated, width, height };
+  return { ...box, cellFont: cellFont(ctx, view, box, fontSize) };
+}
+
+// The largest cell-text size (≤ fontSize − 1) at which the widest text fits its cell; 0 when under 7 px.
+export function cellFont(ctx, view, box, fontSize) {
+  if (!view.text.length) return 0;
+  ctx.font = '10px sans-serif';
+  const widest = Math.max(...view.text.map((t) => ctx.measureText(t).width)) / 10;
+  const size = Math.floor(Math.min(fontSize - 1, box.cellH * 0.6, (box.cellW - 2) / Math.max(widest, 0.1)));
+  return size >= 7 ? size : 0;
+}
+
+// ``label`` cut with "…" to fit ``space`` px (hover gives it whole).
+export function fitted(ctx, label, space) {
+  if (ctx.measureText(label).width <= space) return label;
+  let cut = label;
+  while (cut.length > 1 && ctx.measureText(`${cut}…`).width > space) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+// Label every n-th row or column so labels of ``size`` px do not overlap in ``space`` px each.
+export function everyNth(size, space) {
+  return Math.max(1, Math.ceil((size * 1.15) / Math.max(space, 0.1)));
+}
+
+// The cell under a point (CSS px in the canvas), or null; ``j`` is null left of the cells (a row label).
+export function cellAt(box, rows, cols, x, y) {
+  const i = Math.floor((y - box.top) / box.cellH);
+  const j = Math.floor((x - box.left) / box.cellW);
+  if (i < 0 || i >= rows) return null;
+  return { i, j: j >= 0 && j < cols ? j : null };
+}

@@ -1,0 +1,36 @@
+// What a view says in words: the hover sentence of a cell, and the table a screen reader reads (hidden from sight).
+
+// What a hover says about cell k.
+export function sentence(view, k) {
+  const cols = view.ticks.length;
+  const where = `${view.rows[Math.floor(k / cols)]} → ${view.cols[k % cols]}`;
+  return view.colour[k] === null ? `${where}: masked, score −∞, weight 0` : `${where}: ${view.value_name} ${view.numbers[k]}`;
+}
+
+// Every cell's text under its row and column, rewritten in place when the numbers change.
+export function updateTable(table, view) {
+  const cols = view.ticks.length;
+  const shape = `${view.rows.join('\u0000')}|${view.cols.join('\u0000')}`;
+  if (table.dataset.shape !== shape) {
+    table.dataset.shape = shape;
+    table.replaceChildren();
+    table.createCaption();
+    const head = table.createTHead().insertRow();
+    head.appendChild(document.createElement('td'));
+    for (const label of view.cols) head.appendChild(Object.assign(document.createElement('th'), { textContent: label, scope: 'col' }));
+    const body = table.createTBody();
+    view.rows.forEach((label) => {
+      const row = body.insertRow();
+      row.appendChild(Object.assign(document.createElement('th'), { textContent: label, scope: 'row' }));
+      for (let j = 0; j < cols; j++) row.insertCell();
+    });
+  }
+  if (table.caption.textContent !== view.title) table.caption.textContent = view.title;
+  const cells = table.tBodies[0].rows;
+  view.text.forEach((text, k) => {
+    const cell = cells[Math.floor(k / cols)].cells[1 + (k % cols)];
+    const masked = view.colour[k] === null ? 'true' : 'false';
+    if (cell.textContent !== text) cell.textContent = text;
+    if (cell.dataset.masked !== masked) cell.dataset.masked = masked;
+  });
+}

@@ -1,0 +1,196 @@
+// The views: one canvas each, kept across reruns, so a toggle repaints the cells in place and their colours glide to
+// the new values. Python (attnviz/figures/attention_grid.py) decides every number, text and colour position; this
+// module lays the views out, maps positions to colours, and answers hover, click and PNG.
+
+import { blend, targetColours } from './colour.js';
+import { element, rgbOf, setIfNew, theme } from './dom.js';
+import { cellAt, GAP, layout } from './layout.js';
+import { paint } from './paint.js';
+import { sentence, updateTable } from './reader.js';
+
+const GLIDE_MS = 160; // a colour change is seen as a change; the new numbers are drawn in its first frame
+
+// Each view's colours as an opaque flat [r, g, b, …], masked cells grey over the page (so a mask can glide too).
+function coloursOf(view, colours, background) {
+  return targetColours(view.colour, view.palette.map((c) => rgbOf(c)), view.range, blend(rgbOf(colours.masked), background));
+}
+
+class View {
+  constructor(root, index) {
+    this.title = element('span', { className: 'attnviz-view-title' });
+    this.png = element('button', { className: 'attnviz-png', type: 'button', textContent: 'PNG' });
+    this.canvas = element('canvas');
+    this.canvas.setAttribute('role', 'img');
+    this.table = element('table', { className: 'attnviz-sr' });
+    this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
+    this.figure = element('figure', { className: 'attnviz-view' },
+      element('figcaption', {}, this.title, this.png), this.canvas, this.table, this.tip);
+    root.insertBefore(this.figure, root.children[index] || null);
+    this.drawn = null; // the colours on screen now (they move during a glide)
+    this.revision = 0;
+    this.canvas.addEventListener('mousemove', (event) => this.hover(event));
+    this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
+    this.canvas.addEventListener('click', (event) => this.click(event));
+    this.png.addEventListener('click', () => this.savePng());
+  }
+
+  // DOM writes only (no reads, so four views cost one layout, not four): labels, the reader's table, new colours.
+  update(view, shared, palette) {
+    const reshaped = !this.view || this.view.rows.length !== view.rows.length || this.view.ticks.length !== view.ticks.length;
+    this.view = view;
+    this.shared = shared;
+    this.palette = palette;
+    this.box = null; // laid out again at the next paint
+    setIfNew(this.figure.dataset, 'view', view.name);
+    setIfNew(this.title, 'textContent', view.title);
+    setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
+    setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
+    setIfNew(this.canvas.style, 'height', `${shared.height}px`);
+    const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
+      + (view.text.length ? 'The table below reads every cell.' : 'Hover a cell to read it.');
+    if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
+    // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
+    // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
+    cancelAnimationFrame(this.tableFrame);
+    clearTimeout(this.tableTimer);
+    this.tableFrame = requestAnimationFrame(() => {
+      this.tableTimer = setTimeout(() => (view.text.length ? updateTable(this.table, view) : this.table.replaceChildren()));
+    });
+    const target = coloursOf(view, shared.colours, palette.background);
+    // Cells too small for numbers change at once: a glide there shows nothing the numbers would, and costs more.
+    const still = reshaped || !view.text.length || matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.from = still ? target : this.drawn;
+    this.to = target;
+  }
+
+  // The new numbers at once, the colours gliding from the old ones to the new over GLIDE_MS.
+  glide() {
+    cancelAnimationFrame(this.frame);
+    this.revision += 1;
+    const { from, to } = this;
+    // A head start of a third of the glide: the first paint already shows the colours most of the way there (ease-out),
+    // and the rest of the move is what the eye follows.
+    const started = performance.now() - GLIDE_MS / 3;
+    const step = (now) => {
+      const t = Math.min(1, (now - started) / GLIDE_MS);
+      const ease = 1 - (1 - t) ** 3;
+      this.drawn = t >= 1 ? to : from.map((a, k) => a + (to[k] - a) * ease);
+      this.draw();
+      if (t < 1) this.frame = requestAnimationFrame(step);
+    };
+    step(started);
+  }
+
+  draw() {
+    const { canvas, view, shared, width } = this;
+    const ratio = window.devicePixelRatio || 1, height = shared.height;
+    if (!width || !this.drawn) return;
+    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+      canvas.width = Math.round(width * ratio);
+      canvas.height = Math.round(height * ratio);
+    }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    if (!this.box) {
+      this.box = layout(ctx, view, width, height, shared.font_size);
+      const { left, top, cellW, cellH } = this.box;
+      canvas.dataset.layout = JSON.stringify({ left, top, cellW, cellH }); // where the cells are: for tests, as drawn
+    }
+    paint(ctx, view, this.box, this.drawn, shared.colours, this.palette);
+    canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
+  }
+
+  resized(width, palette) {
+    if (width === this.width && palette.text === this.palette.text && this.box) return;
+    this.width = width;
+    this.palette = palette;
+    this.box = null;
+    this.draw();
+  }
+
+  cellAt(event) {
+    return this.box && cellAt(this.box, this.view.rows.length, this.view.ticks.length, event.offsetX, event.offsetY);
+  }
+
+  hover(event) {
+    const at = this.cellAt(event);
+    this.canvas.style.cursor = at ? 'pointer' : 'default';
+    if (!at || at.j === null) { this.tip.hidden = true; return; }
+    this.tip.textContent = sentence(this.view, at.i * this.view.ticks.length + at.j);
+    this.tip.hidden = false;
+    const x = this.canvas.offsetLeft + event.offsetX, y = this.canvas.offsetTop + event.offsetY;
+    const flip = x > this.figure.clientWidth / 2;
+    this.tip.style.left = flip ? '' : `${x + 12}px`;
+    this.tip.style.right = flip ? `${this.figure.clientWidth - x + 12}px` : '';
+    this.tip.style.top = `${y + 14}px`;
+  }
+
+  click(event) {
+    const at = this.cellAt(event);
+    if (at) this.shared.choose(at.i); // a cell or a row label: its row becomes the focus token
+  }
+
+  savePng() {
+    const scale = 2, titleHeight = this.shared.font_size + 12;
+    const width = this.canvas.clientWidth, height = this.shared.height;
+    const canvas = element('canvas', { width: width * scale, height: (height + titleHeight) * scale });
+    const ctx = canvas.getContext('2d');
+    const palette = theme(this.figure);
+    ctx.scale(scale, scale);
+    ctx.fillStyle = `rgb(${palette.background.slice(0, 3).join(',')})`;
+    ctx.fillRect(0, 0, width, height + titleHeight);
+    ctx.fillStyle = palette.text;
+    ctx.font = `bold ${this.shared.font_size + 1}px sans-serif`;
+    ctx.textBaseline = 'middle';
+    ctx.fillText(this.view.title, GAP, titleHeight / 2);
+    ctx.translate(0, titleHeight);
+    paint(ctx, this.view, this.box, coloursOf(this.view, this.shared.colours, palette.background), this.shared.colours, palette);
+    canvas.toBlob((blob) => {
+      const link = element('a', { href: URL.createObjectURL(blob), download: `attnviz-${this.view.name}.png` });
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    }, 'image/png');
+  }
+}
+
+// Per views grid: its View objects and the observer that hands each canvas its width. Kept here, not on the nodes.
+const grids = new WeakMap();
+const viewOfCanvas = new WeakMap();
+
+function gridOf(root) {
+  if (!grids.has(root)) {
+    // Widths come from here, measured by the browser's own layout: reading them in the update would force a layout.
+    // A new width (window, sidebar, presenter mode) or theme redraws every view as it is, without a glide.
+    const resizes = new ResizeObserver((entries) => {
+      const palette = theme(root);
+      for (const entry of entries) viewOfCanvas.get(entry.target).resized(entry.contentRect.width, palette);
+    });
+    grids.set(root, { views: [], resizes });
+  }
+  return grids.get(root);
+}
+
+// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose(row)`` is
+// called when a cell or row label is clicked.
+export function drawViews(root, data, choose) {
+  const grid = gridOf(root);
+  const palette = theme(root); // read before any write below
+  const shared = { ...data, choose };
+  data.views.forEach((view, index) => {
+    if (!grid.views[index]) {
+      grid.views[index] = new View(root, index);
+      viewOfCanvas.set(grid.views[index].canvas, grid.views[index]);
+      grid.resizes.observe(grid.views[index].canvas);
+    }
+    const shown = grid.views[index], sent = `${data.height} ${data.font_size} ${JSON.stringify(view)}`;
+    shown.shared = shared; // the newest callback to Python
+    if (sent === shown.sent && palette.text === shown.palette.text) return; // unchanged (raw scores, on a toggle)
+    shown.sent = sent;
+    shown.update(view, shared, palette);
+    shown.glide();
+  });
+  for (const extra of grid.views.splice(data.views.length)) extra.figure.remove();
+}

@@ -1,0 +1,23 @@
+// ESLint for the Playground component's ES modules (attnviz/ui/attention_grid) and their Node tests (tests/js).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  js.configs.recommended,
+  {
+    files: ['attnviz/ui/attention_grid/**/*.js'],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: globals.browser },
+    rules: {
+      'no-var': 'error',
+      'prefer-const': 'error',
+      eqeqeq: 'error',
+      complexity: ['error', 10],
+      // ``const { value, ...fixed } = spec`` names what it leaves out
+      'no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['tests/js/**/*.mjs'],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: globals.node },
+  },
+];

@@ -1,0 +1,55 @@
+// Where a view's cells and labels go (attnviz/ui/attention_grid/layout.js), with a stub for canvas text measuring.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { cellAt, cellFont, everyNth, fitted, layout } from '../../attnviz/ui/attention_grid/layout.js';
+
+// Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
+const stubContext = () => ({
+  font: '10px sans-serif',
+  measureText(text) {
+    return { width: text.length * 0.6 * Number(/(\d+)px/.exec(this.font)[1]) };
+  },
+});
+
+const view = (n, text) => ({
+  rows: Array.from({ length: n }, (_, i) => `${i}: w${i}`),
+  ticks: Array.from({ length: n }, (_, i) => `w${i}`),
+  text: text ?? Array(n * n).fill('0.25'),
+  tick_font: 13,
+});
+
+test('numbers take the largest size that fits a cell, and none under 7 px', () => {
+  const ctx = stubContext();
+  assert.equal(cellFont(ctx, view(4), { cellW: 60, cellH: 40 }, 13), 12); // capped by the chart's font
+  assert.equal(cellFont(ctx, view(4), { cellW: 22, cellH: 40 }, 13), 8); // "0.25" = 2.4 em in 20 px
+  assert.equal(cellFont(ctx, view(4), { cellW: 12, cellH: 40 }, 13), 0); // too small to read: hover only
+  assert.equal(cellFont(ctx, view(4, []), { cellW: 60, cellH: 40 }, 13), 0); // no text sent
+});
+
+test('the cells fill what the labels leave, row labels at most 30 % of the width', () => {
+  const box = layout(stubContext(), view(12), 400, 250, 13);
+  assert.ok(box.left <= 400 * 0.3 + 8);
+  assert.equal(box.top, 4);
+  assert.ok(box.rotated); // more than four columns: slanted ticks
+  assert.ok(Math.abs(box.left + 12 * box.cellW + 4 - 400) < 1e-9);
+  assert.ok(Math.abs(box.top + 12 * box.cellH + box.bottom - 250) < 1e-9);
+});
+
+test('a label too long for its space is cut with an ellipsis; one that fits is kept', () => {
+  const ctx = stubContext();
+  assert.equal(fitted(ctx, 'soundtrack', 100), 'soundtrack');
+  assert.equal(fitted(ctx, 'soundtrack', 30), 'soun…');
+});
+
+test('labels thin out to every n-th when they would overlap', () => {
+  assert.equal(everyNth(13, 20), 1);
+  assert.equal(everyNth(13, 5), 3);
+});
+
+test('a point maps to its cell, a row label to its row with no column, outside to nothing', () => {
+  const box = { left: 40, top: 4, cellW: 10, cellH: 10 };
+  assert.deepEqual(cellAt(box, 12, 12, 45, 9), { i: 0, j: 0 });
+  assert.deepEqual(cellAt(box, 12, 12, 20, 30), { i: 2, j: null });
+  assert.equal(cellAt(box, 12, 12, 45, 200), null);
+});

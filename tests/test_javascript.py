@@ -1,0 +1,71 @@
+"""The Playground component's JavaScript (attnviz/ui/attention_grid): ESLint, its pure functions under Node's own
+test runner (tests/js), and the one script bundle.py makes of its ES modules.
+
+Node and the npm packages (`make test` installs them with `npm ci` when npm is here) are needed; without them these
+tests skip and say why, except in CI (ATTNVIZ_REQUIRE_NODE=1), where a missing Node is a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from attnviz.ui.attention_grid.bundle import bundle
+
+REPO = Path(__file__).resolve().parents[1]
+COMPONENT = REPO / "attnviz" / "ui" / "attention_grid"
+MAX_MODULE_LINES = 250
+
+
+def node_or_skip() -> str:
+    node = shutil.which("node")
+    missing = "Node.js is not installed" if node is None else None
+    if missing is None and not (REPO / "node_modules" / ".bin" / "eslint").exists():
+        missing = "the npm packages are not installed (run `npm ci`, as `make test` does)"
+    if missing:
+        if os.environ.get("ATTNVIZ_REQUIRE_NODE") == "1":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    return node
+
+
+def run(*command: str) -> None:
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_eslint_passes():
+    node_or_skip()
+    run(str(REPO / "node_modules" / ".bin" / "eslint"), "attnviz/ui/attention_grid", "tests/js", "eslint.config.js")
+
+
+def test_the_pure_functions_pass_their_node_tests():
+    run(node_or_skip(), "--test", "tests/js/")
+
+
+def test_the_bundle_is_one_valid_module_with_the_entry_last(tmp_path):
+    script = tmp_path / "component.mjs"
+    script.write_text(bundle(COMPONENT), encoding="utf-8")
+    run(node_or_skip(), "--check", str(script))
+    text = script.read_text(encoding="utf-8")
+    assert text.count("export default function") == 1 and "import " not in text
+    assert text.index("const __module_dom") < text.index("const __module_view") < text.index("export default")
+
+
+def test_the_bundler_refuses_what_it_does_not_read(tmp_path):
+    (tmp_path / "index.js").write_text("import { a } from './a.js';\nexport default function () { a(); }\n")
+    (tmp_path / "a.js").write_text("import { b } from './b.js';\nexport function a() { b(); }\n")
+    (tmp_path / "b.js").write_text("import { a } from './a.js';\nexport function b() { a(); }\n")
+    with pytest.raises(ValueError, match="import cycle: index → a → b → a"):
+        bundle(tmp_path)
+    (tmp_path / "b.js").write_text("export { b };\nfunction b() {}\n")
+    with pytest.raises(ValueError, match="only `export` before a function, class or const"):
+        bundle(tmp_path)
+
+
+def test_no_module_is_over_250_lines():
+    lengths = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in COMPONENT.glob("*.js")}
+    assert {name: n for name, n in lengths.items() if n > MAX_MODULE_LINES} == {}
