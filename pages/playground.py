@@ -84,7 +84,7 @@ def attention_views() -> None:
         note=example_note(playground),
         warning=fully_masked_message(playground),
         caption=describe_change(previous, playground, views[2])
-        + " Colours keep their scale while you toggle; hover a cell to read it.",
+        + " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys.",
         height=250 if not state.presenting() else 222,
         font_size=chart_font_size(),
     )

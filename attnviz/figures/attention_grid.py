@@ -22,12 +22,12 @@ import numpy as np
 
 from attnviz.core.numbers import format_number, format_numbers
 from attnviz.figures.attention_charts import (
+    TEXT_LIMIT,
     Scale,
     boxes_changes,
     cell_labels,
     hover_digits,
     key_tokens,
-    text_fits,
     tick_font_size,
 )
 
@@ -43,11 +43,11 @@ class _Cells:
 
 
 @lru_cache(maxsize=32)  # a state's cells are computed once: now, and again as "before" for the next change
-def _cells(state, drawn: str, masked: bool, scale: Scale, font_size: int) -> _Cells:
+def _cells(state, drawn: str, masked: bool, scale: Scale) -> _Cells:
     result = state.result()
     z = getattr(result, drawn)  # (rows, cols)
     blocked = result.blocked if masked else np.zeros(z.shape, bool)
-    show_text = text_fits(*z.shape, font_size)
+    show_text = max(z.shape) <= TEXT_LIMIT  # at any font size: the browser sizes numbers to their cells (layout.js)
     digits = hover_digits(show_text)
     shown = z[~blocked]
     colour = np.full(z.shape, np.nan)
@@ -68,11 +68,11 @@ def _view(state, previous, spec: tuple, font_size: int) -> dict:
     """One view of the state; cells whose shown value moved since ``previous`` are changed, and boxed in orange
     where ``boxes_changes`` allows (never every cell: the line under the views says so instead)."""
     name, title, drawn, scale, value_name, masked, columns = spec
-    cells = _cells(state, drawn, masked, scale, font_size)
+    cells = _cells(state, drawn, masked, scale)
     rows, cols = cells.said.shape
     changed = np.zeros(cells.said.shape, bool)
     if previous is not None:
-        before = _cells(previous, drawn, masked, scale, font_size).said
+        before = _cells(previous, drawn, masked, scale).said
         changed = before != cells.said if before.shape == cells.said.shape else changed
     boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, bool(cells.text)) and not changed.all() else []
     return {

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from attnviz.classroom.share import decode, encode
+from attnviz.core.numbers import format_number
 from attnviz.core.playground_state import PlaygroundState
 from tests.support.live import (
     StreamlitServer,
@@ -330,3 +331,21 @@ def test_a_toggle_never_moves_the_controls(page, server):
     page.wait_for_function("note => document.querySelector('.attnviz-note').textContent !== note", arg=note)
     assert page.locator(".attnviz-note").text_content().startswith("You have moved away from the example")
     assert box.bounding_box() == before
+
+
+def test_a_view_is_read_cell_by_cell_from_the_keyboard(playground):
+    """One tab stop a view; the arrow keys move a cell at a time and its sentence is said; Enter focuses its row."""
+    page = playground
+    weights = PlaygroundState().result().weights  # the link's setup: seed 42, d_k = 4
+    said = page.locator('.attnviz-view[data-view="weights"] p.attnviz-sr')
+    assert said.get_attribute("aria-live") == "polite"
+    page.locator('.attnviz-view[data-view="weights"] canvas').focus()  # as Tab lands on it
+    said.filter(has_text=f"4: good → 0: The: weight {format_number(weights[4, 0])}").wait_for()
+    for key in ("ArrowRight", "ArrowRight", "ArrowUp"):
+        page.keyboard.press(key)
+    said.filter(has_text=f"3: not → 2: was: weight {format_number(weights[3, 2])}").wait_for()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.attnviz-choice select').selectedOptions[0].text === '3: not'"
+    )
+    assert decode(current_link(page)).state.focus == 3

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellAt, cellFont, everyNth, fitted, layout } from '../../attnviz/ui/attention_grid/layout.js';
+import { cellAt, cellFont, everyNth, fitted, layout, moved } from '../../attnviz/ui/attention_grid/layout.js';
 
 // Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
 const stubContext = () => ({
@@ -52,4 +52,14 @@ test('a point maps to its cell, a row label to its row with no column, outside t
   assert.deepEqual(cellAt(box, 12, 12, 45, 9), { i: 0, j: 0 });
   assert.deepEqual(cellAt(box, 12, 12, 20, 30), { i: 2, j: null });
   assert.equal(cellAt(box, 12, 12, 45, 200), null);
+});
+
+test('the arrow keys move the keyboard cell one step, Home/End and PageUp/PageDown to the edges, never out', () => {
+  assert.deepEqual(moved({ i: 2, j: 2 }, 'ArrowRight', 4, 4), { i: 2, j: 3 });
+  assert.deepEqual(moved({ i: 2, j: 3 }, 'ArrowRight', 4, 4), { i: 2, j: 3 });
+  assert.deepEqual(moved({ i: 0, j: 1 }, 'ArrowUp', 4, 4), { i: 0, j: 1 });
+  assert.deepEqual(moved({ i: 1, j: 2 }, 'Home', 4, 4), { i: 1, j: 0 });
+  assert.deepEqual(moved({ i: 1, j: 2 }, 'End', 4, 4), { i: 1, j: 3 });
+  assert.deepEqual(moved({ i: 1, j: 2 }, 'PageDown', 4, 4), { i: 3, j: 2 });
+  assert.equal(moved({ i: 1, j: 2 }, 'a', 4, 4), null);
 });

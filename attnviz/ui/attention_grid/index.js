@@ -12,7 +12,7 @@ function build(parentElement) {
   const rail = element('div', { className: 'attnviz-rail' });
   const warning = element('p', { className: 'attnviz-warning', role: 'status' });
   const views = element('div', { className: 'attnviz-views' });
-  const caption = element('p', { className: 'attnviz-caption' });
+  const caption = element('p', { className: 'attnviz-caption', role: 'status' }); // what moved: said, politely
   const instrument = element('div', { className: 'attnviz-instrument' }, rail, element('div', { className: 'attnviz-main' }, warning, views, caption));
   parentElement.appendChild(instrument);
   return { instrument, rail: new Rail(rail), warning, views, caption };

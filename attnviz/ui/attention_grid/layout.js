@@ -47,3 +47,14 @@ export function cellAt(box, rows, cols, x, y) {
   if (i < 0 || i >= rows) return null;
   return { i, j: j >= 0 && j < cols ? j : null };
 }
+
+// Where a key moves the keyboard's cell (arrows a cell, Home/End the row's ends, PageUp/PageDown the column's), held
+// inside the view; null for a key that does not move it.
+export function moved({ i, j }, key, rows, cols) {
+  const to = {
+    ArrowUp: [i - 1, j], ArrowDown: [i + 1, j], ArrowLeft: [i, j - 1], ArrowRight: [i, j + 1],
+    Home: [i, 0], End: [i, cols - 1], PageUp: [0, j], PageDown: [rows - 1, j],
+  }[key];
+  if (!to) return null;
+  return { i: Math.min(rows - 1, Math.max(0, to[0])), j: Math.min(cols - 1, Math.max(0, to[1])) };
+}

@@ -4,12 +4,14 @@ import { textOn } from './colour.js';
 import { everyNth, fitted, GAP } from './layout.js';
 
 // Draws ``view`` on ``ctx`` (CSS px units) laid out as ``box``, each cell's colour taken from ``rgb``.
-export function paint(ctx, view, box, rgb, colours, palette) {
+// ``cursor`` ({i, j} or null) is the cell the keyboard is on.
+export function paint(ctx, view, box, rgb, colours, palette, cursor = null) {
   const rows = view.rows.length, cols = view.ticks.length;
   paintCells(ctx, box, rgb, rows, cols);
   if (box.cellFont) paintNumbers(ctx, view, box, rgb, cols);
   if (view.changed.length) paintChanged(ctx, view, box, colours, cols);
   if (view.focus !== null) paintFocus(ctx, view, box, colours, cols);
+  if (cursor) paintCursor(ctx, cursor, box, palette);
   paintRowLabels(ctx, view, box, palette);
   paintColumnLabels(ctx, view, box, palette, rows);
 }
@@ -36,14 +38,28 @@ function paintNumbers(ctx, view, { left, top, cellW, cellH, cellFont }, rgb, col
   });
 }
 
+// A changed cell's box: a black line under a dashed orange one. On any cell one of the two stands out at 3 : 1 or
+// more (black where the cell is light, the orange where it is dark; tests/figures/test_colours.py sweeps it).
 function paintChanged(ctx, view, { left, top, cellW, cellH }, colours, cols) {
+  const boxes = view.changed.map((k) => [left + (k % cols) * cellW + 1.5, top + Math.floor(k / cols) * cellH + 1.5]);
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = '#000';
+  for (const [x, y] of boxes) ctx.strokeRect(x, y, cellW - 3, cellH - 3);
+  ctx.lineWidth = 1.5;
   ctx.strokeStyle = colours.changed;
-  ctx.lineWidth = 2;
   ctx.setLineDash([4, 3]);
-  for (const k of view.changed) {
-    ctx.strokeRect(left + (k % cols) * cellW + 1, top + Math.floor(k / cols) * cellH + 1, cellW - 2, cellH - 2);
-  }
+  for (const [x, y] of boxes) ctx.strokeRect(x, y, cellW - 3, cellH - 3);
   ctx.setLineDash([]);
+}
+
+// The keyboard's cell: a ring in the page's text colour around a white one, so it shows on any cell and theme.
+function paintCursor(ctx, { i, j }, { left, top, cellW, cellH }, palette) {
+  ctx.lineWidth = 4;
+  ctx.strokeStyle = '#fff';
+  ctx.strokeRect(left + j * cellW, top + i * cellH, cellW, cellH);
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = palette.text;
+  ctx.strokeRect(left + j * cellW, top + i * cellH, cellW, cellH);
 }
 
 function paintFocus(ctx, view, { left, top, cellW, cellH }, colours, cols) {

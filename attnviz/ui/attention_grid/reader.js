@@ -27,10 +27,18 @@ export function updateTable(table, view) {
   }
   if (table.caption.textContent !== view.title) table.caption.textContent = view.title;
   const cells = table.tBodies[0].rows;
-  view.text.forEach((text, k) => {
+  const changed = new Set(view.changed);
+  // Every cell's value at any size: its text, or above the text limit its hover number (masked: "masked").
+  view.colour.forEach((position, k) => {
     const cell = cells[Math.floor(k / cols)].cells[1 + (k % cols)];
-    const masked = view.colour[k] === null ? 'true' : 'false';
+    const text = view.text.length ? view.text[k] : position === null ? 'masked' : view.numbers[k];
+    const masked = position === null ? 'true' : 'false';
     if (cell.textContent !== text) cell.textContent = text;
     if (cell.dataset.masked !== masked) cell.dataset.masked = masked;
+    const said = changed.has(k) ? `${text}, changed` : null; // a change is said, not only boxed
+    if (cell.getAttribute('aria-label') !== said) {
+      if (said) cell.setAttribute('aria-label', said);
+      else cell.removeAttribute('aria-label');
+    }
   });
 }

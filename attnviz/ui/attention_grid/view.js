@@ -4,7 +4,7 @@
 
 import { blend, targetColours } from './colour.js';
 import { element, rgbOf, setIfNew, theme } from './dom.js';
-import { cellAt, GAP, layout } from './layout.js';
+import { cellAt, GAP, layout, moved } from './layout.js';
 import { paint } from './paint.js';
 import { sentence, updateTable } from './reader.js';
 
@@ -19,12 +19,16 @@ class View {
   constructor(root, index) {
     this.title = element('span', { className: 'attnviz-view-title' });
     this.png = element('button', { className: 'attnviz-png', type: 'button', textContent: 'PNG' });
-    this.canvas = element('canvas');
+    // One tab stop a view; the arrow keys move a cell at a time inside it, and its sentence is said (roving focus).
+    this.canvas = element('canvas', { tabIndex: 0 });
     this.canvas.setAttribute('role', 'img');
+    this.said = element('p', { className: 'attnviz-sr' });
+    this.said.setAttribute('aria-live', 'polite');
+    this.cursor = null; // the keyboard's cell, {i, j}
     this.table = element('table', { className: 'attnviz-sr' });
     this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
     this.figure = element('figure', { className: 'attnviz-view' },
-      element('figcaption', {}, this.title, this.png), this.canvas, this.table, this.tip);
+      element('figcaption', {}, this.title, this.png), this.canvas, this.said, this.table, this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
     this.drawn = null; // the colours on screen now (they move during a glide)
     this.revision = 0;
@@ -32,6 +36,34 @@ class View {
     this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
     this.canvas.addEventListener('click', (event) => this.click(event));
     this.png.addEventListener('click', () => this.savePng());
+    this.canvas.addEventListener('keydown', (event) => this.key(event));
+    this.canvas.addEventListener('focus', () => this.onCell(this.cursor ?? { i: this.view.focus ?? 0, j: 0 }));
+    this.canvas.addEventListener('blur', () => { this.tip.hidden = true; this.draw(); });
+    document.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.tip.hidden = true; });
+  }
+
+  key(event) {
+    const rows = this.view.rows.length, cols = this.view.ticks.length;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      if (this.cursor) this.shared.choose(this.cursor.i); // as a click: the cell's row becomes the focus token
+      return;
+    }
+    const next = this.cursor && moved(this.cursor, event.key, rows, cols);
+    if (!next) return;
+    event.preventDefault(); // the arrows move the cell, not the page
+    this.onCell(next);
+  }
+
+  // The keyboard is on cell ``at``: ring it, say its sentence, and show it in the tip beside the cell.
+  onCell(at) {
+    const rows = this.view.rows.length, cols = this.view.ticks.length;
+    this.cursor = { i: Math.min(at.i, rows - 1), j: Math.min(at.j, cols - 1) };
+    const words = sentence(this.view, this.cursor.i * cols + this.cursor.j);
+    setIfNew(this.said, 'textContent', words);
+    this.draw();
+    if (!this.box) return;
+    this.showTip(words, this.box.left + (this.cursor.j + 1) * this.box.cellW, this.box.top + (this.cursor.i + 1) * this.box.cellH);
   }
 
   // DOM writes only (no reads, so four views cost one layout, not four): labels, the reader's table, new colours.
@@ -45,16 +77,18 @@ class View {
     setIfNew(this.title, 'textContent', view.title);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
     setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
+    const named = `Save ${view.title} as PNG`; // what it saves, with the word it shows
+    if (this.png.getAttribute('aria-label') !== named) this.png.setAttribute('aria-label', named);
     setIfNew(this.canvas.style, 'height', `${shared.height}px`);
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
-      + (view.text.length ? 'The table below reads every cell.' : 'Hover a cell to read it.');
+      + 'Arrow keys read a cell at a time; Enter makes its row the focus token. The table below holds every cell.';
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
     // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
     // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
     cancelAnimationFrame(this.tableFrame);
     clearTimeout(this.tableTimer);
     this.tableFrame = requestAnimationFrame(() => {
-      this.tableTimer = setTimeout(() => (view.text.length ? updateTable(this.table, view) : this.table.replaceChildren()));
+      this.tableTimer = setTimeout(() => updateTable(this.table, view));
     });
     const target = coloursOf(view, shared.colours, palette.background);
     // Cells too small for numbers change at once: a glide there shows nothing the numbers would, and costs more.
@@ -97,7 +131,7 @@ class View {
       const { left, top, cellW, cellH } = this.box;
       canvas.dataset.layout = JSON.stringify({ left, top, cellW, cellH }); // where the cells are: for tests, as drawn
     }
-    paint(ctx, view, this.box, this.drawn, shared.colours, this.palette);
+    paint(ctx, view, this.box, this.drawn, shared.colours, this.palette, document.activeElement === canvas ? this.cursor : null);
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
   }
 
@@ -117,9 +151,14 @@ class View {
     const at = this.cellAt(event);
     this.canvas.style.cursor = at ? 'pointer' : 'default';
     if (!at || at.j === null) { this.tip.hidden = true; return; }
-    this.tip.textContent = sentence(this.view, at.i * this.view.ticks.length + at.j);
+    this.showTip(sentence(this.view, at.i * this.view.ticks.length + at.j), event.offsetX, event.offsetY);
+  }
+
+  // The tip beside a point of the canvas (CSS px), turned to stay inside the view.
+  showTip(words, offsetX, offsetY) {
+    this.tip.textContent = words;
     this.tip.hidden = false;
-    const x = this.canvas.offsetLeft + event.offsetX, y = this.canvas.offsetTop + event.offsetY;
+    const x = this.canvas.offsetLeft + offsetX, y = this.canvas.offsetTop + offsetY;
     const flip = x > this.figure.clientWidth / 2;
     this.tip.style.left = flip ? '' : `${x + 12}px`;
     this.tip.style.right = flip ? `${this.figure.clientWidth - x + 12}px` : '';
