@@ -326,10 +326,12 @@ def test_a_toggle_never_moves_the_controls(page, server):
     wait_for_views_to_settle(page)
     box = view_control(page, "Causal mask").locator("input")
     before = box.bounding_box()
-    note = page.locator(".attnviz-note").text_content()
+    note = page.locator(".attnviz-rail .attnviz-note").text_content()
     box.click()
-    page.wait_for_function("note => document.querySelector('.attnviz-note').textContent !== note", arg=note)
-    assert page.locator(".attnviz-note").text_content().startswith("You have moved away from the example")
+    page.wait_for_function(
+        "note => document.querySelector('.attnviz-rail .attnviz-note').textContent !== note", arg=note
+    )
+    assert page.locator(".attnviz-rail .attnviz-note").text_content().startswith("You have moved away from the example")
     assert box.bounding_box() == before
 
 
@@ -349,3 +351,28 @@ def test_a_view_is_read_cell_by_cell_from_the_keyboard(playground):
         "() => document.querySelector('.attnviz-choice select').selectedOptions[0].text === '3: not'"
     )
     assert decode(current_link(page)).state.focus == 3
+
+
+def test_on_a_phone_the_controls_stay_beside_the_view_they_change_and_nothing_scrolls_sideways(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        open_app_page(page, server.url)
+        wait_for_views_to_settle(page)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        output = page.locator('.attnviz-view[data-view="output"] canvas')
+        output.scroll_into_view_if_needed()  # the last view, far down the page
+        causal = view_control(page, "Causal mask").locator("input")
+        assert inside_viewport(page, causal.bounding_box())  # the bar of controls came along
+        box = output.bounding_box()
+        assert box["width"] >= 300 and box["y"] < 844  # one view a row, as wide as the phone
+        causal.tap()
+        page.locator(".attnviz-note-below").filter(
+            has_text="You have moved away from the example (causal mask on)"
+        ).wait_for()
+    finally:
+        context.close()
+
+
+def test_on_a_laptop_nothing_scrolls_sideways(playground):
+    assert playground.evaluate("() => document.documentElement.scrollWidth") <= 1280

@@ -13,9 +13,11 @@ function build(parentElement) {
   const warning = element('p', { className: 'attnviz-warning', role: 'status' });
   const views = element('div', { className: 'attnviz-views' });
   const caption = element('p', { className: 'attnviz-caption', role: 'status' }); // what moved: said, politely
-  const instrument = element('div', { className: 'attnviz-instrument' }, rail, element('div', { className: 'attnviz-main' }, warning, views, caption));
+  const note = element('p', { className: 'attnviz-note attnviz-note-below' }); // on a phone, where the rail's note goes
+  const main = element('div', { className: 'attnviz-main' }, warning, views, caption, note);
+  const instrument = element('div', { className: 'attnviz-instrument' }, rail, main);
   parentElement.appendChild(instrument);
-  return { instrument, rail: new Rail(rail), warning, views, caption };
+  return { instrument, rail: new Rail(rail), warning, views, caption, note };
 }
 
 export default function (component) {
@@ -23,7 +25,7 @@ export default function (component) {
   if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
     instruments.set(parentElement, build(parentElement));
   }
-  const { instrument, rail, warning, views, caption } = instruments.get(parentElement);
+  const { instrument, rail, warning, views, caption, note } = instruments.get(parentElement);
   rail.send = setTriggerValue; // the newest callback to Python
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
@@ -32,5 +34,7 @@ export default function (component) {
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);
   setIfNew(caption, 'textContent', data.caption);
+  setIfNew(note, 'textContent', data.note);
+  setIfNew(note, 'hidden', !data.note);
   drawViews(views, data, (row) => setTriggerValue('focus', row));
 }

@@ -117,7 +117,7 @@ class View {
 
   draw() {
     const { canvas, view, shared, width } = this;
-    const ratio = window.devicePixelRatio || 1, height = shared.height;
+    const ratio = window.devicePixelRatio || 1, height = this.height || shared.height;
     if (!width || !this.drawn) return;
     if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
       canvas.width = Math.round(width * ratio);
@@ -135,9 +135,10 @@ class View {
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
   }
 
-  resized(width, palette) {
-    if (width === this.width && palette.text === this.palette.text && this.box) return;
+  resized(width, height, palette) {
+    if (width === this.width && height === this.height && palette.text === this.palette.text && this.box) return;
     this.width = width;
+    this.height = height; // the style's height, or a phone's taller one (grid.css)
     this.palette = palette;
     this.box = null;
     this.draw();
@@ -172,7 +173,7 @@ class View {
 
   savePng() {
     const scale = 2, titleHeight = this.shared.font_size + 12;
-    const width = this.canvas.clientWidth, height = this.shared.height;
+    const width = this.canvas.clientWidth, height = this.height || this.shared.height;
     const canvas = element('canvas', { width: width * scale, height: (height + titleHeight) * scale });
     const ctx = canvas.getContext('2d');
     const palette = theme(this.figure);
@@ -195,7 +196,7 @@ class View {
   }
 }
 
-// Per views grid: its View objects and the observer that hands each canvas its width. Kept here, not on the nodes.
+// Per views grid: its View objects and the observer that hands each canvas its size. Kept here, not on the nodes.
 const grids = new WeakMap();
 const viewOfCanvas = new WeakMap();
 
@@ -205,7 +206,7 @@ function gridOf(root) {
     // A new width (window, sidebar, presenter mode) or theme redraws every view as it is, without a glide.
     const resizes = new ResizeObserver((entries) => {
       const palette = theme(root);
-      for (const entry of entries) viewOfCanvas.get(entry.target).resized(entry.contentRect.width, palette);
+      for (const { target, contentRect } of entries) viewOfCanvas.get(target).resized(contentRect.width, contentRect.height, palette);
     });
     grids.set(root, { views: [], resizes });
   }
