@@ -20,12 +20,16 @@ from attnviz.core.playground_state import (
 )
 from attnviz.figures.attention_grid import playground_views
 from attnviz.lessons.playground import (
+    COVERED_OUTPUT,
     INTRODUCTION,
     MATRIX_ROLES,
+    cover_question,
     describe_change,
     example_note,
     example_title,
     fully_masked_message,
+    predict_prompt,
+    prediction_line,
     source_line,
 )
 from attnviz.ui import playground_session as session
@@ -77,13 +81,19 @@ def attention_views() -> None:
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
     ):
         st.rerun()
-    previous = session.previous_playground()
-    views = playground_views(playground, previous, font_size=chart_font_size())
+    previous, guess = session.previous_playground(), session.predicted()
+    covered = playground.predict and guess is None  # predict mode: the weights and outputs wait for a prediction
+    covers = {"weights": cover_question(playground), "output": COVERED_OUTPUT} if covered else None
+    views = playground_views(playground, previous, font_size=chart_font_size(), covers=covers)
+    if playground.predict:
+        said = predict_prompt(playground) if covered else prediction_line(playground, guess)
+    else:
+        said = describe_change(previous, playground, views[2])
     show_attention_views(  # the controls of attnviz.classroom.controls in a rail, beside the four views
         views,
-        note=example_note(playground),
+        note=None if covered else example_note(playground),  # an example's note would give the answer away
         warning=fully_masked_message(playground),
-        caption=describe_change(previous, playground, views[2])
+        caption=said
         + " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys.",
         height=250 if not state.presenting() else 222,
         font_size=chart_font_size(),

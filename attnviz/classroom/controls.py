@@ -29,6 +29,14 @@ CONTROLS: dict[str, Control] = {
     control.field: control
     for control in (
         Control(
+            "predict",
+            "check",
+            "Predict first",
+            "Covers the weights and outputs until you click the key you expect the focus token to attend to most; "
+            "every change covers them again.",
+            lambda value, n: link_values.boolean(value, "predict mode"),
+        ),
+        Control(
             "causal",
             "check",
             "Causal mask",

@@ -53,6 +53,7 @@ WIRE_DEFAULTS = {
     "page": DEFAULT_PAGE,
     "imported": None,  # added to format 1 later: links without it decode as before
     "imported_tokens": None,
+    "predict": False,  # added to format 1 later, as "imported" was
 }
 _WIRE_KEYS = {
     "sentence": "s",
@@ -69,6 +70,7 @@ _WIRE_KEYS = {
     "page": "p",
     "imported": "m",  # {"t": title, "q": [[...], ...], "k": ..., "v": ...}
     "imported_tokens": "o",  # [token, ...]
+    "predict": "w",  # predict mode ("what will it be?")
 }
 _FIELDS = {wire_key: field for field, wire_key in _WIRE_KEYS.items()}
 _VERSION_AND_PAYLOAD = re.compile(r"([0-9]{1,6})\.([A-Za-z0-9_-]+)")
@@ -185,6 +187,7 @@ def _to_wire(state: PlaygroundState, page: str) -> dict:
         "page": page,
         "imported": None if state.imported is None else imported_link.head_to_wire(state.imported),
         "imported_tokens": None if state.model_tokens is None else list(state.model_tokens),
+        "predict": bool(state.predict),
     }
     return {_WIRE_KEYS[field]: value for field, value in values.items() if value != WIRE_DEFAULTS[field]}
 

@@ -94,13 +94,13 @@ def _view(state, previous, spec: tuple, font_size: int) -> dict:
     }
 
 
-def playground_views(state, previous=None, *, font_size: int = 13) -> list[dict]:
+def playground_views(state, previous=None, *, font_size: int = 13, covers: dict[str, str] | None = None) -> list[dict]:
     """Raw scores, scaled and masked scores, weights and outputs of a PlaygroundState, in reading order.
 
     Raw and scaled scores share one colour scale fixed by the largest raw score, so toggling the scaling or the
     temperature changes the colours only as much as it changes the numbers. A cell is changed when what it shows a
     reader differs from ``previous`` (the state before the last change): one decision, which the boxes and the line
-    under the views both use.
+    under the views both use. ``covers`` names views to cover (predict mode), each with the words on its cover.
     """
     result, labels = state.result(), state.labels
     score_scale = Scale("signed", reach_of_scores(result))
@@ -114,7 +114,16 @@ def playground_views(state, previous=None, *, font_size: int = 13) -> list[dict]
         ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),
     )
     before = previous if _comparable(previous, state) else None
-    return [_view(state, before, spec, font_size) for spec in views]
+    covers = covers or {}
+    return [_covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
+
+
+def _covered(view: dict, cover: str | None) -> dict:
+    """A view covered until the student predicts (predict mode): its labels, none of its numbers or colours."""
+    if cover is None:
+        return view
+    blank = len(view["numbers"])
+    return view | {"colour": [None] * blank, "text": [], "numbers": [""] * blank, "changed": [], "cover": cover}
 
 
 def _comparable(previous, state) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 
 import streamlit as st
 
+from attnviz.classroom import link_values
 from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
@@ -30,6 +31,7 @@ from attnviz.ui.state import (
     MESSAGES,
     OUTSIDE_VIEWS,
     PLAYGROUND,
+    PREDICTION,
     PREVIOUS,
     TABLE_MESSAGES,
     TABLE_VERSION,
@@ -148,9 +150,33 @@ def views_callbacks() -> dict:
     """The callbacks of the controls drawn inside the views component (attnviz.ui.attention_grid), one a field of
     attnviz.classroom.controls and one an action: ``on_<name>_change``. Each control sends its field's new value as
     a trigger of that name; a click on a view's cell or row label sends "focus" too."""
-    return {f"on_{field}_change": partial(_on_view_control, field) for field in CONTROLS} | {
-        f"on_{action}_change": _VIEW_ACTIONS[action] for action in ACTIONS
-    }
+    return (
+        {f"on_{field}_change": partial(_on_view_control, field) for field in CONTROLS}
+        | {f"on_{action}_change": _VIEW_ACTIONS[action] for action in ACTIONS}
+        | {"on_guess_change": _on_guess}
+    )
+
+
+def predicted() -> int | None:
+    """In predict mode, the key the student predicted the focus token attends to most, for the state shown now; None
+    until they click one (the weights and outputs stay covered). Any change asks again."""
+    made = st.session_state.get(PREDICTION)
+    return made[1] if made is not None and made[0] == playground() else None
+
+
+def _on_guess() -> None:
+    """A click on a covered view (trigger "guess"): ``{"row": i, "col": j}``; its column is the prediction. Anything
+    else is no click."""
+    current = playground()
+    sent = st.session_state.get(VIEWS, {}).get("guess")
+    try:
+        key = link_values.whole(
+            sent.get("col") if isinstance(sent, dict) else None, "the predicted key", 0, current.n - 1
+        )
+    except AttnvizInputError:
+        return
+    if current.predict:
+        st.session_state[PREDICTION] = (current, key)
 
 
 def _on_view_control(field: str) -> None:

@@ -28,6 +28,7 @@ LINK_CHECKED = "link_checked"  # the share link in the address is applied once, 
 PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
+PREDICTION = "playground.prediction"  # predict mode: (the state predicted for, the key the student clicked)
 VIEWS = "playground.views"  # the attention views component: its controls' changes arrive as triggers, by field
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>

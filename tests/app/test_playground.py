@@ -31,8 +31,10 @@ from tests.support.apptest import (
     views,
     views_data,
 )
+from tests.support.triggers import trigger_state
 
 MOVIE = "The movie was not good, but the soundtrack was amazing."
+MOVIE_TOKENS = ["The", "movie", "was", "not", "good", ",", "but", "the", "soundtrack", "was", "amazing", "."]
 
 
 @pytest.fixture
@@ -349,6 +351,7 @@ def test_unicode_sentences_work(app, sentence):
 def test_the_controls_beside_the_views_show_the_state_and_follow_the_sentence(app):
     shown = controls(app)
     assert [(c["kind"], c["label"]) for c in shown.values()] == [
+        ("check", "Predict first"),
         ("check", "Causal mask"),
         ("check", "Scale by 1/√d_k"),
         ("range", "Temperature τ"),
@@ -513,3 +516,58 @@ def test_undo_steps_back_through_every_move_and_says_what_came_back(app):
     use_control(app, "undo")
     assert playground(app) == PlaygroundState() and confirmations(app) == ["Undone: the causal mask is off again."]
     assert controls(app)["undo"]["disabled"]
+
+
+# ----------------------------------------------------------------------------- predict mode
+
+
+def guess(at, row: int, col: int):
+    """A click on a cell of a covered view, as the browser sends it: the trigger "guess"."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(component.proto.id, "guess", {"row": row, "col": col}))
+    return at._run(states)
+
+
+def test_predict_mode_covers_the_weights_and_outputs_until_a_key_is_clicked(app):
+    use_control(app, "predict", True)
+    shown = views(app)
+    for name in ("weights", "output"):
+        assert shown[name]["cover"] and set(shown[name]["numbers"]) == {""} and shown[name]["text"] == []
+        assert set(shown[name]["colour"]) == {None}  # not a colour to read the answer from
+    assert "cover" not in shown["scores"] and "cover" not in shown["scaled"]  # the scores are what to reason from
+    assert views_data(app)["caption"].startswith("Predict first: which key will “good” (4) attend to most?")
+
+    _, weights, _ = naive_default()
+    best = int(np.argmax(weights[4]))
+    wrong = next(j for j in range(12) if j != best)
+    guess(app, 4, wrong)
+    assert "cover" not in views(app)["weights"] and views(app)["weights"]["text"]  # revealed
+    said = views_data(app)["caption"]
+    assert said.startswith(f"Not this time: you predicted “{MOVIE_TOKENS[wrong]}” ({wrong}).")
+    assert f"attends most to “{MOVIE_TOKENS[best]}” ({best}), weight {format_fixed(weights[4][best])}" in said
+
+    use_control(app, "causal", True)  # any change asks again
+    assert views(app)["weights"]["cover"]
+    _, weights, _ = naive_default(causal=True)
+    best = int(np.argmax(weights[4]))
+    guess(app, 4, best)
+    assert views_data(app)["caption"].startswith(f"Right: you predicted “{MOVIE_TOKENS[best]}” ({best}).")
+
+
+def test_a_guess_outside_the_row_or_in_predict_mode_off_is_no_guess(app):
+    guess(app, 4, 3)  # predict mode is off: nothing to reveal, nothing kept
+    assert "cover" not in views(app)["weights"] and views_data(app)["caption"].startswith("Start here")
+    use_control(app, "predict", True)
+    for sent in (99, -1):
+        guess(app, 4, sent)
+        assert views(app)["weights"]["cover"]
+
+
+def test_predict_mode_keeps_the_examples_note_back_until_the_reveal():
+    at = open_app()  # the first screen: its note quotes the weights
+    assert "0.67" in views_data(at)["note"]
+    use_control(at, "predict", True)
+    assert views_data(at)["note"] == ""  # it would give the answer away
+    guess(at, 4, 3)
+    assert views_data(at)["caption"].startswith("Right: you predicted “not” (3).") and "0.67" in views_data(at)["note"]

@@ -67,6 +67,7 @@ def states(draw):
         temperature=draw(st.floats(MIN_TEMPERATURE, MAX_TEMPERATURE)),
         blocked_keys=tuple(draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))),
         focus=draw(st.integers(0, n - 1)),
+        predict=draw(st.booleans()),
         edits=tuple(sorted(edits.items())),
     )
 

@@ -376,3 +376,21 @@ def test_on_a_phone_the_controls_stay_beside_the_view_they_change_and_nothing_sc
 
 def test_on_a_laptop_nothing_scrolls_sideways(playground):
     assert playground.evaluate("() => document.documentElement.scrollWidth") <= 1280
+
+
+def test_predict_mode_asks_then_reveals_with_a_click_on_the_covered_view(playground):
+    page = playground
+    view_control(page, "Predict first").locator("input").click()
+    cover = page.locator('.attnviz-view[data-view="weights"] .attnviz-cover')
+    cover.filter(has_text="Which key will “good” attend to most?").wait_for()
+    wait_for_app(page)
+    box = view_titled(page, WEIGHTS)["box"]
+    at = page.evaluate(
+        """() => JSON.parse(document.querySelector('.attnviz-view[data-view="weights"] canvas').dataset.layout)"""
+    )
+    weights = PlaygroundState(predict=True).result().weights
+    best = int(np.argmax(weights[4]))
+    page.mouse.click(box["x"] + at["left"] + (best + 0.5) * at["cellW"], box["y"] + at["top"] + 4.5 * at["cellH"])
+    cover.wait_for(state="hidden")
+    page.locator(".attnviz-caption").filter(has_text="Right: you predicted").wait_for()
+    assert decode(current_link(page)).state.predict  # in the link: a teacher can share a setup that asks first

@@ -36,5 +36,5 @@ export default function (component) {
   setIfNew(caption, 'textContent', data.caption);
   setIfNew(note, 'textContent', data.note);
   setIfNew(note, 'hidden', !data.note);
-  drawViews(views, data, (row) => setTriggerValue('focus', row));
+  drawViews(views, data, (row) => setTriggerValue('focus', row), (cell) => setTriggerValue('guess', cell));
 }

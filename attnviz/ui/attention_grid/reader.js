@@ -1,9 +1,10 @@
 // What a view says in words: the hover sentence of a cell, and the table a screen reader reads (hidden from sight).
 
-// What a hover says about cell k.
+// What a hover says about cell k (of a covered view, in predict mode: that a click predicts its key).
 export function sentence(view, k) {
   const cols = view.ticks.length;
   const where = `${view.rows[Math.floor(k / cols)]} → ${view.cols[k % cols]}`;
+  if (view.cover) return `${where}: click to predict this key`;
   return view.colour[k] === null ? `${where}: masked, score −∞, weight 0` : `${where}: ${view.value_name} ${view.numbers[k]}`;
 }
 
@@ -25,13 +26,14 @@ export function updateTable(table, view) {
       for (let j = 0; j < cols; j++) row.insertCell();
     });
   }
-  if (table.caption.textContent !== view.title) table.caption.textContent = view.title;
+  const title = view.cover ? `${view.title}: ${view.cover}` : view.title;
+  if (table.caption.textContent !== title) table.caption.textContent = title;
   const cells = table.tBodies[0].rows;
   const changed = new Set(view.changed);
   // Every cell's value at any size: its text, or above the text limit its hover number (masked: "masked").
   view.colour.forEach((position, k) => {
     const cell = cells[Math.floor(k / cols)].cells[1 + (k % cols)];
-    const text = view.text.length ? view.text[k] : position === null ? 'masked' : view.numbers[k];
+    const text = view.cover ? '' : view.text.length ? view.text[k] : position === null ? 'masked' : view.numbers[k];
     const masked = position === null ? 'true' : 'false';
     if (cell.textContent !== text) cell.textContent = text;
     if (cell.dataset.masked !== masked) cell.dataset.masked = masked;

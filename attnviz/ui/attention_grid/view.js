@@ -27,8 +27,9 @@ class View {
     this.cursor = null; // the keyboard's cell, {i, j}
     this.table = element('table', { className: 'attnviz-sr' });
     this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
+    this.cover = element('p', { className: 'attnviz-cover', hidden: true }); // predict mode's question, over the cells
     this.figure = element('figure', { className: 'attnviz-view' },
-      element('figcaption', {}, this.title, this.png), this.canvas, this.said, this.table, this.tip);
+      element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said, this.table, this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
     this.drawn = null; // the colours on screen now (they move during a glide)
     this.revision = 0;
@@ -46,7 +47,7 @@ class View {
     const rows = this.view.rows.length, cols = this.view.ticks.length;
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      if (this.cursor) this.shared.choose(this.cursor.i); // as a click: the cell's row becomes the focus token
+      if (this.cursor) this.pick(this.cursor); // as a click
       return;
     }
     const next = this.cursor && moved(this.cursor, event.key, rows, cols);
@@ -75,6 +76,8 @@ class View {
     this.box = null; // laid out again at the next paint
     setIfNew(this.figure.dataset, 'view', view.name);
     setIfNew(this.title, 'textContent', view.title);
+    setIfNew(this.cover, 'textContent', view.cover ?? '');
+    setIfNew(this.cover, 'hidden', !view.cover);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
     setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
     const named = `Save ${view.title} as PNG`; // what it saves, with the word it shows
@@ -168,7 +171,13 @@ class View {
 
   click(event) {
     const at = this.cellAt(event);
-    if (at) this.shared.choose(at.i); // a cell or a row label: its row becomes the focus token
+    if (at) this.pick(at);
+  }
+
+  // A cell or a row label chosen: its row becomes the focus token; on a covered view, its key is the prediction.
+  pick({ i, j }) {
+    if (!this.view.cover) this.shared.choose(i);
+    else if (j !== null) this.shared.predict({ row: i, col: j });
   }
 
   savePng() {
@@ -214,11 +223,11 @@ function gridOf(root) {
 }
 
 // Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose(row)`` is
-// called when a cell or row label is clicked.
-export function drawViews(root, data, choose) {
+// called when a cell or row label is clicked, ``predict({row, col})`` when a covered view's cell is.
+export function drawViews(root, data, choose, predict) {
   const grid = gridOf(root);
   const palette = theme(root); // read before any write below
-  const shared = { ...data, choose };
+  const shared = { ...data, choose, predict };
   data.views.forEach((view, index) => {
     if (!grid.views[index]) {
       grid.views[index] = new View(root, index);
