@@ -56,7 +56,7 @@ def test_the_dark_theme_darkens_the_page_and_the_charts(browser, server):
         background = page.evaluate(
             "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
         )
-        assert background == "rgb(15, 17, 23)"  # theme.dark backgroundColor #0f1117
+        assert background == "rgb(0, 0, 0)"  # theme.dark backgroundColor #000000
         wait_for_views_to_settle(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "dark.png"))

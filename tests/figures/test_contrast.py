@@ -35,7 +35,7 @@ def painted(palette: list[str]) -> list[np.ndarray]:
 
 def masked_greys() -> list[np.ndarray]:
     grey, alpha = np.array([128.0, 128.0, 128.0]), float(MASKED_GREY.rsplit(",", 1)[1].rstrip(")"))
-    return [grey * alpha + rgb(page) * (1 - alpha) for page in ("#ffffff", "#0f1117")]  # light and dark themes
+    return [grey * alpha + rgb(page) * (1 - alpha) for page in ("#ffffff", "#000000")]  # light and dark themes
 
 
 @pytest.mark.parametrize("palette", [VIRIDIS, BLUE_RED], ids=["viridis", "blue-red"])

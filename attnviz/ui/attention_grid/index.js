@@ -30,6 +30,7 @@ export default function (component) {
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
+  setIfNew(instrument.dataset, 'presenter', String(data.font_size > 13)); // grid.css: the note goes under the views
   rail.update(data);
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);

@@ -1,0 +1,125 @@
+"""WCAG 2.1 AA in a real Chromium: axe-core (npm, locked in package-lock.json) on every page, light and dark,
+presenter mode off and on, and on the Playground in three states (its first screen, causal with a blocked key, and
+48 tokens). The app's own content must have no violation; one inside Streamlit's own chrome (its header, menu and
+navigation) is reported, not failed. axe cannot see into a canvas: the views' colours are held to their ratios by
+tests/figures/test_contrast.py and tests/js/colour.test.mjs."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from attnviz.classroom.share import encode
+from attnviz.core.playground_state import set_sentence
+from attnviz.lessons.playground import OPENING
+from attnviz.pages import PAGES
+from tests.e2e.test_playground import view_control
+from tests.support.live import REPO, open_app_page, wait_for_app
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+STREAMLIT_CHROME = ('[data-testid="stHeader"]', '[data-testid="stToolbar"]', '[data-testid="stTopNavLink"]')
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_RUN_JS = """async ([rules, chrome]) => {
+  const result = await axe.run(document, { runOnly: rules });
+  const inChrome = (selector) => chrome.some((c) => document.querySelector(selector)?.closest(c));
+  return result.violations.flatMap((v) => v.nodes.map((n) => ({
+    rule: v.id, impact: v.impact, target: n.target.join(' '), summary: (n.failureSummary || '').slice(0, 200),
+    chrome: inChrome(n.target[n.target.length - 1]),
+  })));
+}"""
+
+LONG = set_sentence(OPENING, " ".join(f"word{i}" for i in range(48)))[0]
+PLAYGROUND_STATES = {
+    "first screen": None,
+    "causal, a key blocked": replace(OPENING, causal=True, blocked_keys=(3,)),
+    "48 tokens": LONG,
+}
+
+
+def axe_violations(page) -> list[dict]:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (run `npm ci`, as `make test` does)")
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_RUN_JS, [RULES, list(STREAMLIT_CHROME)])
+    for violation in (v for v in found if v["chrome"]):
+        warnings.warn(
+            f"Streamlit's own chrome: {violation['rule']} at {violation['target']}", UserWarning, stacklevel=1
+        )
+    return [v for v in found if not v["chrome"]]
+
+
+def with_presenter(page) -> None:
+    page.locator(".st-key-presenter_switch label").click()
+    wait_for_app(page)
+
+
+@pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.name for page in PAGES])
+def test_every_page_has_no_violation_in_its_own_content(browser, server, page_file, scheme, presenter):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        path = "" if Path(page_file).stem == "playground" else Path(page_file).stem
+        open_app_page(page, f"{server.url}/{path}")
+        if presenter:
+            with_presenter(page)
+        assert axe_violations(page) == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("state", list(PLAYGROUND_STATES), ids=list(PLAYGROUND_STATES))
+def test_the_playground_in_use_has_no_violation(page, server, state):
+    shared = PLAYGROUND_STATES[state]
+    open_app_page(page, server.url + ("" if shared is None else f"/?s={encode(shared)}"))
+    assert view_control(page, "Causal mask").count() == 1
+    assert axe_violations(page) == []
+
+
+def tab_to(page, selector: str, limit: int = 120) -> None:
+    """Presses Tab until the element focused matches ``selector``, as a keyboard user moves through the page."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(selector) => document.activeElement?.matches(selector) ?? false", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
+    """Toggle, temperature, block a key, choose the focus token, read a cell: Tab, Space, Enter and arrows only."""
+    from attnviz.classroom.share import decode
+
+    open_app_page(page, server.url)
+    link = lambda: decode(page.url.split("s=", 1)[1]).state  # noqa: E731 (the address holds the share link)
+    tab_to(page, '.attnviz-check[data-field="causal"] input')
+    page.keyboard.press("Space")
+    page.wait_for_function("(before) => location.href !== before", arg=page.url)
+    wait_for_app(page)
+    assert link().causal
+    tab_to(page, '.attnviz-range input[type="range"]')
+    before = page.url
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("(before) => location.href !== before", arg=before)
+    wait_for_app(page)
+    assert link().temperature == 1.05
+    tab_to(page, '.attnviz-toggle[value="3"]')
+    before = page.url
+    page.keyboard.press("Enter")
+    page.wait_for_function("(before) => location.href !== before", arg=before)
+    wait_for_app(page)
+    assert link().blocked_keys == (3,)
+    tab_to(page, ".attnviz-choice select")
+    before = page.url
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("(before) => location.href !== before", arg=before)
+    wait_for_app(page)
+    assert link().focus == 5
+    tab_to(page, '.attnviz-view[data-view="weights"] canvas')
+    said = page.locator('.attnviz-view[data-view="weights"] p.attnviz-sr')
+    said.filter(has_text="5: , → 0: The: weight").wait_for()
+    page.keyboard.press("ArrowRight")
+    said.filter(has_text="5: , → 1: movie: weight").wait_for()
