@@ -123,3 +123,17 @@ def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
     said.filter(has_text="5: , → 0: The: weight").wait_for()
     page.keyboard.press("ArrowRight")
     said.filter(has_text="5: , → 1: movie: weight").wait_for()
+
+
+UNDO_OFF_JS = "() => document.querySelector('.attnviz-button[data-field=undo]').disabled"
+
+
+def test_after_the_last_undo_the_keyboard_stays_in_the_controls(page, server):
+    open_app_page(page, server.url)
+    tab_to(page, '.attnviz-check[data-field="causal"] input')
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => !({UNDO_OFF_JS})()")
+    tab_to(page, ".attnviz-button[data-field=undo]")
+    page.keyboard.press("Enter")  # the only move undone: Undo goes off
+    page.wait_for_function(UNDO_OFF_JS)
+    assert page.evaluate("() => document.activeElement.closest('.attnviz-rail') !== null")  # not the page's body

@@ -81,3 +81,16 @@ def test_multi_heads_tie_switch_sits_beside_the_scores_it_changes(page):
     scores, tick = page.locator(".st-key-mh_scores").bounding_box(), switch.bounding_box()
     assert scores["x"] > tick["x"] + tick["width"]  # to its right
     assert scores["y"] - 60 <= tick["y"] <= scores["y"] + scores["height"]  # in the same band of the page
+
+
+@pytest.mark.parametrize("url_path", list(PAGES), ids=[p or "playground" for p in PAGES])
+def test_every_page_on_a_phone_draws_and_never_scrolls_sideways(browser, server, url_path):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        phone = context.new_page()
+        count = open_app_page(phone, f"{server.url}/{url_path}")
+        assert charts_state(phone) == {"count": count, "drawn": count}
+        assert phone.locator('[data-testid="stException"]').count() == 0
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()

@@ -126,7 +126,12 @@ export class Rail {
     }
     data.controls.forEach((spec, k) => {
       this.controls[k].show(spec.value);
-      if (this.controls[k].disable) this.controls[k].disable(Boolean(spec.disabled));
+      const { control, disable } = this.controls[k];
+      if (!disable) return;
+      const hadFocus = document.activeElement === control;
+      disable(Boolean(spec.disabled));
+      // A button that goes off (Undo with nothing left to undo) would drop the keyboard's focus to the page's body.
+      if (hadFocus && spec.disabled) this.element.querySelector('input, select, button:not(:disabled)')?.focus();
     });
   }
 }

@@ -82,7 +82,8 @@ class View {
     setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
     const named = `Save ${view.title} as PNG`; // what it saves, with the word it shows
     if (this.png.getAttribute('aria-label') !== named) this.png.setAttribute('aria-label', named);
-    setIfNew(this.canvas.style, 'height', `${shared.height}px`);
+    // The height Python asks for is the least: a taller screen gives the views more (grid.css).
+    this.canvas.style.setProperty('--attnviz-least-height', `${shared.height}px`);
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
       + 'Arrow keys read a cell at a time; Enter makes its row the focus token. The table below holds every cell.';
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
