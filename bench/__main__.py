@@ -68,7 +68,8 @@ def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
 
     from bench import browser as browser_bench
     from bench import memory as memory_bench
-    from tests.support.live import REPO, StreamlitServer, launch_chromium
+    from bench.harness.chromium import launch_chromium
+    from bench.harness.server import REPO, StreamlitServer
 
     rows: list[dict] = []
     with sync_playwright() as playwright, contextlib.ExitStack() as stack:
@@ -103,7 +104,7 @@ def run(groups: list[str]) -> tuple[list[dict], str | None]:
     if not wanted:
         return rows, None
     try:
-        from tests.support.live import find_browser
+        from bench.harness.chromium import find_browser
 
         executable, _ = find_browser()
         import playwright.sync_api  # noqa: F401

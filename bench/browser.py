@@ -21,7 +21,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from tests.support.live import CHARTS_DRAWN_JS, wait_for_app
+from bench.harness.chromium import CHARTS_DRAWN_JS, wait_for_app
 
 VIEWPORT = {"width": 1280, "height": 800}
 PLAYGROUND_CHARTS = 4  # raw scores, scaled and masked scores, weights, outputs

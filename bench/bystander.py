@@ -20,10 +20,10 @@ import statistics
 import time
 
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
+from bench.harness.server import REPO, StreamlitServer
 from bench.load_moves import VIEWS, Student
 from bench.st_client import Session, user_key
 from bench.worst_moves import long_sentence
-from tests.support.live import REPO, StreamlitServer
 
 TARGET_RATIO = 1.5
 ROUNDS = 4  # idle and loaded rounds, alternating

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
-from bench.load_moves import RECONNECT, Student, Wrong, pick_move
-from bench.load_report import Sampler, cpu_figures, latency_figures, table, write
+from bench.harness.server import REPO, StreamlitServer
+from bench.load_class import Scenario, Tally, attempt, run_class
+from bench.load_moves import Student
+from bench.load_report import Sampler, table, write
 from bench.st_client import Session
-from tests.support.live import REPO, StreamlitServer
 
 OUTPUT = REPO / "artifacts" / "load.json"
 P95_TARGET_MS = 1000.0
@@ -31,130 +30,8 @@ GROWTH_TARGET_MB = 1.0
 SOAK_GROWTH = 0.10  # RSS at the end may exceed RSS after the first minute by at most this fraction
 
 
-@dataclass(frozen=True)
-class Scenario:
-    sessions: int
-    move_every_s: float
-    duration_s: float
-    reconnect_every: int = 0  # every this many moves, a session reconnects and must find its state (0: never)
-    prefix: str = ""
-
-    @property
-    def name(self) -> str:
-        every = "s" if self.move_every_s == 1 else f"{self.move_every_s:g} s"
-        return f"{self.prefix}{self.sessions} sessions × 1 move/{every} × {self.duration_s:g} s"
-
-
 CLASS = (Scenario(20, 1.0, 60.0), Scenario(60, 10.0, 60.0))
 SOAK = Scenario(10, 1.0, 600.0, prefix="soak: ")
-
-
-@dataclass
-class Tally:
-    """Everything the students of one scenario measured."""
-
-    loads_ms: list[float] = field(default_factory=list)
-    moves_ms: dict[str, list[float]] = field(default_factory=dict)
-    errors: int = 0
-    wrong: int = 0
-    failures: list[str] = field(default_factory=list)  # the first few, word for word
-    students: list[Student] = field(default_factory=list)
-    loaded: asyncio.Event = field(default_factory=asyncio.Event)  # set when every session has loaded (or failed to)
-    until: float = 0.0  # when moves stop: ``duration_s`` after the whole class is in
-
-    def fail(self, what: str, error: BaseException, *, wrong: bool) -> None:
-        if wrong:
-            self.wrong += 1
-        else:
-            self.errors += 1
-        if len(self.failures) < 5:
-            self.failures.append(f"{what}: {type(error).__name__}: {error}")
-
-    def all_moves(self) -> list[float]:
-        """Every student move's time. Reconnects are a fault the test injects, not a move: reported on their own."""
-        return [t for name, times in self.moves_ms.items() if name != RECONNECT[0] for t in times]
-
-
-async def _attempt(tally: Tally, what: str, action) -> bool:
-    """Runs one move; a wrong answer or a broken session is counted and ends that student (its state is unknown)."""
-    try:
-        await action
-    except Wrong as error:
-        tally.fail(what, error, wrong=True)
-        return False
-    except Exception as error:  # any failure of a session is a load-test finding, never a crash
-        tally.fail(what, error, wrong=False)
-        return False
-    return True
-
-
-async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
-    student = Student(Session(url), seed=index)
-    tally.students.append(student)
-
-    async def load():
-        tally.loads_ms.append((await student.load()).elapsed_ms)
-
-    ok = await _attempt(tally, "load", load())
-    if len(tally.loads_ms) + tally.errors + tally.wrong >= scenario.sessions:
-        tally.until = time.monotonic() + scenario.duration_s
-        tally.loaded.set()
-    await tally.loaded.wait()  # moves start once the whole class is in, so opening is measured on its own
-    next_at = time.monotonic() + student.rng.uniform(0, scenario.move_every_s)  # students do not move in step
-    made = 0
-    while ok:
-        await asyncio.sleep(max(0.0, next_at - time.monotonic()))
-        if time.monotonic() >= tally.until:
-            break
-        name, move = pick_move(student, reconnect_every=scenario.reconnect_every, made=made)
-
-        async def timed(name=name, move=move):
-            tally.moves_ms.setdefault(name, []).append((await move(student)).elapsed_ms)
-
-        ok = await _attempt(tally, name, timed())
-        made += 1
-        next_at = max(next_at + scenario.move_every_s, time.monotonic())
-    await student.session.close()
-
-
-async def run_class(url: str, scenario: Scenario, sampler: Sampler) -> tuple[dict, Tally]:
-    """Opens ``scenario.sessions`` sessions at once, then each makes a move every ``move_every_s`` until the end."""
-    tally = Tally()
-    rss_before, load_before, client_before = sampler.rss_now(), os.getloadavg()[0], os.times()
-    sampler.start()
-    started = time.monotonic()
-    tasks = [asyncio.create_task(_student(url, i, scenario, tally)) for i in range(scenario.sessions)]
-    await tally.loaded.wait()
-    opened_s = time.monotonic() - started
-    await asyncio.gather(*tasks)
-    await sampler.stop()
-    client = os.times()
-    elapsed = time.monotonic() - started
-    row = {
-        "name": scenario.name,
-        "sessions": scenario.sessions,
-        "moves": len(tally.all_moves()),
-        **latency_figures(tally.all_moves()),
-        "errors": tally.errors,
-        "wrong": tally.wrong,
-        "rss_mb": round(max(sampler.rss or [sampler.rss_now()]), 1),
-        "rss_before_mb": round(rss_before, 1),
-        "rss_after_mb": round(sampler.rss_now(), 1),
-        **cpu_figures(sampler),
-        "client_cpu_pct_mean": round(
-            100 * (client.user + client.system - client_before.user - client_before.system) / elapsed, 1
-        ),
-        "sessions_opened_per_s": round(scenario.sessions / opened_s, 2),
-        "opened_in_s": round(opened_s, 2),
-        "load": latency_figures(tally.loads_ms),
-        "per_move": {name: latency_figures(times) | {"count": len(times)} for name, times in tally.moves_ms.items()},
-        "move_every_s": scenario.move_every_s,
-        "duration_s": scenario.duration_s,
-        "loadavg_1min_before": round(load_before, 2),
-        "loadavg_1min_after": round(os.getloadavg()[0], 2),  # the machine's load, other work included
-        "failures": tally.failures,
-    }
-    return row, tally
 
 
 def class_targets(row: dict) -> dict:
@@ -174,7 +51,7 @@ async def _open_students(url: str, count: int, first_seed: int, tally: Tally) ->
     students = [Student(Session(url), seed=first_seed + i) for i in range(count)]
     tally.students += students
     for move in (Student.load, Student.toggle_causal, Student.edit_cell, Student.change_sentence):
-        ok = await asyncio.gather(*(_attempt(tally, move.__name__, move(s)) for s in students))
+        ok = await asyncio.gather(*(attempt(tally, move.__name__, move(s)) for s in students))
         students = [s for s, fine in zip(students, ok, strict=True) if fine]
     return students
 

@@ -12,9 +12,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from bench.load import Scenario, run_class
+from bench.harness.server import REPO
+from bench.load_class import Scenario, run_class
 from bench.load_report import Sampler, rss_mb
-from tests.support.live import REPO
 
 SCRIPT = REPO / "deploy" / "two-replicas.sh"
 SCENARIO = Scenario(20, 1.0, 60.0, reconnect_every=10, prefix="two replicas behind nginx: ")

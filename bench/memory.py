@@ -8,7 +8,8 @@ contexts stay open until the last reading, so all 20 sessions are alive on the s
 from __future__ import annotations
 
 from bench.browser import PLAYGROUND_CHARTS, new_page, open_and_draw, wait_idle
-from tests.support.live import REPO, StreamlitServer, find_browser, launch_chromium
+from bench.harness.chromium import find_browser, launch_chromium
+from bench.harness.server import REPO, StreamlitServer
 
 SESSIONS = 20
 TARGET_MB = 400.0

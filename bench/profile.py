@@ -24,7 +24,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from tests.support.live import REPO
+from bench.harness.server import REPO
 
 OUT = REPO / "artifacts" / "profile"
 ENV_DIR = "ATTNVIZ_BENCH_PROFILE_DIR"
@@ -105,7 +105,7 @@ class HookedServer:
     """A StreamlitServer whose script runs are logged (and optionally profiled) through the sitecustomize hook."""
 
     def __init__(self, *, use_pyinstrument: bool):
-        from tests.support.live import StreamlitServer
+        from bench.harness.server import StreamlitServer
 
         self.dir = Path(tempfile.mkdtemp(prefix="attnviz-profile-"))
         (self.dir / "sitecustomize.py").write_text(SITECUSTOMIZE)
@@ -227,7 +227,7 @@ def _run_summary(runs: list[dict]) -> dict:
 def main(sizes=(12, 128), clicks: int = 10) -> int:
     from playwright.sync_api import sync_playwright
 
-    from tests.support.live import find_browser, launch_chromium
+    from bench.harness.chromium import find_browser, launch_chromium
 
     OUT.mkdir(parents=True, exist_ok=True)
     summary: dict = {"clicks_per_size": clicks}

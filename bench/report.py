@@ -10,7 +10,7 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-from tests.support.live import REPO
+from bench.harness.server import REPO
 
 JSON_PATH = REPO / "artifacts" / "bench.json"
 COLUMNS = ("measure", "median", "unit", "target", "met?", "samples", "detail")

@@ -10,8 +10,8 @@ import statistics
 import time
 
 from attnviz.ui.state import control_key
-from tests.support.apptest import control_value, use_control
-from tests.support.live import REPO
+from bench.harness.apptest import control_value, use_control
+from bench.harness.server import REPO
 
 SIZES = (12, 64, 128, 256)
 TOGGLES = 20

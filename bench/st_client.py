@@ -26,7 +26,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
-from tests.support.triggers import trigger_state
+from bench.harness.triggers import trigger_state
 
 FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN) is not the end of a move
     ForwardMsg.FINISHED_SUCCESSFULLY: "ok",

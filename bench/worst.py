@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from unittest import mock
 
+from bench.harness.apptest import RouterAlreadyRan, open_app
 from bench.worst_moves import PENDING, SAMPLES, TIMEOUT_S, Move, moves
-from tests.support.apptest import RouterAlreadyRan, open_app
 
 TARGET_S = 1.0
 

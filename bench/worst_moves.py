@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_LESSON_DK, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.tokenize import tokenize
-from tests.support.apptest import button, control_key, setting_key, use_control
+from attnviz.ui.state import control_key, setting_key
+from bench.harness.apptest import button, use_control
 
 SAMPLES = 5
 TIMEOUT_S = 120  # a move slower than this is reported as a failure, not waited for

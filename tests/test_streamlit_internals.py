@@ -6,7 +6,7 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``PagesManager.uses_pages_directory`` (legacy ``pages/``)   | attnviz/ui/__init__.py; tests/app/conftest.py          |
 | hidden option ``global.minCachedMessageSize``               | .streamlit/config.toml (the message cache off)         |
 | hidden option ``runner.postScriptGC``                       | .streamlit/config.toml (no gc.collect() a rerun)       |
-| ``bidi_component.main._make_trigger_id`` and the "events"   | tests/support/triggers.py (AppTest helper, load client)|
+| ``bidi_component.main._make_trigger_id`` and the "events"   | bench/harness/triggers.py (AppTest helper, load client)|
 | aggregator of a v2 component                                |                                                        |
 | ``AppTest._run(widget_states)`` and ``AppTest._tree``       | tests/support/apptest.py (a v2 component's trigger)    |
 | ``SessionState.set_widgets_from_proto`` (where a browser's  | attnviz/ui/edge.py (crafted values refused;            |
@@ -62,7 +62,7 @@ def test_the_legacy_pages_switch_is_still_a_class_flag():
 def test_a_v2_component_trigger_id_is_still_made_the_same_way():
     from streamlit.components.v2.bidi_component.main import _make_trigger_id
 
-    why = broke("_make_trigger_id", "tests/support/triggers.py (every Playground control test, the load client)")
+    why = broke("_make_trigger_id", "bench/harness/triggers.py (every Playground control test, the load client)")
     assert _make_trigger_id("$$ID-abc", "events") == "$$STREAMLIT_INTERNAL_KEY_$$ID-abc__events", why
 
 

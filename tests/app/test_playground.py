@@ -13,6 +13,7 @@ from attnviz import PRESETS, random_qkv
 from attnviz.classroom.share import encode
 from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
+from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
 from tests.support.apptest import (
     as_read,
@@ -31,7 +32,6 @@ from tests.support.apptest import (
     views,
     views_data,
 )
-from tests.support.triggers import trigger_state
 
 MOVIE = "The movie was not good, but the soundtrack was amazing."
 MOVIE_TOKENS = ["The", "movie", "was", "not", "good", ",", "but", "the", "soundtrack", "was", "amazing", "."]

@@ -1,4 +1,5 @@
-"""Drive the app in Streamlit's AppTest and read back the numbers its charts were given."""
+"""Drive the app in Streamlit's AppTest and read back the numbers its charts were given (opening it, its buttons and
+the Playground's controls are bench.harness.apptest's, named here too)."""
 
 from __future__ import annotations
 
@@ -8,37 +9,33 @@ import re
 from pathlib import Path
 
 import numpy as np
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
-from tests.support.triggers import trigger_state
+from bench.harness.apptest import (
+    APP,
+    RouterAlreadyRan,
+    button,
+    control_value,
+    controls,
+    open_app,
+    use_control,
+    views_data,
+)
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-__all__ = ["APP", "control_key", "setting_key"]
-
-
-class RouterAlreadyRan(PagesManager):
-    """AppTest re-detects the pages/ folder on every run and so runs each one in Streamlit's legacy multipage mode,
-    which a real server leaves for good once app.py has called st.navigation. Patched in as AppTest's
-    PagesManager (tests/app/conftest.py, bench/worst.py), it makes every run go through the router as on a warmed-up
-    server (see attnviz/ui/__init__.py for the same fix on a real server, and tests/app/test_router.py for its check)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-
-def open_app(page: str | None = None, **query_params) -> AppTest:
-    """The app after its first run, on ``page`` (a name from attnviz.pages) if given."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query_params.items():
-        at.query_params[name] = value
-    at.run()
-    if page is not None:
-        at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, at.exception
-    return at
+# Named here for the tests; they live in bench.harness.apptest (the server benchmarks use them too).
+__all__ = [
+    "APP",
+    "RouterAlreadyRan",
+    "button",
+    "control_key",
+    "control_value",
+    "controls",
+    "open_app",
+    "setting_key",
+    "use_control",
+    "views_data",
+]
 
 
 def playground(at: AppTest):
@@ -62,12 +59,6 @@ def open_tab(at: AppTest, page: str, name: str) -> AppTest:
     return at.run()
 
 
-def button(at: AppTest, label: str):
-    matches = [b for b in at.button if b.label == label]
-    assert len(matches) == 1, f"expected one button {label!r}, found {[b.label for b in at.button]}"
-    return matches[0]
-
-
 def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
 
@@ -81,34 +72,6 @@ def echarts(at: AppTest) -> dict[str, dict]:
 
 
 # ----------------------------------------------------------------------------- the Playground's views
-
-
-def views_data(at: AppTest) -> dict:
-    """What the Playground sent its attention-views component (attnviz/ui/attention_grid): views, sizes, colours."""
-    matches = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
-    assert len(matches) == 1, f"expected one attention-views component, found {len(matches)}"
-    return json.loads(matches[0].proto.json)
-
-
-def controls(at: AppTest) -> dict[str, dict]:
-    """The controls beside the views, by field (causal, scale, temperature, blocked_keys, focus, undo): each as the
-    component was given it, with its kind, label, options and the value it shows."""
-    return {control["field"]: control for control in views_data(at)["controls"]}
-
-
-def control_value(at: AppTest, field: str):
-    return controls(at)[field]["value"]
-
-
-def use_control(at: AppTest, field: str, value=True) -> AppTest:
-    """Changes the control ``field`` beside the views to ``value`` (a button: presses it) as the browser does: one
-    trigger named after the field, sent with the rerun. AppTest has no API for a v2 component's triggers, so this
-    adds the trigger to the widget states AppTest would send and runs with them."""
-    assert field in controls(at) or field == "focus", f"no control {field!r} beside the views"
-    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
-    states = at._tree.get_widget_states()
-    states.widgets.append(trigger_state(component.proto.id, field, value))
-    return at._run(states)
 
 
 def views(at: AppTest) -> dict[str, dict]:

@@ -1,5 +1,5 @@
 """A v2 component's trigger as the browser sends it, for the drivers that speak Streamlit's protocol themselves
-(AppTest in tests/support/apptest.py, the load client in bench/st_client.py). Streamlit has no public API for this:
+(AppTest in bench/harness/apptest.py, the load client in bench/st_client.py). Streamlit has no public API for this:
 the frontend sends one widget state per component, the "events" aggregator, holding a JSON list of {event, value}."""
 
 from __future__ import annotations
