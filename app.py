@@ -8,6 +8,7 @@ from attnviz.ui.edge import take_refusal
 from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_switch
 from attnviz.ui.state import keep_page_settings
+from attnviz.ui.text import focus_rings
 
 routes = {
     page.name: st.Page(page.file, title=page.title, icon=page.icon, default=page.name == DEFAULT_PAGE) for page in PAGES
@@ -19,6 +20,7 @@ keep_page_settings()
 begin()
 restore_from_link(next(name for name, route in routes.items() if route.url_path == current.url_path))
 presenter_switch()
+focus_rings()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
 take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads

@@ -137,3 +137,11 @@ def test_after_the_last_undo_the_keyboard_stays_in_the_controls(page, server):
     page.keyboard.press("Enter")  # the only move undone: Undo goes off
     page.wait_for_function(UNDO_OFF_JS)
     assert page.evaluate("() => document.activeElement.closest('.attnviz-rail') !== null")  # not the page's body
+
+
+def test_streamlits_switches_and_radios_show_the_keyboards_focus(page, server):
+    open_app_page(page, f"{server.url}/step_by_step")
+    for control in ('[data-testid="stMain"] [data-testid="stCheckbox"] input', '[data-testid="stRadio"] input'):
+        tab_to(page, control)
+        ring = page.evaluate("() => getComputedStyle(document.activeElement.closest('label')).outlineStyle")
+        assert ring == "solid", control
