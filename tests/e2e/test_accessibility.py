@@ -89,35 +89,25 @@ def tab_to(page, selector: str, limit: int = 120) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
-    """Toggle, temperature, block a key, choose the focus token, read a cell: Tab, Space, Enter and arrows only."""
+def by_key(page, selector: str, key: str):
+    """Tabs to ``selector``, presses ``key`` and waits for the move's run: the state the address's link now holds."""
     from attnviz.classroom.share import decode
 
+    tab_to(page, selector)
+    before = page.url
+    page.keyboard.press(key)
+    page.wait_for_function("(before) => location.href !== before", arg=before)  # the run has put its link there
+    wait_for_app(page)
+    return decode(page.url.split("s=", 1)[1]).state
+
+
+def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
+    """Toggle, temperature, block a key, choose the focus token, read a cell: Tab, Space, Enter and arrows only."""
     open_app_page(page, server.url)
-    link = lambda: decode(page.url.split("s=", 1)[1]).state  # noqa: E731 (the address holds the share link)
-    tab_to(page, '.attnviz-check[data-field="causal"] input')
-    page.keyboard.press("Space")
-    page.wait_for_function("(before) => location.href !== before", arg=page.url)
-    wait_for_app(page)
-    assert link().causal
-    tab_to(page, '.attnviz-range input[type="range"]')
-    before = page.url
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("(before) => location.href !== before", arg=before)
-    wait_for_app(page)
-    assert link().temperature == 1.05
-    tab_to(page, '.attnviz-toggle[value="3"]')
-    before = page.url
-    page.keyboard.press("Enter")
-    page.wait_for_function("(before) => location.href !== before", arg=before)
-    wait_for_app(page)
-    assert link().blocked_keys == (3,)
-    tab_to(page, ".attnviz-choice select")
-    before = page.url
-    page.keyboard.press("ArrowDown")
-    page.wait_for_function("(before) => location.href !== before", arg=before)
-    wait_for_app(page)
-    assert link().focus == 5
+    assert by_key(page, '.attnviz-check[data-field="causal"] input', "Space").causal
+    assert by_key(page, '.attnviz-range input[type="range"]', "ArrowRight").temperature == 1.05
+    assert by_key(page, '.attnviz-toggle[value="3"]', "Enter").blocked_keys == (3,)
+    assert by_key(page, ".attnviz-choice select", "ArrowDown").focus == 5
     tab_to(page, '.attnviz-view[data-view="weights"] canvas')
     said = page.locator('.attnviz-view[data-view="weights"] p.attnviz-sr')
     said.filter(has_text="5: , → 0: The: weight").wait_for()
