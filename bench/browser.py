@@ -11,7 +11,8 @@ Every time is taken inside the page with ``performance.now()``, so Playwright's 
   stale elements at once, so the first DOM mutation says nothing about when the new numbers are on screen.) A wrapped
   WebSocket stamps every message, so each sample also says when the rerun left and when the replies arrived.
 - Floors, measured in the same run: a one-checkbox app (bench/floor_app.py) and a chart floor with one checkbox and
-  the same four 12 × 12 heatmaps, ECharts with a number in every cell, and nothing else (bench/chart_floor_app.py).
+  as many heatmaps of the first screen's size as the Playground has views, ECharts with a number in every cell, and
+  nothing else (bench/chart_floor_app.py).
 - warm load: ``performance.now()`` counts from the navigation's start; a requestAnimationFrame poll stamps the first
   frame in which every expected chart has drawn.
 """
@@ -21,17 +22,18 @@ from __future__ import annotations
 import statistics
 import time
 
+from attnviz.core.limits import MAX_TOKENS
 from bench.harness.chromium import CHARTS_DRAWN_JS, wait_for_app
+from bench.product import FIRST_SCREEN_TOKENS, PLAYGROUND_VIEWS, one_word_tokens
 
 VIEWPORT = {"width": 1280, "height": 800}
-PLAYGROUND_CHARTS = 4  # raw scores, scaled and masked scores, weights, outputs
-CLICK_SIZES = (12, 128)
+CLICK_SIZES = (FIRST_SCREEN_TOKENS, MAX_TOKENS)
 CLICK_SAMPLES = 15
 WARM_LOADS = 5
-TARGET_CHART_FLOOR_RATIO = 1.3  # 12 tokens: every changed view shows its new data within 1.3 × the chart floor …
+TARGET_CHART_FLOOR_RATIO = 1.3  # the first screen: every changed view shows its new data within 1.3 × the chart floor …
 TARGET_CHECKBOX_FLOOR_RATIO = 3.0  # … and within 3 × the one-checkbox floor
-TARGET_QUIET_12_MS = 400.0
-TARGET_CLICK_128_MS = 600.0
+TARGET_QUIET_MS = 400.0  # the first screen's tokens: the last view stops changing
+TARGET_CLICK_LARGEST_MS = 600.0  # at MAX_TOKENS (any size but the first screen's): every changed view shown
 TARGET_WARM_LOAD_S = 1.5
 
 # Runs before any page script: stamps every WebSocket message (Streamlit's one socket carries every rerun).
@@ -238,10 +240,10 @@ def click_samples(page, label: str, samples: int, on_sample=None) -> list[dict]:
 def set_sentence(page, n: int) -> None:
     """Types an ``n``-word sentence into the Playground and waits until its n tokens and every view are drawn."""
     field = page.get_by_role("textbox", name="Sentence", exact=True)
-    field.fill(" ".join(f"w{i}" for i in range(n)))
+    field.fill(one_word_tokens(n))
     field.press("Enter")
     page.wait_for_function(f"() => ({TOKENS_SHOWN_JS})() === {n}")
-    page.wait_for_function(ALL_DRAWN_JS, arg=PLAYGROUND_CHARTS)
+    page.wait_for_function(ALL_DRAWN_JS, arg=PLAYGROUND_VIEWS)
     wait_idle(page, quiet_ms=500)
 
 
@@ -305,21 +307,23 @@ def _in_turn(opened: dict, samples: int) -> dict[str, list[dict]]:
 
 def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=CLICK_SAMPLES):
     """The one-checkbox floor, the chart floor (the same number and size of heatmaps, nothing else) and the
-    Playground's causal toggle at 12 tokens, clicked in turn, one click each a round, so that a slower or faster minute
+    Playground's causal toggle at the first screen's size, clicked in turn, one click each a round, so that a slower or faster minute
     of this shared machine falls on the floors and the Playground alike; then each larger size on its own (its target
     is absolute, and its heavy page would slow the others). ``urls``: "app", "floor" and "chart_floor"."""
     results = _in_turn(
         {
             "checkbox": _open(browser, urls["floor"], 0, "Toggle"),
-            "chart": _open(browser, urls["chart_floor"], 4, "Toggle"),
-            12: _open(browser, urls["app"], PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=12),
+            "chart": _open(browser, urls["chart_floor"], PLAYGROUND_VIEWS, "Toggle"),
+            FIRST_SCREEN_TOKENS: _open(
+                browser, urls["app"], PLAYGROUND_VIEWS, "Causal mask", sentence_tokens=FIRST_SCREEN_TOKENS
+            ),
         },
         samples,
     )
     for n in sizes:
-        if n != 12:
+        if n != FIRST_SCREEN_TOKENS:
             results |= _in_turn(
-                {n: _open(browser, urls["app"], PLAYGROUND_CHARTS, "Causal mask", sentence_tokens=n)}, samples
+                {n: _open(browser, urls["app"], PLAYGROUND_VIEWS, "Causal mask", sentence_tokens=n)}, samples
             )
     checkbox_floor, chart_floor = results["checkbox"], results["chart"]
     box_ms, chart_ms = _median(checkbox_floor, "shown"), _median(chart_floor, "shown")
@@ -333,12 +337,13 @@ def measure_clicks(browser, urls: dict[str, str], *, sizes=CLICK_SIZES, samples=
             "bench/floor_app.py; " + _breakdown(checkbox_floor),
         ),
         _row(
-            "browser click → 4 views shown, chart floor",
+            f"browser click → {PLAYGROUND_VIEWS} views shown, chart floor",
             chart_floor,
             "shown",
             None,
             None,
-            "bench/chart_floor_app.py: one checkbox, four 12 × 12 ECharts heatmaps; " + _breakdown(chart_floor),
+            f"bench/chart_floor_app.py: one checkbox, {PLAYGROUND_VIEWS} ECharts heatmaps of "
+            f"{FIRST_SCREEN_TOKENS} × {FIRST_SCREEN_TOKENS}; " + _breakdown(chart_floor),
         ),
     ]
     for n in sizes:
@@ -350,9 +355,9 @@ def _playground_rows(n: int, results: list[dict], box_ms: float, chart_ms: float
     shown, quiet = _median(results, "shown"), _median(results, "settled")
     ratios = f"{shown / chart_ms:.2f} × chart floor, {shown / box_ms:.2f} × checkbox floor; "
     measure = f"browser click → changed views shown, n={n}"
-    if n != 12:
-        target = f"≤ {TARGET_CLICK_128_MS:.0f}"
-        return [_row(measure, results, "shown", target, shown <= TARGET_CLICK_128_MS, ratios + _breakdown(results))]
+    if n != FIRST_SCREEN_TOKENS:
+        target = f"≤ {TARGET_CLICK_LARGEST_MS:.0f}"
+        return [_row(measure, results, "shown", target, shown <= TARGET_CLICK_LARGEST_MS, ratios + _breakdown(results))]
     met = shown <= TARGET_CHART_FLOOR_RATIO * chart_ms and shown <= TARGET_CHECKBOX_FLOOR_RATIO * box_ms
     target = f"≤ {TARGET_CHART_FLOOR_RATIO} × chart floor and ≤ {TARGET_CHECKBOX_FLOOR_RATIO:.0f} × checkbox floor"
     return [
@@ -361,8 +366,8 @@ def _playground_rows(n: int, results: list[dict], box_ms: float, chart_ms: float
             f"browser click → page quiet, n={n}",
             results,
             "settled",
-            f"≤ {TARGET_QUIET_12_MS:.0f}",
-            quiet <= TARGET_QUIET_12_MS,
+            f"≤ {TARGET_QUIET_MS:.0f}",
+            quiet <= TARGET_QUIET_MS,
             "the last frame in which any view changed",
         ),
     ]
@@ -373,12 +378,12 @@ def measure_warm_load(browser, app_url: str, *, loads: int = WARM_LOADS) -> list
     context, page = new_page(browser)
     try:
         cold_started = time.perf_counter()
-        open_and_draw(page, app_url, PLAYGROUND_CHARTS)
+        open_and_draw(page, app_url, PLAYGROUND_VIEWS)
         cold_s = time.perf_counter() - cold_started
         times = []
         for _ in range(loads):
             page.goto(app_url)
-            page.wait_for_function(ALL_DRAWN_JS, arg=PLAYGROUND_CHARTS, polling="raf")
+            page.wait_for_function(ALL_DRAWN_JS, arg=PLAYGROUND_VIEWS, polling="raf")
             times.append(page.evaluate("() => window.__allDrawn") / 1000)
             wait_idle(page)
     finally:
@@ -392,7 +397,7 @@ def measure_warm_load(browser, app_url: str, *, loads: int = WARM_LOADS) -> list
             "target": f"≤ {TARGET_WARM_LOAD_S}",
             "met": value <= TARGET_WARM_LOAD_S,
             "n": len(times),
-            "detail": f"from navigation start to {PLAYGROUND_CHARTS} charts drawn, same context after a cold load "
+            "detail": f"from navigation start to {PLAYGROUND_VIEWS} charts drawn, same context after a cold load "
             f"(cold: {cold_s:.1f} s incl. Playwright); min {min(times):.2f}, max {max(times):.2f} s",
         }
     ]

@@ -19,9 +19,10 @@ import os
 import statistics
 import time
 
-from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
+from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_TOKENS
 from bench.harness.server import REPO, StreamlitServer
 from bench.load_moves import VIEWS, Student
+from bench.product import FIRST_SCREEN_TOKENS
 from bench.st_client import Session, user_key
 from bench.worst_moves import long_sentence
 
@@ -47,7 +48,7 @@ async def _set(session: Session, key: str, page: str, **value):
 
 
 async def _at_limits(session: Session, page: str) -> None:
-    """Opens the Playground with a 128-token sentence and d_k = d_v = 64, then goes to ``page``."""
+    """Opens the Playground at its limits (MAX_TOKENS tokens, d_k = d_v = MAX_DIM), then goes to ``page``."""
     from attnviz.ui.state import control_key
 
     await session.open()
@@ -59,7 +60,8 @@ async def _at_limits(session: Session, page: str) -> None:
 
 
 async def heavy_multi_head(session: Session):
-    """Multi-head at 128 tokens, d_model 32 and 32 heads; the move ticks and unticks its causal mask."""
+    """Multi-head at MAX_TOKENS tokens, the largest d_model and as many heads; the move ticks and unticks its causal
+    mask."""
     from attnviz.ui.state import setting_key
 
     page = "multi_head"
@@ -76,7 +78,7 @@ async def heavy_multi_head(session: Session):
 
 
 async def heavy_playground(session: Session):
-    """The Playground at 128 tokens, d_k = d_v = 64; the move ticks and unticks Causal mask (a fragment rerun)."""
+    """The Playground at its limits; the move ticks and unticks Causal mask (a fragment rerun)."""
     await _at_limits(session, "")
     causal = [False]
 
@@ -90,8 +92,8 @@ async def heavy_playground(session: Session):
 
 
 async def light_playground(session: Session):
-    """The control: another student on the default Playground (12 tokens) ticking Causal mask back to back, the
-    same move as the bystander's. What any busy neighbour costs, heavy or not."""
+    """The control: another student on the Playground's first screen ticking Causal mask back to back, the same move
+    as the bystander's. What any busy neighbour costs, heavy or not."""
     student = Student(session, seed=1)
     await student.load()
     return student.toggle_causal
@@ -99,9 +101,9 @@ async def light_playground(session: Session):
 
 HEAVY = {"light": light_playground, "playground": heavy_playground, "multi_head": heavy_multi_head}
 DOING = {
-    "light": "another student ticks it back to back (12 tokens: the control)",
-    "playground": "a session ticks it back to back at 128 tokens, d_k = d_v = 64",
-    "multi_head": "a session ticks Multi-head's causal mask back to back (128 tokens, 32 heads)",
+    "light": f"another student ticks it back to back ({FIRST_SCREEN_TOKENS} tokens: the control)",
+    "playground": f"a session ticks it back to back at {MAX_TOKENS} tokens, d_k = d_v = {MAX_DIM}",
+    "multi_head": f"a session ticks Multi-head's causal mask back to back ({MAX_TOKENS} tokens, {MAX_D_MODEL} heads)",
 }
 
 

@@ -1,4 +1,5 @@
-"""Core benchmark: ``attnviz.attention`` on random (n, 64) matrices, µs per call."""
+"""Core benchmark: ``attnviz.attention`` on random (n, d) matrices, d the widest head the Playground allows, µs per
+call."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import timeit
 import numpy as np
 
 import attnviz
+from attnviz.core.limits import MAX_DIM
+from bench.product import FIRST_SCREEN_TOKENS
 
-SIZES = (12, 64, 256, 1024)
-D = 64
+SIZES = (FIRST_SCREEN_TOKENS, 64, 256, 1024)
+D = MAX_DIM
 
 
 def run(sizes=SIZES, d: int = D, repeat: int = 7) -> list[dict]:

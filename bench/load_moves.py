@@ -19,6 +19,7 @@ import numpy as np
 from attnviz import attention
 from attnviz.core.playground_state import PlaygroundState, set_sentence
 from attnviz.lessons.playground import OPENING
+from attnviz.ui.model_runs import POLL_S as MODEL_POLL_S  # how often the page asks whether the model run is ready
 from bench.st_client import ProtocolError, RunResult, Session, heatmap, table_columns, user_key
 
 # A student opens the Playground on its first screen (attnviz.lessons.playground.OPENING); the expected numbers are
@@ -37,7 +38,6 @@ VIEWS = {"kind": "bidi_component", "key_part": "views"}
 # The Real model page as a class first meets it: its default model and sentence; a student picks a layer and a head.
 MODEL_PAGE, PLAYGROUND_PAGE = "real_model", "playground"
 HEAD_CHART = {"kind": "echarts_chart", "key_part": "head"}
-MODEL_POLL_S = 0.5  # how often the page asks whether the model run is ready (attnviz.ui.model_runs.POLL_S)
 
 
 @dataclass

@@ -7,9 +7,10 @@ contexts stay open until the last reading, so all 20 sessions are alive on the s
 
 from __future__ import annotations
 
-from bench.browser import PLAYGROUND_CHARTS, new_page, open_and_draw, wait_idle
+from bench.browser import new_page, open_and_draw, wait_idle
 from bench.harness.chromium import find_browser, launch_chromium
 from bench.harness.server import REPO, StreamlitServer
+from bench.product import PLAYGROUND_VIEWS
 
 SESSIONS = 20
 TARGET_MB = 400.0
@@ -23,7 +24,7 @@ def measure(browser, server: StreamlitServer, sessions: int = SESSIONS) -> list[
         for _ in range(sessions):
             context, page = new_page(browser)
             contexts.append(context)
-            open_and_draw(page, server.url, PLAYGROUND_CHARTS)
+            open_and_draw(page, server.url, PLAYGROUND_VIEWS)
             wait_idle(page)
             readings.append(server.rss_mb())
     finally:

@@ -5,7 +5,7 @@
 - A forward pass is ``model.run`` on a sentence it has not seen (every repeat shuffles the words), so the run cache
   never answers: tokenizing, every layer, every head through ``attnviz.attention``.
 - RSS: a fresh Python process imports what the Streamlit server imports for the app, loads the encoder and runs a
-  128-token sentence, then loads the decoder and does the same; it reports its VmRSS after each step.
+  sentence near the token cap, then loads the decoder and does the same; it reports its VmRSS after each step.
 """
 
 from __future__ import annotations
@@ -23,9 +23,13 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from attnviz.models import load_model
+from attnviz.models import MAX_TOKENS, load_model
+from attnviz.models.decoder import SOURCE as DECODER_SOURCE
 from attnviz.models.decoder import Decoder
+from attnviz.models.encoder import SOURCE as ENCODER_SOURCE
 from attnviz.models.encoder import Encoder
+
+ENCODER, DECODER = ENCODER_SOURCE.model, DECODER_SOURCE.model
 
 WORDS = [
     "the",
@@ -61,7 +65,9 @@ WORDS = [
     "we",
     "go",
 ]
-TARGETS_MS = {("encoder", 32): 60.0, ("encoder", 128): 200.0, ("decoder", 32): 400.0}
+SHORT = 32  # tokens: a sentence a student types; MAX_TOKENS is the longest the models take
+TARGETS_MS = {("encoder", SHORT): 60.0, ("encoder", MAX_TOKENS): 200.0, ("decoder", SHORT): 400.0}
+RSS_WORDS = 120  # the RSS run's sentence: near the models' token cap
 TARGET_ENCODER_LOAD_S, TARGET_DECODER_LOAD_S = 1.0, 2.0
 TARGET_RSS_ENCODER_MB, TARGET_RSS_BOTH_MB = 450.0, 1200.0
 
@@ -99,7 +105,7 @@ def _seconds(make, repeat: int) -> list[float]:
 
 def _forward_row(kind: str, model, n_tokens: int, repeat: int, blas_threads: int = 1) -> dict:
     """Median time of ``model.run``; with ``blas_threads`` other than load_model's 1, for comparison (no target)."""
-    specials = 0 if model.causal else 2  # [CLS] and [SEP]
+    specials = len(model.run(WORDS[0]).tokens) - 1  # the encoder's [CLS] and [SEP]; none for the decoder
     model.run(sentence(n_tokens - specials, next(_SEEDS)))  # warm-up, not counted
     times, lengths = [], set()
     with threadpool_limits(limits=blas_threads, user_api="blas"):
@@ -141,9 +147,9 @@ def memory_mb():
 import json, streamlit, streamlit.web.server, plotly.graph_objects, pandas, attnviz  # what the server imports
 from attnviz.models import load_model
 readings = {'baseline': memory_mb()}
-for name in sys.argv[1:]:
-    load_model(name).run(' '.join(['word'] * 120))
-    readings[name] = memory_mb()
+for name in sys.argv[2:]:
+    tokens = len(load_model(name).run(' '.join(['word'] * int(sys.argv[1]))).tokens)
+    readings[name] = {**memory_mb(), 'tokens': tokens}
 print(json.dumps(readings))
 """
 
@@ -152,7 +158,7 @@ def _rss_rows(repeat: int) -> list[dict]:
     samples = []
     for _ in range(repeat):
         out = subprocess.run(
-            [sys.executable, "-c", RSS_SCRIPT, "all-MiniLM-L6-v2", "SmolLM2-135M"],
+            [sys.executable, "-c", RSS_SCRIPT, str(RSS_WORDS), ENCODER, DECODER],
             capture_output=True,
             text=True,
             check=True,
@@ -160,29 +166,30 @@ def _rss_rows(repeat: int) -> list[dict]:
         ).stdout
         samples.append(json.loads(out))
     baseline = statistics.median(s["baseline"]["VmRSS"] for s in samples)
-    encoder = [s["all-MiniLM-L6-v2"]["VmRSS"] for s in samples]
-    both = [s["SmolLM2-135M"]["VmRSS"] for s in samples]
-    peak = max(s["SmolLM2-135M"]["VmHWM"] for s in samples)
+    encoder = [s[ENCODER]["VmRSS"] for s in samples]
+    both = [s[DECODER]["VmRSS"] for s in samples]
+    peak = max(s[DECODER]["VmHWM"] for s in samples)
+    tokens = samples[0][ENCODER]["tokens"], samples[0][DECODER]["tokens"]
     note = f"fresh process with streamlit, plotly, pandas and attnviz imported ({baseline:.0f} MB before any model)"
     return [
-        _row("RSS, encoder loaded", encoder, "MB", TARGET_RSS_ENCODER_MB, f"{note}; after a 122-token run"),
+        _row("RSS, encoder loaded", encoder, "MB", TARGET_RSS_ENCODER_MB, f"{note}; after a {tokens[0]}-token run"),
         _row(
             "RSS, both models loaded",
             both,
             "MB",
             TARGET_RSS_BOTH_MB,
-            f"then the decoder and a 120-token run; peak {peak:.0f} MB",
+            f"then the decoder and a {tokens[1]}-token run; peak {peak:.0f} MB",
         ),
     ]
 
 
 def run(repeat: int = 7) -> list[dict]:
-    encoder = load_model("all-MiniLM-L6-v2")  # first load: imports the libraries, fills the page cache
-    decoder = load_model("SmolLM2-135M")  # converts the GGUF if this machine never has
+    encoder = load_model(ENCODER)  # first load: imports the libraries, fills the page cache
+    decoder = load_model(DECODER)  # converts the GGUF if this machine never has
     return [
         _row("encoder load (warm)", _seconds(Encoder, 5), "s", TARGET_ENCODER_LOAD_S, "files in the page cache"),
-        _forward_row("encoder", encoder, 32, repeat),
-        _forward_row("encoder", encoder, 128, repeat),
+        _forward_row("encoder", encoder, SHORT, repeat),
+        _forward_row("encoder", encoder, MAX_TOKENS, repeat),
         _conversion_row(3),
         _row(
             "decoder load (converted)",
@@ -191,9 +198,9 @@ def run(repeat: int = 7) -> list[dict]:
             TARGET_DECODER_LOAD_S,
             "float32 .npy files memory-mapped, tokenizer.json read",
         ),
-        _forward_row("decoder", decoder, 32, repeat),
-        _forward_row("decoder", decoder, 128, repeat),
-        _forward_row("decoder", decoder, 32, repeat, blas_threads=2),  # what load_model's one thread is chosen over
+        _forward_row("decoder", decoder, SHORT, repeat),
+        _forward_row("decoder", decoder, MAX_TOKENS, repeat),
+        _forward_row("decoder", decoder, SHORT, repeat, blas_threads=2),  # what load_model's one thread is chosen over
         *_rss_rows(3),
     ]
 

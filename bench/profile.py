@@ -172,7 +172,7 @@ def browser_pass(browser, url: str, sizes, clicks: int) -> dict:
     cdp.send("Profiler.setSamplingInterval", {"interval": 200})
     results = {}
     try:
-        B.open_and_draw(page, url, B.PLAYGROUND_CHARTS)
+        B.open_and_draw(page, url, B.PLAYGROUND_VIEWS)
         B.wait_idle(page, quiet_ms=500)
         for n in sizes:
             B.set_sentence(page, n)
@@ -224,10 +224,14 @@ def _run_summary(runs: list[dict]) -> dict:
     }
 
 
-def main(sizes=(12, 128), clicks: int = 10) -> int:
+def main(sizes=None, clicks: int = 10) -> int:
+    """``sizes``: sentence lengths, by default bench.browser's (the first screen's and the most the page allows)."""
     from playwright.sync_api import sync_playwright
 
+    from bench.browser import CLICK_SIZES
     from bench.harness.chromium import find_browser, launch_chromium
+
+    sizes = CLICK_SIZES if sizes is None else sizes
 
     OUT.mkdir(parents=True, exist_ok=True)
     summary: dict = {"clicks_per_size": clicks}

@@ -26,6 +26,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
+from attnviz.core.numbers import MINUS
+from attnviz.figures.attention_charts import hover_digits
 from bench.harness.triggers import trigger_state
 
 FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN) is not the end of a move
@@ -101,8 +103,9 @@ class Heatmap:
 
 
 def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
-    """A plotly heatmap's z (exact), an ECharts heatmap's cell values (rounded to 4 decimals by attnviz), or the
-    Playground's attention view ``view`` (its hover numbers: 4 significant digits, 3 above the text limit)."""
+    """A plotly heatmap's z (exact), an ECharts heatmap's cell values (rounded by attnviz to ``hover_digits``
+    decimals), or the Playground's attention view ``view`` (its hover numbers, to ``hover_digits`` significant digits:
+    fewer above the text limit)."""
     if widget.kind == "plotly_chart":
         trace = json.loads(widget.element.spec)["data"][0]
         return Heatmap(plotly_z(trace["z"]), list(trace["y"]), tolerance=1e-9)
@@ -118,11 +121,11 @@ def _attention_view(view: dict) -> Heatmap:
     tolerance holds for weights (below 1), which is what the load client checks."""
     masked = 0.0 if view["name"] == "weights" else -np.inf
     numbers = [
-        masked if colour is None else float(text.replace("−", "-"))
+        masked if colour is None else float(text.replace(MINUS, "-"))
         for text, colour in zip(view["numbers"], view["colour"], strict=True)
     ]
     values = np.array(numbers).reshape(len(view["rows"]), len(view["cols"]))  # (rows, columns)
-    digits = 4 if view["text"] else 3  # significant digits: for a weight (below 1), as many decimals at most
+    digits = hover_digits(bool(view["text"]))  # significant digits: for a weight (below 1), as many decimals at most
     return Heatmap(values, view["rows"], tolerance=0.5 * 10.0**-digits + 1e-12)
 
 
@@ -137,16 +140,16 @@ def plotly_z(z) -> np.ndarray:
 
 def _echarts_heatmap(option: dict) -> Heatmap:
     """Cells are [column, row, value, ...] items of the heatmap series; silent series only draw outlines. A cell with
-    text ([column, row, value, text, hover]) carries its value to 4 decimals, a large view's [column, row, value,
-    hover value] to 3."""
+    text ([column, row, value, text, hover]) carries its value to ``hover_digits(True)`` decimals, a large view's
+    [column, row, value, hover value] to ``hover_digits(False)``."""
     rows = [entry["value"] if isinstance(entry, dict) else entry for entry in option["yAxis"]["data"]]  # dict: styled
     values = np.full((len(rows), len(option["xAxis"]["data"])), np.nan)  # (rows, columns)
-    decimals = 4
+    decimals = hover_digits(True)
     for series in option["series"]:
         if series.get("type") == "heatmap" and not series.get("silent"):
             for column, row, value, *rest in series["data"]:
                 values[row, column] = value
-                decimals = min(decimals, 4 if len(rest) == 2 else 3)
+                decimals = min(decimals, hover_digits(len(rest) == 2))
     return Heatmap(values, rows, tolerance=0.5 * 10.0**-decimals + 1e-12)
 
 

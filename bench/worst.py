@@ -5,7 +5,7 @@ made in AppTest: the whole page script, as the server runs it for that click (a 
 as the Playground's toggles, costs less). Each row is the median of 5 moves after a warm-up: the wall time of the
 rerun, and in the detail the CPU time of the thread that ran the script, which is what the move takes from the other
 sessions. On a loaded machine the wall time also holds the wait for a core, so the floor, the lightest real move
-(Causal mask on the default 12-token Playground), is measured first in the same run, and every row says how many
+(Causal mask on the Playground's first screen), is measured first in the same run, and every row says how many
 floors it costs; the floor's row gives the machine's load average.
 
     python -m bench worst                # this table only

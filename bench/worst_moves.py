@@ -16,6 +16,7 @@ from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.tokenize import tokenize
 from attnviz.ui.state import control_key, setting_key
 from bench.harness.apptest import button, use_control
+from bench.product import FIRST_SCREEN_TOKENS
 
 SAMPLES = 5
 TIMEOUT_S = 120  # a move slower than this is reported as a failure, not waited for
@@ -114,7 +115,7 @@ def moves() -> list[Move]:
         Move(
             "playground",
             "tick Causal mask",
-            "the default 12 tokens",
+            f"the default {FIRST_SCREEN_TOKENS} tokens",
             lambda at: None,
             _toggle_beside_views("causal"),
             True,
@@ -176,15 +177,15 @@ def real_model_moves() -> list[Move]:
     """The real-model page (issue 11) with the decoder, the slower model (30 layers × 9 heads), on a sentence at the
     models' token cap. The run itself is made on the page's background worker, beside the sessions (its time is
     bench/models.py's forward pass); ``setup`` waits for it. Each move then redraws every view: the 270-head overview,
-    the head's 128 × 128 map with its hovers and its line view."""
+    the head's map of the models' token cap squared, with its hovers, and its line view."""
     from attnviz.models import MAX_TOKENS as MODEL_TOKENS
-    from bench.models import sentence
+    from bench.models import DECODER, sentence
 
     text = sentence(MODEL_TOKENS, seed=0)  # one decoder token a word, no special tokens
 
     def setup(at) -> None:
         at.text_input(key=setting_key("real_model", "sentence")).input(text)
-        at.selectbox(key=setting_key("real_model", "model")).set_value("SmolLM2-135M").run(timeout=TIMEOUT_S)
+        at.selectbox(key=setting_key("real_model", "model")).set_value(DECODER).run(timeout=TIMEOUT_S)
         for _ in range(TIMEOUT_S * 4):  # the page's waiting fragment reruns it until the run is there
             if not any(info.value.startswith(("Loading", "Running", "Waiting")) for info in at.info):
                 break
@@ -193,7 +194,7 @@ def real_model_moves() -> list[Move]:
         if at.exception or at.error or not any(f"{MODEL_TOKENS} tokens here" in c.value for c in at.caption):
             raise RuntimeError(f"the decoder's run did not arrive: {[e.value for e in at.error][:1]}")
 
-    limits = f"SmolLM2-135M, {MODEL_TOKENS} tokens"
+    limits = f"{DECODER}, {MODEL_TOKENS} tokens"
     heads = tuple(
         (lambda at, layer=layer, head=head: _pick_head(at, layer, head)) for layer, head in ((9, 2), (20, 5), (29, 8))
     )
@@ -213,11 +214,13 @@ def _switch(key: str) -> tuple[Callable, Callable]:
 
 
 def training_moves() -> list[Move]:
-    """Watch it learn (issue 12) at the caps (attnviz.train.config): 12,000 samples × 10 epochs, 120,000 sample
-    passes in 3,750 steps. The training runs in the server's worker process, beside the sessions; what a move costs
+    """Watch it learn (issue 12) at the caps (attnviz.train.config): as many samples × the text's epochs as the cap
+    on sample passes allows, in the text's batch size (bench.train.CAPPED_SAMPLES). The training runs in the server's worker process, beside the sessions; what a move costs
     the server is its script runs. The moves alternate: Train pressed, rerun as the live view's timer would until
     the first progress is drawn; then Stop, rerun until the result (101 snapshots, the held-out verdict) is drawn.
     Their wall time includes the wait for the worker; their script CPU does not."""
+    from bench.train import CAPPED_EPOCHS, CAPPED_SAMPLES, TEXT_SETTING
+
     page = "watch_it_learn"
 
     def until(at, done) -> None:
@@ -243,8 +246,9 @@ def training_moves() -> list[Move]:
         Move(
             page,
             "Train, then Stop",
-            "12,000 samples × 10 epochs (the caps), the text's batch of 32",
-            _settings(page, samples=12_000, epochs=10),
+            f"{CAPPED_SAMPLES:,} samples × {CAPPED_EPOCHS} epochs (the caps), the text's batch of "
+            f"{TEXT_SETTING.batch_size}",
+            _settings(page, samples=CAPPED_SAMPLES, epochs=CAPPED_EPOCHS),
             (press_train, press_stop),
             split_by=made,
         )
