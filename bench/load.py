@@ -20,7 +20,7 @@ from pathlib import Path
 from bench.harness.server import REPO, StreamlitServer
 from bench.load_class import Scenario, Tally, attempt, run_class
 from bench.load_moves import Student
-from bench.load_report import Sampler, table, write
+from bench.load_report import Sampler, latency_figures, table, write
 from bench.st_client import Session
 
 OUTPUT = REPO / "artifacts" / "load.json"
@@ -76,9 +76,7 @@ async def run_memory(url: str, sampler: Sampler, *, few: int = 10, many: int = 6
         "name": "memory: RSS without models, growth per session",
         "sessions": many,
         "moves": 3 * many,
-        "p50_ms": None,
-        "p95_ms": None,
-        "p99_ms": None,
+        **latency_figures([]),  # no move is timed here
         "errors": tally.errors,
         "wrong": tally.wrong,
         "rss_mb": round(with_many, 1),
