@@ -28,8 +28,6 @@ class Scenario:
         return f"{self.prefix}{self.sessions} sessions × 1 move/{every} × {self.duration_s:g} s"
 
 
-
-
 @dataclass
 class Tally:
     """Everything the students of one scenario measured."""

@@ -80,7 +80,3 @@ def wait_for_app(page, *, timeout_ms: float = 60_000) -> None:
         }""",
         timeout=timeout_ms,
     )
-
-
-# Every Plotly chart on the page as plain JSON: title, and per trace its type, name, x/y labels and z rows
-# (typed arrays and NaN made JSON-safe: NaN becomes null).

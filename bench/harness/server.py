@@ -15,6 +15,8 @@ import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]  # bench/harness/server.py → the repository
+
+
 class ServerError(RuntimeError):
     """The Streamlit server did not come up; the message carries its output."""
 

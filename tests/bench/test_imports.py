@@ -2,6 +2,8 @@
 a cycle: read from the source with ast, so a lazy import inside a function counts too."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -49,3 +51,33 @@ def test_bench_modules_import_each_other_without_a_cycle():
 
     for name in graph:
         visit(name)
+
+
+# Streamlit scripts (run by ``streamlit run``, not imported) and the entry point.
+SCRIPTS = {"bench.floor_app", "bench.chart_floor_app", "bench.__main__"}
+IMPORT_ALL_WITHOUT_TESTS = """
+import importlib, sys
+
+class NoTests:
+    def find_spec(self, name, path=None, target=None):
+        if name == "tests" or name.startswith("tests."):
+            raise ImportError(f"bench imported {name}")
+
+sys.meta_path.insert(0, NoTests())
+for module in sys.argv[1:]:
+    importlib.import_module(module)
+"""
+
+
+def test_every_bench_module_imports_with_the_tests_out_of_reach():
+    """What the ast test above cannot see: a module that fails to import at all, or reaches the tests through
+    another package. One interpreter, in which any import of ``tests`` fails."""
+    modules = sorted(set(MODULES) - SCRIPTS)
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL_WITHOUT_TESTS, *modules],
+        cwd=BENCH.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -18,10 +18,10 @@ import pytest
 from streamlit.proto.Element_pb2 import Element
 
 from attnviz import PRESETS
+from bench.harness.server import StreamlitServer
 from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
 from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
 from tests.reference import naive_attention
-from tests.support.live import StreamlitServer
 
 
 def run_apart(coroutine):

@@ -14,6 +14,8 @@ from bench.harness.server import REPO, ServerError, StreamlitServer, free_port
 
 __all__ = ["REPO", "ServerError", "StreamlitServer", "find_browser", "free_port", "launch_chromium"]
 
+# Every Plotly chart on the page as plain JSON: title, and per trace its type, name, x/y labels and z rows
+# (typed arrays and NaN made JSON-safe: NaN becomes null).
 READ_PLOTS_JS = """
 () => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map(plot => {
   const plain = v => {
