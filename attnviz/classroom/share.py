@@ -21,7 +21,7 @@ import re
 import zlib
 from typing import NamedTuple
 
-from attnviz.classroom import imported_link
+from attnviz.classroom import imported_link, page_settings
 from attnviz.classroom import link_values as check
 from attnviz.classroom.controls import CONTROLS
 from attnviz.classroom.link_values import MAX_LINK_CHARS
@@ -54,6 +54,8 @@ WIRE_DEFAULTS = {
     "imported": None,  # added to format 1 later: links without it decode as before
     "imported_tokens": None,
     "predict": False,  # added to format 1 later, as "imported" was
+    "settings": {},  # the page's own settings (attnviz.classroom.page_settings); added later too
+    "presenter": False,
 }
 _WIRE_KEYS = {
     "sentence": "s",
@@ -71,6 +73,8 @@ _WIRE_KEYS = {
     "imported": "m",  # {"t": title, "q": [[...], ...], "k": ..., "v": ...}
     "imported_tokens": "o",  # [token, ...]
     "predict": "w",  # predict mode ("what will it be?")
+    "settings": "g",  # {name: value}, the shown page's
+    "presenter": "P",
 }
 _FIELDS = {wire_key: field for field, wire_key in _WIRE_KEYS.items()}
 _VERSION_AND_PAYLOAD = re.compile(r"([0-9]{1,6})\.([A-Za-z0-9_-]+)")
@@ -84,12 +88,19 @@ DAMAGED = (
 class SharedView(NamedTuple):
     state: PlaygroundState
     page: str
+    settings: tuple = ()  # the page's own settings, checked (attnviz.classroom.page_settings): (name, value) pairs
+    presenter: bool = False
 
 
-def encode(state: PlaygroundState, page: str = DEFAULT_PAGE) -> str:
-    """The share-link value for ``state`` shown on ``page``. Raises AttnvizInputError if it can't be shared."""
+def encode(state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False) -> str:
+    """The share-link value for ``state`` shown on ``page`` with the page's own ``settings``, in presenter mode or
+    not. Raises AttnvizInputError if it can't be shared."""
     imported_link.check_size(state)
-    wire = _to_wire(state, page)
+    wire = _to_wire(state, page) | {
+        _WIRE_KEYS[field]: value
+        for field, value in (("settings", dict(sorted((settings or {}).items()))), ("presenter", bool(presenter)))
+        if value != WIRE_DEFAULTS[field]
+    }
     try:
         _from_wire(wire)  # a link we hand out must decode: check it with the decoder's own rules
     except AttnvizInputError as error:
@@ -230,7 +241,9 @@ def _from_wire(wire) -> SharedView:
         edits=_edits(fields["edits"], n, {"Q": d_k, "K": d_k, "V": d_v}),
         model_tokens=imported_tokens,
     )
-    return SharedView(state, page)
+    presenter = check.boolean(fields["presenter"], "presenter mode")
+    settings = tuple(sorted(page_settings.checked(page, fields["settings"]).items()))
+    return SharedView(state, page, settings, presenter)
 
 
 def _edits(grouped, n: int, widths: dict[str, int]) -> tuple:

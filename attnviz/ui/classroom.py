@@ -17,8 +17,8 @@ from attnviz.ui.text import literal
 # What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
 # shared setup, and a guided page's sliders are one student's exploration of it, kept for as long as the tab is open.
 PER_TAB = (
-    "The guided pages' own sliders and Multi-head's edited X are not in it: they last while this tab is open, "
-    "and a reload starts them afresh."
+    "The page's own settings and presenter mode are in it too; Geometry's vectors, Multi-head's edited X and Watch it "
+    "learn's run are not: they last while this tab is open, and a reload starts them afresh."
 )
 
 
@@ -47,6 +47,9 @@ def restore_from_link(page: str) -> None:
     _, too_long = set_sentence(shared.state, shared.state.sentence)  # what typing that sentence would say
     two_links = f"The address holds {views} different share links; the first one is shown." if views > 1 else None
     playground_session.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
+    for name, value in shared.settings:  # the page's own setup: a stage, a d_k, a model
+        state.set_setting(shared.page, name, value)
+    state.set_presenting(shared.presenter)
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
@@ -93,7 +96,7 @@ _ADDRESS = st.components.v2.component(
 def keep_address(page: str) -> str | None:
     """Puts the link for the Playground state on ``page`` in the browser's address; returns why it can't, or None."""
     try:
-        link = encode(playground_session.playground(), page)
+        link = encode(playground_session.playground(), page, state.shared_settings(page), presenter=state.presenting())
     except AttnvizInputError as error:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page
         return str(error)

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from attnviz.classroom import page_settings
 from attnviz.pages import PAGES
 from attnviz.train import background
 
@@ -193,6 +194,19 @@ def first_run() -> bool:
 
 def presenter_key() -> str:
     return PRESENTER
+
+
+def set_presenting(on: bool) -> None:
+    """For a share link that opens in presenter mode (before the switch is drawn)."""
+    st.session_state[PRESENTER] = bool(on)
+
+
+def shared_settings(page: str) -> dict:
+    """The page's settings a share link carries (attnviz.classroom.page_settings), as they are now."""
+    names = page_settings.SHAREABLE.get(page, {})
+    return {
+        name: st.session_state[setting_key(page, name)] for name in names if setting_key(page, name) in st.session_state
+    }
 
 
 def presenting() -> bool:

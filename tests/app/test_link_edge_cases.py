@@ -131,9 +131,9 @@ def test_a_link_with_a_sentence_over_the_token_limit_says_so_once():
 # ----------------------------------------------------------------------------- a reload
 
 
-def test_a_reload_restores_the_playground_and_starts_the_guided_pages_afresh():
-    """A reload is a new session: the address brings back the Playground, on any page; a guided page's own settings
-    live only in the tab's session (they are not in the link), and the share box says so."""
+def test_a_reload_restores_the_playground_and_the_guided_pages_own_settings():
+    """A reload is a new session: the address brings back the Playground and the page with its own settings (they are
+    in the link), and the share box says what is not."""
     at = open_address(encode(GOOD), page="why_scale")
     at.slider(key=setting_key("why_scale", "d_k")).set_value(16).run()
     address = at.query_params["s"]
@@ -141,6 +141,6 @@ def test_a_reload_restores_the_playground_and_starts_the_guided_pages_afresh():
     reloaded = open_address(address)
     assert reloaded.session_state["playground"] == GOOD
     assert any(title.value == "Why we divide by √d_k" for title in reloaded.title)
-    assert reloaded.slider(key=setting_key("why_scale", "d_k")).value == 64  # the page's default again
+    assert reloaded.slider(key=setting_key("why_scale", "d_k")).value == 16  # from the link
     captions = " ".join(caption.value for caption in reloaded.caption)
-    assert "a reload starts them afresh" in captions
+    assert "Multi-head's edited X and Watch it learn's run are not" in captions

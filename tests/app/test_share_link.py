@@ -1,6 +1,7 @@
 """Share links in a running app: opening one restores the state, and the address always holds the current link."""
 
 import base64
+import json
 import zlib
 from dataclasses import replace
 
@@ -10,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
 from attnviz.lessons.playground import OPENING
-from tests.support.apptest import APP, as_read, control_value, open_tab, use_control
+from tests.support.apptest import APP, as_read, control_value, open_tab, setting_key, use_control
 
 
 def classroom_page():
@@ -125,7 +126,8 @@ def test_every_guided_page_keeps_a_link_to_itself_with_the_playground_state(page
     assert not at.exception
     shared = decode(at.query_params["s"])
     assert shared.page == page and shared.state.causal is True
-    assert at.query_params["s"] == encode(shared.state, page) and address_boxes(at) == ["share.address"]
+    assert at.query_params["s"] == encode(shared.state, page, dict(shared.settings))
+    assert address_boxes(at) == ["share.address"]
 
 
 def test_opening_a_link_to_a_guided_page_goes_there():
@@ -136,3 +138,31 @@ def test_opening_a_link_to_a_guided_page_goes_there():
     assert not at.exception
     assert at.session_state["playground"] == state
     assert any(title.value == "Step by step" for title in at.title)
+
+
+def test_a_guided_pages_setup_and_presenter_mode_travel_in_its_link():
+    """A teacher prepares "Why we scale at d_k = 512" for a projector: the link opens it so in a fresh browser."""
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/why_scale.py").run()
+    at.slider(key=setting_key("why_scale", "d_k")).set_value(512).run()
+    at.toggle(key="presenter").set_value(True).run()
+    shared = decode(at.query_params["s"])
+    assert dict(shared.settings)["d_k"] == 512 and shared.presenter is True
+
+    fresh = AppTest.from_file(APP, default_timeout=60)
+    fresh.query_params["s"] = at.query_params["s"]
+    fresh.run()
+    assert not fresh.exception
+    assert fresh.slider(key=setting_key("why_scale", "d_k")).value == 512
+    assert fresh.toggle(key="presenter").value is True
+
+
+def test_a_page_setting_outside_its_range_is_refused_in_plain_words():
+    wire = {"p": "why_scale", "g": {"d_k": 100_000}}
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["s"] = (
+        "1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(wire).encode())).rstrip(b"=").decode()
+    )
+    at.run()
+    assert not at.exception
+    assert "d_k must be a whole number from 1 to 512, not 100000" in as_read(at.error[0].value)

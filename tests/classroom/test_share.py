@@ -77,7 +77,7 @@ def states(draw):
 def test_round_trip_is_exact(state, page):
     link = encode(state, page)
     shared = decode(link)
-    assert shared == (state, page)
+    assert shared == (state, page, (), False)  # no page settings, not presenting
     assert shared.state.temperature.hex() == state.temperature.hex()
     assert [value.hex() for _, value in shared.state.edits] == [value.hex() for _, value in state.edits]
     for restored, original in zip(shared.state.matrices(), state.matrices(), strict=True):
@@ -90,11 +90,12 @@ def test_default_state_gives_a_tiny_link():
     link = encode(PlaygroundState())
     assert unpack(link) == {}  # every field is the wire default
     assert len(link) == 16
-    assert decode(link) == (PlaygroundState(), "playground")
+    assert decode(link) == (PlaygroundState(), "playground", (), False)
 
 
 def test_missing_fields_mean_the_version_1_defaults():
-    state, page = decode(pack({}))
+    state, page, settings, presenter = decode(pack({}))
+    assert settings == () and presenter is False
     assert page == WIRE_DEFAULTS["page"] == "playground"
     assert state.sentence == WIRE_DEFAULTS["sentence"]
     assert (state.example, state.seed, state.d_k, state.d_v, state.focus) == ("random", 42, 4, 4, 4)
@@ -351,3 +352,26 @@ def test_mutated_valid_links_never_raise_anything_else(data):
 def test_any_json_inside_a_well_packed_link_never_raises_anything_else(anything, fields):
     decodes_or_explains(pack(anything))
     decodes_or_explains(pack(fields))
+
+
+@pytest.mark.parametrize(
+    ("page", "settings", "message"),
+    [
+        ("why_scale", {"d_k": 0}, "d_k must be a whole number from 1 to 512, not 0."),
+        ("why_scale", {"colour": 1}, "the page has no setting called 'colour'."),
+        ("playground", {"d_k": 4}, "the page has no setting called 'd_k'."),  # the Playground's are its state
+        ("step_by_step", {"from_embeddings": "yes"}, "the embeddings switch is not on or off."),
+        ("real_model", {"model": "gpt-5"}, "the model is not one of all-MiniLM-L6-v2, SmolLM2-135M."),
+        ("multi_head", [1], "the page's settings are not a list of names and values."),
+    ],
+)
+def test_a_pages_own_settings_in_a_link_are_checked(page, settings, message):
+    with pytest.raises(AttnvizInputError) as refused:
+        decode(pack({"p": page, "g": settings}))
+    assert str(refused.value) == f"This share link has a setting attnviz can't use: {message}"
+
+
+def test_a_pages_own_settings_and_presenter_mode_round_trip():
+    settings = {"stage": "mask", "from_embeddings": True, "d_model": 8, "query": 3}
+    shared = decode(encode(PlaygroundState(), "step_by_step", settings, presenter=True))
+    assert dict(shared.settings) == settings and shared.presenter is True

@@ -1,0 +1,83 @@
+"""The guided pages' settings a share link carries, each with the check a link's value must pass: so a teacher can
+hand out "Why we scale at d_k = 512" or "Step by step at the mask, from embeddings". A value a page offers as a choice
+(a stage, a token, a layer) is checked for its type here and falls back to the page's default when the page does not
+offer it (``attnviz.ui.state.page_setting``); a slider's or a number box's value is checked against its range here,
+since a widget refuses a value outside it. Geometry's vectors and Watch it learn's run are not carried: the link would
+hold a training run's settings but not its result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from attnviz.classroom import link_values as check
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, MAX_SEED
+from attnviz.models.base import MAX_CHARACTERS
+from attnviz.models.registry import MODEL_NAMES
+
+
+def _choice(value, what: str) -> Any:
+    """A value the page offers as one of its choices: a whole number or a short text; the page checks it is one."""
+    if isinstance(value, str):
+        return check.text(value, what)[:40]
+    return check.whole(value, what, 0, 10_000)
+
+
+def _one_of(options, what: str, value) -> str:
+    if value not in options:
+        raise AttnvizInputError(f"{what} is not one of {', '.join(options)}.")
+    return value
+
+
+def _sentence(value) -> str:
+    text = check.text(value, "the real model's sentence")
+    if len(text) > MAX_CHARACTERS:
+        raise AttnvizInputError(f"the real model's sentence is longer than {MAX_CHARACTERS:,} characters.")
+    return text
+
+
+_Check = Callable[[Any], Any]
+SHAREABLE: dict[str, dict[str, _Check]] = {
+    "step_by_step": {
+        "stage": partial(_choice, what="the stage"),
+        "from_embeddings": partial(check.boolean, what="the embeddings switch"),
+        "d_model": partial(check.whole, what="d_model", low=1, high=MAX_D_MODEL),
+        "query": partial(_choice, what="the query token"),
+        "key": partial(_choice, what="the key token"),
+        "dimension": partial(_choice, what="the dimension"),
+    },
+    "why_scale": {
+        "d_k": partial(check.whole, what="d_k", low=1, high=MAX_LESSON_DK),
+        "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
+        "tokens": partial(check.whole, what="the tokens in the row", low=2, high=64),
+    },
+    "multi_head": {
+        "d_model": partial(check.whole, what="d_model", low=1, high=MAX_D_MODEL),
+        "heads": partial(_choice, what="the number of heads"),
+        "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
+        "causal": partial(check.boolean, what="the causal setting"),
+        "tie": partial(check.boolean, what="the tie switch"),
+    },
+    "real_model": {
+        "sentence": _sentence,
+        "model": partial(_one_of, MODEL_NAMES, "the model"),
+        "hide_sinks": partial(check.boolean, what="the sink switch"),
+        "layer": partial(_choice, what="the layer"),
+        "head": partial(_choice, what="the head"),
+        "query": partial(_choice, what="the query token"),
+        "temperature": lambda value: check.temperature(value),
+    },
+}
+
+
+def checked(page: str, settings) -> dict:
+    """A link's settings for ``page``, each checked; AttnvizInputError for any the page does not share or that fails."""
+    if not isinstance(settings, dict):
+        raise AttnvizInputError("the page's settings are not a list of names and values.")
+    shareable = SHAREABLE.get(page, {})
+    unknown = sorted(set(settings) - set(shareable))
+    if unknown:
+        raise AttnvizInputError(f"the page has no setting called {str(unknown[0])[:20]!r}.")
+    return {name: shareable[name](value) for name, value in settings.items()}
