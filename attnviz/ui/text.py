@@ -36,6 +36,11 @@ _STYLE = """
 .attnviz-chip { border: 1px solid rgba(128,128,128,0.45); border-radius: 1rem; padding: 0.05rem 0.55rem;
   font-size: 0.95rem; unicode-bidi: isolate; }
 .attnviz-chip small { opacity: 0.6; }
+/* A phone stacks columns: Step by step's pictures (its last column) come first, its Back, Next and stage list right
+   under them, instead of the list ~800 px above what it changes. */
+@media (max-width: 640px) {
+  [data-testid="stHorizontalBlock"]:has([data-testid="stRadio"]) > [data-testid="stColumn"]:last-child { order: -1; }
+}
 </style>
 """
 
