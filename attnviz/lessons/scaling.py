@@ -8,6 +8,7 @@ weight on the largest one.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from attnviz.core import attention, random_qkv, softmax
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_DK
-from attnviz.core.numbers import format_fixed
+from attnviz.core.numbers import format_fixed, format_number
 
 N_PAIRS = 4000  # enough pairs that the measured variance is within a few per cent of the true one
 DK_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the widths the curves are measured at
@@ -128,4 +129,33 @@ def row_text(row: OneRow) -> str:
         f"Unscaled, query 0's largest weight is **{format_fixed(row.raw_weights.max(), decimals=3)}**; scaled, it is "
         f"**{format_fixed(row.scaled_weights.max(), decimals=3)}**. Slide d_k up and watch the unscaled row collapse "
         "onto one key."
+    )
+
+
+# ----------------------------------------------------------------------------- the divisor in words (Step by step)
+
+
+def divisor_words(*, scale: bool, d_k: int, temperature: float) -> str:
+    """What the scores are divided by, written out: "√d_k · τ = √4 · 0.5 = 1"."""
+    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
+    if not scale:
+        return f"τ = {format_number(divisor)} (scaling is off, so only the temperature divides)"
+    return f"√d_k · τ = √{d_k} · {format_number(temperature)} = {format_number(divisor)}"
+
+
+def scale_explanation(*, scale: bool, d_k: int, temperature: float) -> str:
+    """What dividing by this divisor does: nothing at 1, flatter rows above 1, sharper rows below 1."""
+    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
+    written = divisor_words(scale=scale, d_k=d_k, temperature=temperature)
+    if math.isclose(divisor, 1.0, rel_tol=1e-12):
+        return f"Every score is divided by {written} here, so the scores pass through unchanged."
+    if divisor > 1:
+        return (
+            f"Every score is divided by {written}. The order within a row stays the same, but the gaps between "
+            "scores shrink, so the softmax that follows is less extreme. This is why attention divides by √d_k: "
+            "with many dimensions, raw scores lie so far apart that one key takes all the weight."
+        )
+    return (
+        f"Every score is divided by {written}. A divisor below 1 makes every score bigger: the order within a row "
+        "stays the same, but the gaps between scores grow, so the softmax that follows gets sharper."
     )

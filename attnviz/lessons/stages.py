@@ -18,6 +18,7 @@ from attnviz.core import AttentionResult, attention, causal_mask, project
 from attnviz.core.numbers import format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
+from attnviz.lessons.scaling import scale_explanation
 from attnviz.lessons.stage_formulas import (
     mask_formula,
     output_formula,
@@ -150,32 +151,6 @@ def _scores(w: Walkthrough) -> Stage:
     )
     caption = "Every score is new at this stage: one dot product for each query and key."
     return _stage("scores", panels, explanation, caption, partial(scores_formula, w.Q, w.K, w.result.scores))
-
-
-def divisor_words(*, scale: bool, d_k: int, temperature: float) -> str:
-    """What the scores are divided by, written out: "√d_k · τ = √4 · 0.5 = 1"."""
-    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
-    if not scale:
-        return f"τ = {format_number(divisor)} (scaling is off, so only the temperature divides)"
-    return f"√d_k · τ = √{d_k} · {format_number(temperature)} = {format_number(divisor)}"
-
-
-def scale_explanation(*, scale: bool, d_k: int, temperature: float) -> str:
-    """What dividing by this divisor does: nothing at 1, flatter rows above 1, sharper rows below 1."""
-    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
-    written = divisor_words(scale=scale, d_k=d_k, temperature=temperature)
-    if math.isclose(divisor, 1.0, rel_tol=1e-12):
-        return f"Every score is divided by {written} here, so the scores pass through unchanged."
-    if divisor > 1:
-        return (
-            f"Every score is divided by {written}. The order within a row stays the same, but the gaps between "
-            "scores shrink, so the softmax that follows is less extreme. This is why attention divides by √d_k: "
-            "with many dimensions, raw scores lie so far apart that one key takes all the weight."
-        )
-    return (
-        f"Every score is divided by {written}. A divisor below 1 makes every score bigger: the order within a row "
-        "stays the same, but the gaps between scores grow, so the softmax that follows gets sharper."
-    )
 
 
 def _scale(w: Walkthrough) -> Stage:

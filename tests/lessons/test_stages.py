@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from attnviz.core.playground_state import PlaygroundState, load_example
-from attnviz.lessons.stages import COMPARISON_LIMIT, mask_caption, scale_explanation, walkthrough
+from attnviz.lessons.scaling import scale_explanation
+from attnviz.lessons.stages import COMPARISON_LIMIT, mask_caption, walkthrough
 from tests.reference import naive_attention
 
 PRONOUN = load_example(PlaygroundState(), "pronoun_it")  # "animal street because it", key 3 blocked, focus 3
