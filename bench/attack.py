@@ -41,12 +41,13 @@ CRAFTED_WIDGET_VALUES = {
     "an id no widget has": ("w0", {"int_value": 1}),  # Streamlit took it for a key it then could not find
 }
 
-# Selections no click makes, for the Real model page's charts ("head": one head's map; "overview": every head).
-CRAFTED_SELECTIONS = {
-    "an item past the map's cells": ("head", {"series_index": 0, "data_indices": [10**9]}),
-    "a series past the heads": ("overview", {"series_index": 10_000, "data_indices": [0]}),
-    "an index of 4,000 digits": ("head", {"series_index": 0, "data_indices": [int("9" * 4_000)]}),
-    "text for an index": ("head", {"series_index": 0, "data_indices": ["3"]}),
+# Cell clicks no click makes, for the Real model page's pictures ("head": one head's map; "overview": every head).
+CRAFTED_CLICKS = {
+    "a row past the map's cells": ("head", {"view": "head", "row": 10**9, "col": 0}),
+    "a cell past the heads": ("overview", {"view": "heads", "row": 0, "col": 10**6}),
+    "a row of 4,000 digits": ("head", {"view": "head", "row": int("9" * 4_000), "col": 0}),
+    "text for a row": ("head", {"view": "head", "row": "3", "col": 0}),
+    "a negative column": ("overview", {"view": "heads", "row": 0, "col": -1}),
 }
 
 

@@ -37,7 +37,7 @@ SENTENCE = {"label": "Sentence"}
 VIEWS = {"kind": "bidi_component", "key_part": "views"}
 # The Real model page as a class first meets it: its default model and sentence; a student picks a layer and a head.
 MODEL_PAGE, PLAYGROUND_PAGE = "real_model", "playground"
-HEAD_CHART = {"kind": "echarts_chart", "key_part": "head"}
+HEAD_CHART = {"kind": "bidi_component", "key_part": "head"}  # the head up close: its view "head"
 
 
 @dataclass
@@ -165,7 +165,7 @@ class Student:
         found = picked.find(**HEAD_CHART)
         if found is None:
             raise Wrong(f"pick a head: the run drew no head map ({picked.status}, {picked.messages} messages)")
-        drawn, want = heatmap(found), attention[layer, head]
+        drawn, want = heatmap(found, "head"), attention[layer, head]
         if drawn.values.shape != want.shape or not np.allclose(drawn.values, want, rtol=0, atol=drawn.tolerance):
             raise Wrong(
                 f"pick a head: layer {layer + 1} head {head + 1} differs from the model by {_gap(drawn.values, want)}"

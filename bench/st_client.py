@@ -10,7 +10,6 @@ fragment when the widget it moved lives in one.
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import random
 import re
@@ -27,7 +26,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
 from attnviz.core.numbers import MINUS
-from attnviz.figures.attention_charts import hover_digits
+from attnviz.figures.matrix_view import hover_digits
 from bench.harness.triggers import trigger_state
 
 FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN) is not the end of a move
@@ -103,54 +102,20 @@ class Heatmap:
 
 
 def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
-    """A plotly heatmap's z (exact), an ECharts heatmap's cell values (rounded by attnviz to ``hover_digits``
-    decimals), or the Playground's attention view ``view`` (its hover numbers, to ``hover_digits`` significant digits:
-    fewer above the text limit)."""
-    if widget.kind == "plotly_chart":
-        trace = json.loads(widget.element.spec)["data"][0]
-        return Heatmap(plotly_z(trace["z"]), list(trace["y"]), tolerance=1e-9)
-    if widget.kind == "echarts_chart":
-        return _echarts_heatmap(json.loads(widget.element.spec))
-    if widget.kind == "bidi_component":
-        return _attention_view(next(v for v in json.loads(widget.element.json)["views"] if v["name"] == view))
-    raise ProtocolError(f"{user_key(widget.id)} is a {widget.kind}, not a heatmap")
-
-
-def _attention_view(view: dict) -> Heatmap:
-    """A masked cell (no colour) is a weight of 0 or a score of −∞; every other cell's number is its hover's. The
-    tolerance holds for weights (below 1), which is what the load client checks."""
-    masked = 0.0 if view["name"] == "weights" else -np.inf
+    """The view ``view`` of an attention-grid component (attnviz/ui/attention_grid): its hover numbers, to
+    ``hover_digits`` significant digits (fewer above the text limit). A masked cell (no colour) is a weight of 0 or
+    a score of −∞. The tolerance holds for weights (below 1), which is what the load client checks."""
+    if widget.kind != "bidi_component":
+        raise ProtocolError(f"{user_key(widget.id)} is a {widget.kind}, not a matrix")
+    drawn = next(v for v in json.loads(widget.element.json)["views"] if v["name"] == view)
+    masked = 0.0 if drawn["value_name"] == "weight" else -np.inf
     numbers = [
         masked if colour is None else float(text.replace(MINUS, "-"))
-        for text, colour in zip(view["numbers"], view["colour"], strict=True)
+        for text, colour in zip(drawn["numbers"], drawn["colour"], strict=True)
     ]
-    values = np.array(numbers).reshape(len(view["rows"]), len(view["cols"]))  # (rows, columns)
-    digits = hover_digits(bool(view["text"]))  # significant digits: for a weight (below 1), as many decimals at most
-    return Heatmap(values, view["rows"], tolerance=0.5 * 10.0**-digits + 1e-12)
-
-
-def plotly_z(z) -> np.ndarray:
-    """A trace's z, decoded from plotly's typed-array JSON; null is NaN."""
-    if isinstance(z, dict):  # {"dtype": "f8", "bdata": base64, "shape": "12, 12"}
-        values = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
-        shape = tuple(int(s) for s in str(z.get("shape", len(values))).split(","))
-        return values.reshape(shape)
-    return np.array([[np.nan if v is None else v for v in row] for row in z], dtype=float)
-
-
-def _echarts_heatmap(option: dict) -> Heatmap:
-    """Cells are [column, row, value, ...] items of the heatmap series; silent series only draw outlines. A cell with
-    text ([column, row, value, text, hover]) carries its value to ``hover_digits(True)`` decimals, a large view's
-    [column, row, value, hover value] to ``hover_digits(False)``."""
-    rows = [entry["value"] if isinstance(entry, dict) else entry for entry in option["yAxis"]["data"]]  # dict: styled
-    values = np.full((len(rows), len(option["xAxis"]["data"])), np.nan)  # (rows, columns)
-    decimals = hover_digits(True)
-    for series in option["series"]:
-        if series.get("type") == "heatmap" and not series.get("silent"):
-            for column, row, value, *rest in series["data"]:
-                values[row, column] = value
-                decimals = min(decimals, hover_digits(len(rest) == 2))
-    return Heatmap(values, rows, tolerance=0.5 * 10.0**-decimals + 1e-12)
+    values = np.array(numbers).reshape(len(drawn["rows"]), len(drawn["cols"]))  # (rows, columns)
+    digits = hover_digits(bool(drawn["text"]))  # significant digits: for a weight (below 1), as many decimals at most
+    return Heatmap(values, drawn["rows"], tolerance=0.5 * 10.0**-digits + 1e-12)
 
 
 def table_columns(data_editor) -> list[str]:

@@ -12,10 +12,12 @@ from attnviz.lessons import costs
 from attnviz.lessons import multi_head as lesson
 from attnviz.ui import playground_session
 from attnviz.ui import state as session
+from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lessons import explained_errors
+from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import literal
 
 PAGE = "multi_head"
@@ -49,7 +51,8 @@ sizes[1].caption(f"Divisors of d_model = {d_model} only: every head gets the sam
 causal = session.setting_value(PAGE, "causal", playground.causal)
 tie_qk = session.setting_value(PAGE, "tie", False)
 setup = lesson.Setup(d_model, n_heads, int(seed), causal, tie_qk)
-layout = figs.Sizes.of(n, d_model, n_heads, large_text=session.presenting())
+layout = figs.Sizes.of(n, n_heads)
+font = chart_font_size()
 
 
 def edited_x(base_X: np.ndarray) -> np.ndarray:
@@ -76,13 +79,14 @@ if lesson.x_is_editable(base_X):
 else:
     X = base_X
     st.caption(f"X has {n}×{d_model} = {X.size} numbers: too many to edit by hand, so it is drawn instead.")
-    show_chart(figs.x_map(X, labels), key="mh_x")
+    show_matrices([figs.x_map(X, labels)], key="mh.x", height=layout.token_rows_height, font_size=font)
 with explained_errors():
     model = lesson.run(X, setup)
 weight_tab, qkv_tab = st.tabs(["W_Q, W_K, W_V", "Q, K, V"])
-for tab, maps in ((weight_tab, figs.weight_maps(model, layout)), (qkv_tab, figs.projected_maps(model, labels, layout))):
-    for column, (name, figure) in zip(tab.columns(3), maps, strict=True):
-        show_chart(figure, key=f"mh_{name}", container=column)
+with weight_tab:
+    show_matrices(figs.weight_maps(model), key="mh.weights", height=300, font_size=font)
+with qkv_tab:
+    show_matrices(figs.projected_maps(model, labels), key="mh.qkv", height=layout.token_rows_height, font_size=font)
 
 # ----------------------------------------------------------------------------- heads
 heading, mask = st.columns([3, 1], vertical_alignment="bottom")
@@ -93,11 +97,13 @@ if n_heads > lesson.MAX_HEADS_DRAWN:
     st.caption(
         f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; every head is in the concatenation below."
     )
-head_figures = figs.head_maps(model, labels, layout)
-for start in range(0, len(head_figures), layout.heads_per_row):
-    for h, column in enumerate(st.columns(layout.heads_per_row), start=start):
-        if h < len(head_figures):
-            show_chart(head_figures[h], key=f"mh_head_{h}", container=column)
+show_matrices(  # one key for every head count: the mask switch repaints the same canvases in place
+    figs.head_maps(model, labels),
+    key="mh.heads",
+    height=layout.head_height,
+    font_size=font,
+    columns=[1] * layout.heads_per_row,
+)
 
 # ----------------------------------------------------------------------------- concat and W_O
 st.header("3. Concatenate, then mix with W_O")
@@ -105,8 +111,7 @@ st.markdown(
     "Each head returns an n × d_head block. Putting the blocks side by side gives an n × d_model matrix again; "
     "W_O then mixes the heads' findings into every output dimension."
 )
-for column, (name, figure) in zip(st.columns(3), figs.mixing_maps(model, labels, layout), strict=True):
-    show_chart(figure, key=f"mh_{name}", container=column)
+show_matrices(figs.mixing_maps(model, labels), key="mh.mixing", height=layout.token_rows_height, font_size=font)
 
 # ----------------------------------------------------------------------------- exercise
 st.header("4. Exercise: tie W_Q and W_K")
@@ -116,7 +121,8 @@ switch.caption(
     "Predict first: with one matrix for queries and keys, what must be true of the scores S in the chart beside?"
 )
 (switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
-show_chart(figs.scores_map(model, labels), key="mh_scores", container=scores)
+with scores:
+    show_matrices([figs.scores_map(model, labels)], key="mh.scores", height=layout.head_height, font_size=font)
 
 # ----------------------------------------------------------------------------- costs
 st.header("5. What it costs")

@@ -10,6 +10,7 @@ from attnviz.figures import real_model as figs
 from attnviz.lessons import real_model as words
 from attnviz.models import MAX_TOKENS, MODEL_NAMES
 from attnviz.ui import state
+from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.model_runs import model_run, shown_run
 from attnviz.ui.playground_import import open_in_playground
@@ -37,14 +38,17 @@ st.caption(
 )
 
 
-def pick(key: str, read) -> None:
-    """A chart's on_select: what was clicked (``read(series, item)`` → settings, or None) becomes this page's."""
-    try:
-        chosen = read(*clicked) if (clicked := clicked_item(key)) is not None else None
-    except IndexError:  # an item the chart does not have: only a crafted message names one
-        return
+def choose(key: str, maps=None) -> None:
+    """A click chooses what a picture shows: a head on the overview (``maps``), the query on the head's map or lines."""
+    chosen = None
+    if key == "rm.lines":  # ECharts: (series, item); its first series holds the queries
+        item = clicked_item(key)
+        chosen = {"query": item[1]} if item and item[0] == 0 else None
+    elif (cell := clicked_cell(key)) is not None:
+        chosen = {"query": cell[1]} if maps is None else cell[2] is not None and maps.head_at(cell[1], cell[2])
     for name, value in (chosen or {}).items():
-        state.set_setting(PAGE, name, value)
+        if name != "query" or value < n:  # a query past the sentence: only a crafted message names one
+            state.set_setting(PAGE, name, value)
 
 
 # ----------------------------------------------------------------------------- every head, and the chosen one
@@ -67,35 +71,27 @@ with rail:
         **state.page_setting(PAGE, "head", 0, options=range(run.n_heads)),
     )  # fmt: skip
     st.markdown(words.head_summary(stats, layer, head, literal(sinks)))
-    if st.button(
-        "Open in Playground",
-        icon=":material/open_in_new:",
-        type="primary",
-        width="stretch",
-    ):
-        open_in_playground(
-            [words.visible_token(token) for token in tokens],
-            run.q[layer, head],
-            run.k[layer, head],
-            run.v[layer, head],
-            causal=run.causal,
-            title=f"{model}, {words.head_name(layer, head).lower()}",
-            sentence=run.sentence,
-        )
+    if st.button("Open in Playground", icon=":material/open_in_new:", type="primary", width="stretch"):
+        qkv = (run.q[layer, head], run.k[layer, head], run.v[layer, head])  # (n, d_head) each
+        title = f"{model}, {words.head_name(layer, head).lower()}"
+        tokens_shown = [words.visible_token(token) for token in tokens]
+        open_in_playground(tokens_shown, *qkv, causal=run.causal, title=title, sentence=run.sentence)
     st.caption(
         f"Open in Playground: this head's tokens and its Q, K and V ({n} × {run.q.shape[-1]} each), to edit and take "
         "apart; its weights there are the model's own (the sink switch stays here)."
     )
 with overview_column:
-    overview = figs.overview(shown.maps, chosen=(layer, head), font_size=font)
-    st.echarts_chart(
-        overview.option,
+    overview, height = figs.overview(shown.maps, chosen=(layer, head), font_size=font)
+    show_matrices(
+        [overview],
         key="rm.overview",
-        height=overview.height,
-        on_select=partial(pick, "rm.overview", lambda series, _: overview.head_at(series)),
+        height=height,
+        font_size=font,
+        on_cell=partial(choose, "rm.overview", shown.maps),
+        enter="Enter chooses this head.",
     )
     st.caption(
-        words.overview_caption(overview.layers_across, overview.side, n) + " " + words.label_counts(stats.labels())
+        words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(stats.labels())
     )
 if hide:
     st.caption(
@@ -118,19 +114,19 @@ with lines:
         figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
         key="rm.lines",
         height=60 + 17 * n,
-        on_select=partial(pick, "rm.lines", lambda series, item: {"query": item} if series == 0 else None),
+        on_select=partial(choose, "rm.lines"),
     )
     st.caption(
         f"Queries left, keys right; a line's opacity is its weight (below {figs.MIN_LINE_WEIGHT:.0%}: not drawn)."
     )
 with square:
-    option = figs.head_map(weights, tokens, causal=run.causal, title=f"{name}: weights", font_size=font)
-    cells = option["series"][0]["data"]  # [key, query, ...] each: a click's item → its query
-    st.echarts_chart(
-        option,
+    show_matrices(
+        [figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)],
         key="rm.head",
         height=min(620, 140 + 24 * n),
-        on_select=partial(pick, "rm.head", lambda series, item: {"query": cells[item][1]} if series == 0 else None),
+        font_size=font,
+        on_cell=partial(choose, "rm.head"),
+        enter="Enter makes its row the query.",
     )
 
 # ----------------------------------------------------------------------------- the decoder's next token

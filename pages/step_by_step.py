@@ -4,14 +4,17 @@ one colour scale, says what changed, and works one cell out in numbers.
 One screen: the stage list and the chosen cell on the left, the stage's pictures on the right, the formula below.
 """
 
+from functools import partial
+
 import streamlit as st
 
 from attnviz.core.limits import MAX_D_MODEL
 from attnviz.core.numbers import format_number
-from attnviz.figures.stages import panel_widths, stage_notes, stage_options
+from attnviz.figures.stages import chosen_by_click, panel_widths, stage_notes, stage_views
 from attnviz.lessons.stages import walkthrough
 from attnviz.ui import playground_session
 from attnviz.ui import state as session
+from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.presenter import chart_font_size
@@ -40,6 +43,20 @@ def move(keys: list[str], by: int) -> None:
     """Back (−1) or Next (+1) through the stages."""
     at = keys.index(session.setting_value(PAGE, "stage"))
     session.set_setting(PAGE, "stage", keys[max(0, min(len(keys) - 1, at + by))])
+
+
+def choose_cell(stage) -> None:
+    """A click on a panel's cell chooses the query and column whose formula reads it."""
+    clicked = clicked_cell("steps.views")
+    names = [f"{stage.key}-{k}" for k in range(len(stage.panels))]
+    if clicked is None or clicked[0] not in names:
+        return
+    panel = stage.panels[names.index(clicked[0])]
+    rows, cols = panel.matrix.shape
+    if clicked[1] < rows and (clicked[2] is None or clicked[2] < cols):
+        column_setting = "key" if stage.columns_are == "key" else "dimension"
+        for name, value in chosen_by_click(panel, clicked[1], clicked[2]).items():
+            session.set_setting(PAGE, "query" if name == "query" else column_setting, value)
 
 
 rail, main = st.columns([1, 3.7], gap="medium")
@@ -98,10 +115,17 @@ with main:
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")
-    options = stage_options(stage, (query, column), font_size=chart_font_size())
-    for slot, (box, option) in enumerate(zip(st.columns(panel_widths(stage), gap="small"), options, strict=True)):
-        # one key a slot: Back and Next repaint a chart in place instead of replacing it
-        box.echarts_chart(option, key=f"steps.panel{slot}", height=300 if session.presenting() else 330)
-    notes = stage_notes(stage, chart_font_size())
-    st.caption(f"{stage.caption} Boxed: the chosen cell and the cells its formula reads. {notes}")
+    views = stage_views(stage, (query, column), font_size=chart_font_size())
+    show_matrices(  # one key for every stage: Back and Next repaint the same canvases in place
+        views,
+        key="steps.views",
+        height=300 if session.presenting() else 330,
+        font_size=chart_font_size(),
+        columns=panel_widths(stage),
+        on_cell=partial(choose_cell, stage),
+        enter="Enter chooses this cell's formula.",
+    )
+    st.caption(
+        f"{stage.caption} Outlined: the chosen cell and the cells its formula reads. {stage_notes(stage, views)}"
+    )
 st.latex(stage.formula(query, column))

@@ -1,67 +1,24 @@
-"""The Playground's four attention views as plain data for the attention-grid component (attnviz/ui/attention_grid).
+"""The Playground's four attention views as cell models (attnviz.figures.matrix_view) for the attention-grid component.
 
 The component draws each view on a canvas and keeps it: a toggle sends new numbers and the browser repaints the
-cells in place, the colours gliding to their new values. Everything a reader sees is decided here, in Python: the
-cell text (one formatter, one minus sign, no "−0"), each cell's position on its view's fixed colour scale, the focus
-row, and the cells the last change altered. The browser only lays the views out, maps positions to colours and
-builds the hover sentence from the labels and numbers sent.
-
-A view is a dict; every per-cell list is flat, in reading order (row by row):
-
-- ``colour``: the position on the scale (0…1 for weights, −1…1 otherwise), or None for a masked cell;
-- ``text``: what the cell says (empty when the view is too large for text; hover still names the number);
-- ``numbers``: the number the hover sentence gives (4 significant digits, 3 above the text limit).
+cells in place, the colours gliding to their new values. A state's cells are computed once (cached): now, and again
+as "before" for the next change, which is what decides the changed cells.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from attnviz.core.numbers import format_number, format_numbers
-from attnviz.figures.attention_charts import (
-    TEXT_LIMIT,
-    Scale,
-    boxes_changes,
-    cell_labels,
-    hover_digits,
-    key_tokens,
-    tick_font_size,
-)
-
-
-@dataclass(frozen=True)
-class _Cells:
-    """One view's cells as a reader gets them, in reading order."""
-
-    colour: list  # positions on the view's scale; None where masked
-    text: list  # what each cell says (empty above the text limit)
-    numbers: list  # what the hover says
-    said: np.ndarray  # (rows, cols) what a reader is told: text, or the hover number above the limit; mask text
+from attnviz.core.numbers import format_number
+from attnviz.figures.matrix_view import Cells, Scale, cells_of, view_of
 
 
 @lru_cache(maxsize=32)  # a state's cells are computed once: now, and again as "before" for the next change
-def _cells(state, drawn: str, masked: bool, scale: Scale) -> _Cells:
+def _cells(state, drawn: str, masked: bool, scale: Scale) -> Cells:
     result = state.result()
-    z = getattr(result, drawn)  # (rows, cols)
-    blocked = result.blocked if masked else np.zeros(z.shape, bool)
-    show_text = max(z.shape) <= TEXT_LIMIT  # at any font size: the browser sizes numbers to their cells (layout.js)
-    digits = hover_digits(show_text)
-    shown = z[~blocked]
-    colour = np.full(z.shape, np.nan)
-    colour[~blocked] = np.round(scale.positions(shown), digits)
-    numbers = np.full(z.shape, "", dtype=object)
-    numbers[~blocked] = format_numbers(shown, digits=digits)
-    said = np.full(z.shape, scale.masked_text, dtype=object)
-    said[~blocked] = cell_labels(shown, scale) if show_text else numbers[~blocked]
-    return _Cells(
-        colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()],
-        text=said.ravel().tolist() if show_text else [],
-        numbers=numbers.ravel().tolist(),
-        said=said,
-    )
+    return cells_of(getattr(result, drawn), result.blocked if masked else None, scale)
 
 
 def _view(state, previous, spec: tuple, font_size: int) -> dict:
@@ -69,29 +26,22 @@ def _view(state, previous, spec: tuple, font_size: int) -> dict:
     where ``boxes_changes`` allows (never every cell: the line under the views says so instead)."""
     name, title, drawn, scale, value_name, masked, columns = spec
     cells = _cells(state, drawn, masked, scale)
-    rows, cols = cells.said.shape
-    changed = np.zeros(cells.said.shape, bool)
+    changed = None
     if previous is not None:
         before = _cells(previous, drawn, masked, scale).said
-        changed = before != cells.said if before.shape == cells.said.shape else changed
-    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, bool(cells.text)) and not changed.all() else []
-    return {
-        "name": name,  # the PNG's name: attnviz-<name>.png
-        "title": title,
-        "rows": state.labels,  # hover: "4: good → 3: not"
-        "ticks": key_tokens(columns),
-        "cols": list(columns),
-        "tick_font": tick_font_size(rows, cols, font_size),  # px, for the row and column labels
-        "focus": state.focus if 0 <= state.focus < rows else None,
-        "palette": scale.colours,
-        "range": list(scale.range),
-        "value_name": value_name,
-        "colour": cells.colour,
-        "text": cells.text,
-        "numbers": cells.numbers,
-        "changed": boxed,
-        "changed_count": int(changed.sum()),  # for the line under the views, which says what the boxes show
-    }
+        changed = before != cells.said if before.shape == cells.said.shape else None
+    return view_of(
+        cells,
+        state.labels,
+        columns,
+        name=name,
+        title=title,
+        scale=scale,
+        value_name=value_name,
+        font_size=font_size,
+        focus=state.focus,
+        changed=changed,
+    )
 
 
 def playground_views(state, previous=None, *, font_size: int = 13, covers: dict[str, str] | None = None) -> list[dict]:

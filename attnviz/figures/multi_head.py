@@ -1,113 +1,123 @@
-"""Figures of the multi-head page: X, the projections, each head's weights, the concatenation and W_O."""
+"""The multi-head page's matrices as cell models (attnviz.figures.matrix_view): X, the projections, each head's
+weights, the concatenation and W_O. Values are blue–red on a signed scale reaching full colour at each matrix's own
+largest |value|; weights 0 to 1, masked cells grey and 0, as on every page."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
-from attnviz.figures.heatmaps import matrix_heatmap
+from attnviz.figures.matrix_view import Scale, matrix_view
 from attnviz.lessons.multi_head import MAX_HEADS_DRAWN, MultiHead, head_title
 
 
 @dataclass(frozen=True)
 class Sizes:
-    """How big the page draws things, from the number of tokens n, d_model and the number of heads drawn."""
+    """How big the page draws things, from the number of tokens n and the number of heads drawn."""
 
-    thirds_text: bool  # numbers inside the matrices drawn three a row: only while their cells are few
     token_rows_height: int  # tall enough that every token's label is shown
     heads_per_row: int
-    head_text: bool  # numbers inside the head heatmaps
+    head_height: int
 
     @classmethod
-    def of(cls, n: int, d_model: int, n_heads: int, *, large_text: bool = False) -> Sizes:
-        """``large_text``: presenter mode, whose larger numbers need larger cells."""
-        per_row = min(n_heads, MAX_HEADS_DRAWN, 4)
+    def of(cls, n: int, n_heads: int) -> Sizes:
         return cls(
-            thirds_text=d_model <= 4,
-            token_rows_height=int(np.clip(140 + 26 * n, 300, 720)),
-            heads_per_row=per_row,
-            # Two heatmaps a row leave room for numbers in 12 × 12 cells, or 8 × 8 with presenter-sized text.
-            head_text=per_row <= 2 and n <= (8 if large_text else 12),
+            token_rows_height=int(np.clip(100 + 26 * n, 260, 720)),
+            heads_per_row=min(n_heads, MAX_HEADS_DRAWN, 4),
+            head_height=int(np.clip(120 + 26 * n, 260, 560)),
         )
 
 
-def _dims(d_model: int) -> list[str]:
-    return [f"d{c + 1}" for c in range(d_model)]
+def _dims(width: int, prefix: str = "d") -> list[str]:
+    return [f"{prefix}{c + 1}" for c in range(width)]
 
 
-def _per_token(matrix, labels, title: str, sizes: Sizes, *, column_groups: int = 1) -> go.Figure:
-    """One row per token, one column per dimension (with a line between ``column_groups`` groups of columns)."""
-    return matrix_heatmap(
+def _per_token(matrix, labels, name: str, title: str, *, groups: int = 1) -> dict:
+    """One row per token, one column per dimension (with a line between every ``groups`` columns)."""
+    return matrix_view(
         matrix,
         labels,
         _dims(np.shape(matrix)[1]),
-        kind="values",
+        scale=Scale.signed_of(matrix),
+        name=name,
         title=title,
-        x_title="dimension",
-        show_text=sizes.thirds_text,
-        height=sizes.token_rows_height,
-        column_groups=column_groups,
+        value_name="value",
+        groups=(1, groups),
     )
 
 
-def _weight_matrix(W, title: str, sizes: Sizes) -> go.Figure:
-    dims = _dims(len(W))
-    return matrix_heatmap(
-        W, dims, dims, kind="values", title=title, x_title="out", y_title="in", show_text=sizes.thirds_text
+def _weight_matrix(W, name: str) -> dict:
+    """A d_model × d_model weight matrix: in-dimension rows, out-dimension columns."""
+    width = len(W)
+    return matrix_view(
+        W,
+        _dims(width, "in d"),
+        _dims(width, "out d"),
+        scale=Scale.signed_of(W),
+        name=name,
+        title=name,
+        value_name="weight",
+        ticks=_dims(width),
+        row_ticks=_dims(width),
     )
 
 
-def x_map(X, labels) -> go.Figure:
-    """X as a heatmap, for an X too large to edit."""
-    columns = [f"x{c + 1}" for c in range(np.shape(X)[1])]
-    return matrix_heatmap(X, labels, columns, kind="values", title="X", x_title="dimension")
+def x_map(X, labels) -> dict:
+    """X, for an X too large to edit."""
+    return matrix_view(
+        X, labels, _dims(np.shape(X)[1], "x"), scale=Scale.signed_of(X), name="X", title="X", value_name="value"
+    )
 
 
-def weight_maps(lesson: MultiHead, sizes: Sizes) -> list[tuple[str, go.Figure]]:
-    return [
-        (name, _weight_matrix(W, name, sizes))
-        for name, W in (("W_Q", lesson.W_q), ("W_K", lesson.W_k), ("W_V", lesson.W_v))
-    ]
+def weight_maps(lesson: MultiHead) -> list[dict]:
+    return [_weight_matrix(W, name) for name, W in (("W_Q", lesson.W_q), ("W_K", lesson.W_k), ("W_V", lesson.W_v))]
 
 
-def projected_maps(lesson: MultiHead, labels, sizes: Sizes) -> list[tuple[str, go.Figure]]:
+def projected_maps(lesson: MultiHead, labels) -> list[dict]:
     result = lesson.result
     return [
-        (name, _per_token(M, labels, f"{name} = X W_{name}", sizes))
+        _per_token(M, labels, name, f"{name} = X W_{name}")
         for name, M in (("Q", result.Q), ("K", result.K), ("V", result.V))
     ]
 
 
-def head_maps(lesson: MultiHead, labels, sizes: Sizes) -> list[go.Figure]:
+def head_maps(lesson: MultiHead, labels) -> list[dict]:
     """The weights of the first MAX_HEADS_DRAWN heads; masked cells grey and 0."""
     d_head = lesson.setup.d_head
     return [
-        matrix_heatmap(
+        matrix_view(
             head.weights,
             labels,
             labels,
-            kind="weights",
-            title=head_title(h, d_head),
+            scale=Scale("weights"),
             blocked=head.blocked,
-            show_text=sizes.head_text,
+            name=f"head{h + 1}",
+            title=head_title(h, d_head),
+            value_name="weight",
         )
         for h, head in enumerate(lesson.result.heads[:MAX_HEADS_DRAWN])
     ]
 
 
-def mixing_maps(lesson: MultiHead, labels, sizes: Sizes) -> list[tuple[str, go.Figure]]:
+def mixing_maps(lesson: MultiHead, labels) -> list[dict]:
     """concat(heads) with a line at each head boundary, W_O, and the output concat W_O."""
-    # One line at each head boundary, drawn as one list of shapes (32 add_vline calls cost ~150 ms).
-    concat = _per_token(lesson.result.concat, labels, "concat(heads)", sizes, column_groups=lesson.setup.n_heads)
     return [
-        ("concat", concat),
-        ("W_O", _weight_matrix(lesson.W_o, "W_O", sizes)),
-        ("output", _per_token(lesson.result.output, labels, "output = concat W_O", sizes)),
+        _per_token(lesson.result.concat, labels, "concat", "concat(heads)", groups=lesson.setup.d_head),
+        _weight_matrix(lesson.W_o, "W_O"),
+        _per_token(lesson.result.output, labels, "output", "output = concat W_O"),
     ]
 
 
-def scores_map(lesson: MultiHead, labels) -> go.Figure:
+def scores_map(lesson: MultiHead, labels) -> dict:
     """Head 1's raw scores, for the tie exercise."""
-    return matrix_heatmap(lesson.result.heads[0].scores, labels, labels, kind="scores", title="head 1: raw scores Q Kᵀ")
+    scores = lesson.result.heads[0].scores
+    return matrix_view(
+        scores,
+        labels,
+        labels,
+        scale=Scale.signed_of(scores),
+        name="scores",
+        title="head 1: raw scores Q Kᵀ",
+        value_name="score",
+    )

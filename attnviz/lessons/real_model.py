@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 
-from attnviz.core.numbers import format_fixed
 from attnviz.models.stats import HeadStatistics
 
 OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each head's small map gets an equal share
@@ -128,13 +127,6 @@ def _plural(pattern: str, count: int) -> str:
 
 def _percent(share: float) -> str:
     return f"{round(100 * float(share))}%"
-
-
-def hover_sentence(query: str, key: str, weight: float, *, hidden: bool = False) -> str:
-    """One cell of a head's map in words. ``query`` and ``key`` are labels such as "10: it"."""
-    if hidden:
-        return f"{query} can't see {key}: a later token, hidden by the causal mask (weight 0)"
-    return f"{query} → {key}: weight {format_fixed(weight, decimals=3)}, {_percent(weight)} of its attention"
 
 
 # ----------------------------------------------------------------------------- tokens and waiting

@@ -60,7 +60,7 @@ def shown_run(run: ModelRun, *, hide: bool) -> ShownRun:
         attention = hide_sinks(run.attention, run.sinks) if hide else run.attention
         stats = head_statistics(attention, run.sinks)
         side = overview_side(run.n_layers * run.n_heads, len(run.tokens))
-        found = ShownRun(attention, stats, head_maps(attention, stats.labels(), side=side))
+        found = ShownRun(attention, stats, head_maps(attention, run.tokens, side=side))
         with _shown_lock:
             _shown.setdefault(run, {})[hide] = found
     return found

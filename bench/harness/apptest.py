@@ -43,11 +43,24 @@ def button(at: AppTest, label: str):
     return matches[0]
 
 
-def views_data(at: AppTest) -> dict:
-    """What the Playground sent its attention-views component (attnviz/ui/attention_grid): views, sizes, colours."""
-    matches = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
-    assert len(matches) == 1, f"expected one attention-views component, found {len(matches)}"
-    return json.loads(matches[0].proto.json)
+def all_views_data(at: AppTest) -> dict[str, dict]:
+    """What every attention-grid component on the page (attnviz/ui/attention_grid) was sent, by its key."""
+    return {
+        c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.json)
+        for c in at.get("bidi_component")
+        if c.proto.component_name == "attnviz_attention_views"
+    }
+
+
+def views_data(at: AppTest, key: str | None = None) -> dict:
+    """What the attention-views component (attnviz/ui/attention_grid) drawn with ``key`` was sent: views, sizes,
+    colours; without a key, the page's one such component (the Playground's)."""
+    drawn = all_views_data(at)
+    if key is None:
+        assert len(drawn) == 1, f"expected one attention-views component, found {list(drawn)}"
+        return next(iter(drawn.values()))
+    assert key in drawn, f"no attention-views component {key!r}: {list(drawn)}"
+    return drawn[key]
 
 
 def controls(at: AppTest) -> dict[str, dict]:
@@ -58,6 +71,15 @@ def controls(at: AppTest) -> dict[str, dict]:
 
 def control_value(at: AppTest, field: str):
     return controls(at)[field]["value"]
+
+
+def click_cell(at: AppTest, key: str, view: str, row: int, col: int | None) -> AppTest:
+    """Clicks cell (row, col) of ``view`` in the attention-grid component drawn with ``key`` (col None: the row's
+    label), as the browser does: a "cell" trigger sent with the rerun."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{key}")]
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(component.proto.id, "cell", {"view": view, "row": row, "col": col}))
+    return at._run(states)
 
 
 def use_control(at: AppTest, field: str, value=True) -> AppTest:

@@ -51,7 +51,7 @@ CHARTS_DRAWN_JS = """
   const views = [...document.querySelectorAll('.attnviz-view')];
   if (!charts.length && !echarts.length && !views.length) return {count: 0, drawn: 0};
   let drawn = echarts.filter(e => e.querySelector('canvas') && (e.getAttribute('aria-label') || '').includes('data')).length
-    + views.filter(v => v.querySelector('canvas[data-revision]')).length;
+    + views.filter(v => v.querySelector('canvas[data-revision]') || !v.getClientRects().length).length; // hidden: in a closed tab
   for (const chart of charts) {
     const plot = chart.querySelector('.js-plotly-plot');
     if (!plot || !plot._fullData || !plot._fullData.length) continue;

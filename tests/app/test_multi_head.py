@@ -9,8 +9,20 @@ import math
 import numpy as np
 import pytest
 
+from attnviz.lessons import multi_head as lesson
 from tests.reference import naive_attention
-from tests.support.apptest import as_read, chart, chart_keys, open_page, setting_key, texts, trace, type_cells
+from tests.support.apptest import (
+    as_read,
+    assert_shown,
+    chart,
+    matrix_views,
+    open_page,
+    setting_key,
+    shown_matrix,
+    texts,
+    type_cells,
+    views_data,
+)
 
 PAGE = "pages/multi_head.py"
 N = 12  # the Playground's default sentence
@@ -48,21 +60,29 @@ def shown_x(page) -> np.ndarray:
     return page.dataframe[0].value.astype(float).to_numpy()
 
 
-def shown_weights(page):
-    return [trace(page, f"mh_{name}", 0, "z") for name in ("W_Q", "W_K", "W_V", "W_O")]
+def weights_of(X, *, seed=0, n_heads=2, causal=False, tie=False):
+    """W_Q, W_K, W_V, W_O as the seed makes them (exact), each checked against the page's pictures of it below."""
+    model = lesson.run(X, lesson.Setup(X.shape[1], n_heads, seed, causal, tie))
+    return model.W_q, model.W_k, model.W_v, model.W_o
 
 
-def check_every_matrix(page, n_heads, *, causal=False):
-    """Each chart equals what loops make of the X and W the page shows."""
-    Q, K, V, heads, concat, output = naive_multi_head(shown_x(page), *shown_weights(page), n_heads, causal=causal)
+def check_every_matrix(page, n_heads, *, seed=0, causal=False, tie=False, X=None):
+    """Each picture shows what loops make of the X the page shows and the seed's W (which the page shows too)."""
+    X = shown_x(page) if X is None else X
+    W = weights_of(X, seed=seed, n_heads=n_heads, causal=causal, tie=tie)
+    drawn = matrix_views(page, "mh.weights") | matrix_views(page, "mh.mixing")
+    for name, matrix in zip(("W_Q", "W_K", "W_V", "W_O"), W, strict=True):
+        assert_shown(drawn[name], matrix)
+    Q, K, V, heads, concat, output = naive_multi_head(X, *W, n_heads, causal=causal)
+    drawn |= matrix_views(page, "mh.qkv")
     for name, expected in (("Q", Q), ("K", K), ("V", V), ("concat", concat), ("output", output)):
-        np.testing.assert_allclose(trace(page, f"mh_{name}", 0, "z"), expected, rtol=1e-9, atol=1e-12)
-    for h, (_, weights) in enumerate(heads[:8]):
-        blocked = np.triu(np.ones((N, N), bool), 1) if causal else np.zeros((N, N), bool)
-        drawn = trace(page, f"mh_head_{h}", 0, "z")
-        np.testing.assert_allclose(drawn[~blocked], weights[~blocked], rtol=1e-9, atol=1e-12)
-        assert np.isnan(drawn[blocked]).all() and (weights[blocked] == 0).all()  # masked: grey, weight 0
-    np.testing.assert_allclose(trace(page, "mh_scores", 0, "z"), heads[0][0], rtol=1e-9, atol=1e-12)
+        assert_shown(drawn[name], expected)
+    blocked = np.triu(np.ones((N, N), bool), 1) if causal else np.zeros((N, N), bool)
+    for h, view in enumerate(matrix_views(page, "mh.heads").values()):
+        weights = heads[h][1]
+        assert_shown(view, weights, masked=blocked)  # masked: grey, weight 0
+        assert (weights[blocked] == 0).all()
+    assert_shown(matrix_views(page, "mh.scores")["scores"], heads[0][0])
     return heads
 
 
@@ -86,7 +106,7 @@ def test_defaults_every_number_against_loops_and_hand_counts(page):
     assert page.selectbox(key=setting_key("multi_head", "heads")).options == ["1", "2", "4", "8"]
     np.testing.assert_array_equal(shown_x(page)[0], [0.13, -0.13, 0.64, 0.1, -0.54, 0.36, 1.3, 0.95])  # seed 0
     check_every_matrix(page, 2)
-    assert len(chart(page, "mh_concat")["layout"]["shapes"]) == 1  # one boundary between two heads
+    assert matrix_views(page, "mh.mixing")["concat"]["groups"] == [1, 4]  # a line between the two heads' 4 columns
     markdown = texts(page.markdown)
     assert "d_head = d_model / n_heads = 8 / 2 = 4" in markdown and "√d_head = √4" in markdown
     assert "3·8·4 = 96 weights" in markdown and "Total **256**" in markdown  # 3·d·d_head; 4·8²
@@ -107,7 +127,7 @@ def test_width_is_d_head_everywhere_and_the_crossover_agrees(page):
     assert "d_k" not in words and "d(2" not in words
     assert (
         "each d_head = 1 wide" in texts(page.header)
-        and chart(page, "mh_head_1")["layout"]["title"]["text"] == "head 2 (dim 2)"
+        and matrix_views(page, "mh.heads")["head2"]["title"] == "head 2 (dim 2)"
     )
     crossover = 8 * 16 / (4 * 4 + 5 * 4)  # 3.56: softmax is half the quadratic work when d_head = 1
     assert f"{crossover:.3g}" in chart(page, "mh_cost")["layout"]["title"]["text"] and f"{crossover:.3g}" in words
@@ -119,11 +139,11 @@ def test_heads_selector_offers_only_divisors_and_redraws(page):
     assert page.selectbox(key=setting_key("multi_head", "heads")).options == ["1", "2", "3", "4", "6", "12"]
     page.selectbox(key=setting_key("multi_head", "heads")).set_value(3).run()
     assert not page.exception
-    assert [k for k in chart_keys(page) if k.startswith("mh_head_")] == ["mh_head_0", "mh_head_1", "mh_head_2"]
+    assert list(matrix_views(page, "mh.heads")) == ["head1", "head2", "head3"]
     assert "X has 12×12 = 144 numbers" in texts(page.caption)  # too big to edit: drawn instead
-    X = trace(page, "mh_x", 0, "z")
-    Q, *_ = naive_multi_head(X, *shown_weights(page), 3)
-    np.testing.assert_allclose(trace(page, "mh_Q", 0, "z"), Q, rtol=1e-9, atol=1e-12)
+    X = lesson.embeddings(N, lesson.Setup(12, 3, 0, False, False))  # (12, 12) exact; the page draws it
+    assert_shown(matrix_views(page, "mh.x")["X"], X)
+    check_every_matrix(page, 3, X=X)
     assert "Total **576**" in texts(page.markdown)  # 4 · 12²
 
 
@@ -131,7 +151,7 @@ def test_many_heads_draws_the_first_eight(page):
     page.slider(key=setting_key("multi_head", "d_model")).set_value(16).run()
     page.selectbox(key=setting_key("multi_head", "heads")).set_value(16).run()
     assert not page.exception
-    assert sum(k.startswith("mh_head_") for k in chart_keys(page)) == 8
+    assert len(matrix_views(page, "mh.heads")) == 8
     assert "first 8 of 16 heads" in texts(page.caption)
 
 
@@ -139,13 +159,13 @@ def test_seed_and_causal(page):
     page.number_input(key=setting_key("multi_head", "seed")).set_value(5).run()
     page.checkbox(key=setting_key("multi_head", "causal")).check().run()
     assert not page.exception
-    check_every_matrix(page, 2, causal=True)
+    check_every_matrix(page, 2, seed=5, causal=True)
 
 
 def test_masked_head_weights_read_zero_not_minus_infinity(page):
     page.checkbox(key=setting_key("multi_head", "causal")).check().run()
-    text = np.array(chart(page, "mh_head_0")["data"][0]["text"], dtype=object)  # (n, n) what each cell says
-    assert (text[np.triu_indices(N, 1)] == "0.00").all()  # a masked weight is 0; −∞ belongs to the scores
+    text = np.array(matrix_views(page, "mh.heads")["head1"]["text"], dtype=object).reshape(N, N)  # what each says
+    assert (text[np.triu_indices(N, 1)] == "0").all()  # a masked weight is 0; −∞ belongs to the scores
     assert "−∞" not in text
 
 
@@ -153,9 +173,9 @@ def test_tying_wq_and_wk_makes_the_scores_symmetric(page):
     assert "Scores are not symmetric now" in texts(page.markdown)
     page.checkbox(key=setting_key("multi_head", "tie")).check().run()
     assert not page.exception
-    W_q, W_k, _, _ = shown_weights(page)
-    np.testing.assert_array_equal(W_q, W_k)
-    heads = check_every_matrix(page, 2)
+    drawn = matrix_views(page, "mh.weights")
+    np.testing.assert_array_equal(shown_matrix(drawn["W_Q"]), shown_matrix(drawn["W_K"]))
+    heads = check_every_matrix(page, 2, tie=True)
     for scores, weights in heads:
         np.testing.assert_allclose(scores, scores.T, atol=1e-12)
         assert not np.allclose(weights, weights.T)
@@ -165,9 +185,9 @@ def test_tying_wq_and_wk_makes_the_scores_symmetric(page):
 def test_the_exercise_quotes_the_asymmetry_of_the_matrix_it_shows(page):
     """Issue 24: the sentence above head 1's scores quotes head 1's largest |S − Sᵀ|, read off that matrix, and says
     which head holds the largest of all (read off every head's scores, worked out by loops)."""
-    shown = trace(page, "mh_scores", 0, "z")  # the matrix under the sentence: head 1's raw scores
+    shown = shown_matrix(matrix_views(page, "mh.scores")["scores"])  # the matrix under the sentence: head 1's scores
     asymmetries = [np.abs(scores - scores.T).max() for scores, _ in check_every_matrix(page, 2)]
-    assert np.abs(shown - shown.T).max() == pytest.approx(asymmetries[0], rel=1e-12)
+    assert np.abs(shown - shown.T).max() == pytest.approx(asymmetries[0], abs=1e-3 * np.abs(shown).max())
     words = as_read(texts(page.markdown))
     assert f"In head 1's raw scores (the chart beside), the largest |S − Sᵀ| is {asymmetries[0]:.4g} " in words
     assert asymmetries[1] > asymmetries[0]  # seed 0: head 2 holds the largest, and is named
@@ -177,7 +197,7 @@ def test_the_exercise_quotes_the_asymmetry_of_the_matrix_it_shows(page):
 def test_random_heads_are_not_said_to_have_roles(page):
     """Issue 24: with random projections no head follows the previous word or the subject; the page says the heads
     differ by chance. Read off the drawn maps: the heads differ, and none puts half its weight on the previous word."""
-    drawn = [trace(page, f"mh_head_{h}", 0, "z") for h in range(2)]
+    drawn = [shown_matrix(view) for view in matrix_views(page, "mh.heads").values()]
     assert np.abs(drawn[0] - drawn[1]).max() > 0.1
     for weights in drawn:
         assert np.mean([weights[i, i - 1] for i in range(1, N)]) < 0.5  # the Real model's "previous token" bar
@@ -190,9 +210,9 @@ def test_editing_x_flows_through_and_bad_cells_are_explained(page):
     type_cells(page, "x.0.8", {(0, 0): "2.5", (1, 1): None}, X_COLUMNS)
     assert not page.exception
     assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
-    on_typing = trace(page, "mh_output", 0, "z")
+    on_typing = shown_matrix(matrix_views(page, "mh.mixing")["output"])
     page.run()  # now the table itself holds the typed cell
-    np.testing.assert_array_equal(trace(page, "mh_output", 0, "z"), on_typing)
+    np.testing.assert_array_equal(shown_matrix(matrix_views(page, "mh.mixing")["output"]), on_typing)
     assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
     X = shown_x(page)
     assert X[0, 0] == 2.5 and X[1, 1] == -1.27  # the empty cell keeps its value
@@ -237,9 +257,9 @@ def test_default_head_count_follows_d_model(page):
     assert math.isclose(float(page.dataframe[-1].value["FLOPs"].iloc[2]), 5 * N * N * 1)
 
 
-def test_presenter_mode_drops_head_numbers_that_would_not_fit(page):
-    assert chart(page, "mh_head_0")["data"][0]["texttemplate"] == "%{text}"
+def test_presenter_mode_sends_larger_numbers_for_the_browser_to_fit(page):
+    """The browser sizes the numbers to their cells (layout.js cellFont): Python sends them at any font size."""
     page.session_state["presenter"] = True  # the switch itself lives in app.py
     page.run()
-    head = chart(page, "mh_head_0")
-    assert head["layout"]["font"]["size"] == 18 and head["data"][0].get("texttemplate") is None  # hover keeps them
+    heads = views_data(page, "mh.heads")
+    assert heads["font_size"] == 18 and all(len(view["text"]) == N * N for view in heads["views"])

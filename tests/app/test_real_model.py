@@ -17,7 +17,20 @@ import pytest
 from attnviz.models import ModelUnavailableError
 from attnviz.models import background as bg
 from attnviz.models.stats import LABEL_THRESHOLD
-from tests.support.apptest import as_read, button, echarts, open_app, setting_key, trace, views
+from bench.harness.apptest import all_views_data
+from tests.support.apptest import (
+    as_read,
+    assert_shown,
+    button,
+    click_cell,
+    echarts,
+    matrix_views,
+    open_app,
+    setting_key,
+    shown_matrix,
+    trace,
+    views,
+)
 
 PAGE = "real_model"
 SENTENCE = "The animal didn't cross the street because it was too tired."
@@ -78,16 +91,22 @@ def own_attention(run, layer: int, head: int) -> np.ndarray:
 
 
 def overview_maps(at, n_layers: int, n_heads: int, side: int) -> np.ndarray:
-    """The overview's small maps read back from its series: (layers, heads, side, side)."""
-    option = echarts(at)["rm.overview"]
-    across = n_layers >= n_heads
-    maps = np.full((n_layers, n_heads, side, side), np.nan)
-    for index, series in enumerate(option["series"][:-1]):
-        layer, head = divmod(index, n_heads)
-        x0, y0 = (1 + (layer if across else head) * (side + 1), 1 + (head if across else layer) * (side + 1))
-        for x, y, value in series["data"]:
-            maps[layer, head, y - y0, x - x0] = value
-    return maps
+    """The overview's small maps read back from its one view, a matrix of maps: (layers, heads, side, side)."""
+    grid = shown_matrix(matrix_views(at, "rm.overview")["heads"])
+    if n_layers >= n_heads:  # layers across: (heads · side, layers · side)
+        return grid.reshape(n_heads, side, n_layers, side).transpose(2, 0, 1, 3)
+    return grid.reshape(n_layers, side, n_heads, side).transpose(0, 2, 1, 3)
+
+
+def head_view(at) -> dict:
+    return matrix_views(at, "rm.head")["head"]
+
+
+def drawn_anything(at) -> bool:
+    return bool(echarts(at)) or bool(all_views_data(at))
+
+
+OVERVIEW_RTOL = 5.001e-3  # above the text limit a number has 3 significant digits
 
 
 def own_labels(attention: np.ndarray, sinks) -> np.ndarray:
@@ -114,16 +133,12 @@ def own_labels(attention: np.ndarray, sinks) -> np.ndarray:
 def test_the_overview_is_every_heads_attention_and_one_head_is_plain_softmax(page, encoder):
     run = encoder.run(SENTENCE)
     assert len(run.tokens) == 16
-    np.testing.assert_array_equal(overview_maps(page, 6, 12, 16), np.round(run.attention, 3))
+    np.testing.assert_allclose(overview_maps(page, 6, 12, 16), run.attention, rtol=OVERVIEW_RTOL, atol=1e-12)
     np.testing.assert_allclose(own_attention(run, 2, 5), run.attention[2, 5], atol=1e-6)
     setting(page, "selectbox", "layer").set_value(2)
     setting(page, "selectbox", "head").set_value(5).run()
-    option = echarts(page)["rm.head"]
-    assert option["title"]["text"] == "Layer 3, head 6: weights"
-    drawn = np.full((16, 16), np.nan)
-    for key, query, colour, *_ in option["series"][0]["data"]:
-        drawn[query, key] = colour
-    np.testing.assert_allclose(drawn, own_attention(run, 2, 5), atol=1e-4)  # colours are rounded to 4 places
+    assert head_view(page)["title"] == "Layer 3, head 6: weights"
+    assert_shown(head_view(page), own_attention(run, 2, 5))  # to the 4 significant digits a hover gives
 
 
 def test_the_chosen_head_is_framed_and_summarised_in_measured_numbers(page, encoder):
@@ -141,17 +156,27 @@ def test_the_chosen_head_is_framed_and_summarised_in_measured_numbers(page, enco
         f"{sinks}% to the sinks ([CLS] and [SEP])"
     ) in summary
     assert f"and {itself}% to itself" in summary
-    frame = {(x, y) for x, y, _ in echarts(page)["rm.overview"]["series"][-1]["data"]}
-    assert (1 + 11 * 17 - 1, 1 + 4 * 17 - 1) in frame and len(frame) == 4 * 17  # a ring of 18 × 18 cells
+    assert matrix_views(page, "rm.overview")["heads"]["boxes"] == [[4 * 16, 11 * 16, 16, 16]]  # layer 5 down, head 12
+
+
+def test_a_click_on_the_overview_chooses_its_head_and_on_the_map_its_query(page):
+    click_cell(page, "rm.overview", "heads", 2 * 16 + 3, 5 * 16 + 9)  # a cell of layer 3's row, head 6's column
+    assert (setting(page, "selectbox", "layer").value, setting(page, "selectbox", "head").value) == (2, 5)
+    assert head_view(page)["title"] == "Layer 3, head 6: weights"
+    click_cell(page, "rm.head", "head", 4, None)  # row 4's label
+    assert setting(page, "selectbox", "query").value == 4 and head_view(page)["focus"] == 4
+    click_cell(page, "rm.overview", "heads", 10**6, 0)  # past the maps: only a crafted message says so
+    click_cell(page, "rm.head", "head", 16, 0)
+    assert setting(page, "selectbox", "query").value == 4 and not page.exception
 
 
 def test_head_labels_follow_the_measured_statistics(page, encoder):
     run = encoder.run(SENTENCE)
     labels = own_labels(run.attention, run.sinks)
-    names = [series["name"] for series in echarts(page)["rm.overview"]["series"][:-1]]
-    for index, name in enumerate(names):
-        layer, head = divmod(index, 12)
-        assert name == f"Layer {layer + 1}, head {head + 1}: {WORDS[labels[layer, head]]}"
+    setting(page, "selectbox", "layer").set_value(1)
+    setting(page, "selectbox", "head").set_value(3).run()
+    summary = next(as_read(m.value) for m in page.markdown if m.value.startswith("**Layer 2, head 4.**"))
+    assert (f"this head {WORDS[labels[1, 3]]}." if labels[1, 3] else "this head spreads its attention") in summary
     caption = next(c.value for c in page.caption if "Of 72 heads" in c.value)
     counted = {label: int((labels == label).sum()) for label in WORDS}
     assert f"{counted['sinks']} park their attention on the sinks" in caption
@@ -164,16 +189,14 @@ def test_hiding_the_sinks_renormalises_every_row(page, encoder):
     kept = run.attention.copy()
     kept[..., [0, 15]] = 0.0
     kept /= kept.sum(axis=-1, keepdims=True)  # no encoder row gives everything to [CLS] and [SEP]
-    np.testing.assert_allclose(overview_maps(page, 6, 12, 16), np.round(kept, 3), atol=1e-12)
-    drawn = np.zeros((16, 16))
-    for key, query, colour, *_ in echarts(page)["rm.head"]["series"][0]["data"]:
-        drawn[query, key] = colour
-    np.testing.assert_allclose(drawn.sum(axis=1), 1.0, atol=16e-4)
+    np.testing.assert_allclose(overview_maps(page, 6, 12, 16), kept, rtol=OVERVIEW_RTOL, atol=1e-12)
+    drawn = shown_matrix(head_view(page))
+    np.testing.assert_allclose(drawn.sum(axis=1), 1.0, atol=16 * 5e-4)
     assert drawn[:, [0, 15]].max() == 0
     assert any("Sinks hidden: the columns of \\[CLS\\] and \\[SEP\\] are 0" in c.value for c in page.caption)
-    names = [series["name"].split(": ")[1] for series in echarts(page)["rm.overview"]["series"][:-1]]
-    assert names == [WORDS[label] for label in own_labels(kept, run.sinks).ravel()]
-    assert "parks its attention on the sinks" not in names  # nothing is left on them to measure
+    caption = next(c.value for c in page.caption if "Of 72 heads" in c.value)
+    assert "park their attention on the sinks" not in caption  # nothing is left on them to measure
+    assert "sinks" not in own_labels(kept, run.sinks).ravel().tolist()
 
 
 def test_the_line_view_draws_the_chosen_querys_weights(page, encoder):
@@ -199,10 +222,9 @@ def test_a_sentence_at_the_token_cap_draws_every_head_in_groups_of_tokens(encode
         [[[[run.attention[l, h][np.ix_(a, b)].sum() / len(a) for b in groups] for a in groups] for h in range(12)]
          for l in range(6)]
     )  # fmt: skip
-    np.testing.assert_allclose(overview_maps(at, 6, 12, 16), own, atol=5e-4 + 1e-12)  # shown to 3 decimals
+    np.testing.assert_allclose(overview_maps(at, 6, 12, 16), own, rtol=OVERVIEW_RTOL, atol=1e-12)
     assert any("each cell stands for a group of neighbouring tokens (16 groups)" in c.value for c in at.caption)
-    head = echarts(at)["rm.head"]["series"][0]["data"]
-    assert len(head) == 128 * 128 and head[-1][:2] == [127, 127]
+    assert shown_matrix(head_view(at)).shape == (128, 128)
 
 
 def test_bad_sentences_are_named_and_nothing_else_is_drawn(page):
@@ -215,7 +237,7 @@ def test_bad_sentences_are_named_and_nothing_else_is_drawn(page):
         ready(page.run())
         assert not page.exception
         assert any(message in as_read(error.value) for error in page.error), [e.value for e in page.error]
-        assert echarts(page) == {}
+        assert not drawn_anything(page)
 
 
 def test_a_missing_model_package_says_what_to_install_in_one_line(monkeypatch):
@@ -242,9 +264,9 @@ def test_a_slow_run_says_what_it_waits_for_then_draws(encoder, monkeypatch):
     at = open_app(PAGE)
     setting(at, "text_input", "sentence").input(f"Slowly, {time.time()}")
     at.run()
-    assert progress(at) and progress(at)[0].startswith(("Loading", "Running", "Waiting")) and not echarts(at)
+    assert progress(at) and progress(at)[0].startswith(("Loading", "Running", "Waiting")) and not drawn_anything(at)
     release.set()
-    assert "rm.overview" in echarts(ready(at))
+    assert "rm.overview" in all_views_data(ready(at))
 
 
 def test_settings_survive_a_visit_to_the_playground(page):
@@ -278,7 +300,7 @@ def test_open_in_playground_puts_exactly_that_heads_q_k_v_there(model, request):
         np.testing.assert_array_equal(shown, expected[layer, head].astype(np.float64))
     np.testing.assert_allclose(state.result().weights, run.attention[layer, head], atol=1e-6)
     assert any(f"{state.imported.title} is on the Playground" in as_read(w.value) for w in at.success)
-    assert "weights" in views(at) and "rm.overview" not in echarts(at)  # the Playground is showing
+    assert "weights" in views(at) and "rm.overview" not in all_views_data(at)  # the Playground is showing
 
 
 # ----------------------------------------------------------------------------- the decoder
@@ -293,10 +315,10 @@ def test_the_decoders_overview_and_mask(decoder_page, decoder):
     run = decoder.run("Once upon a time")
     n = len(run.tokens)
     assert n <= 8  # every token has its own cell in the 270 small maps
-    np.testing.assert_array_equal(overview_maps(decoder_page, 30, 9, n), np.round(run.attention, 3))
+    np.testing.assert_allclose(overview_maps(decoder_page, 30, 9, n), run.attention, rtol=OVERVIEW_RTOL, atol=1e-12)
     np.testing.assert_allclose(own_attention(run, 29, 8), run.attention[29, 8], atol=1e-6)
-    masked = echarts(decoder_page)["rm.head"]["series"][1]["data"]
-    assert {(query, key) for key, query, *_ in masked} == {(i, j) for i in range(n) for j in range(n) if j > i}
+    masked = np.isnan(shown_matrix(head_view(decoder_page)))
+    assert set(zip(*np.nonzero(masked), strict=True)) == {(i, j) for i in range(n) for j in range(n) if j > i}
     assert "the first token (“Once”)" in as_read(
         next(m.value for m in decoder_page.markdown if m.value.startswith("**Layer"))
     )
@@ -327,6 +349,6 @@ def test_a_runs_maps_and_labels_are_made_once_and_shared_by_every_pick(encoder):
     hidden = shown_run(run, hide=True)
     np.testing.assert_array_equal(hidden.attention, hide_sinks(run.attention, run.sinks))
     assert hidden.stats.labels().tolist() == head_statistics(hidden.attention, run.sinks).labels().tolist()
-    layer, head = shown.maps.heads[7]
-    drawn = [share for *_, share in shown.maps.series[7]["data"]]
-    assert drawn == np.round(pooled(run.attention[layer, head], shown.maps.side), 3).ravel().tolist()
+    side = shown.maps.side  # 6 layers × 12 heads: heads across; layer 0, head 7 is the 8th map of the first row
+    grid = np.array(shown.maps.cells.colour, dtype=float).reshape(6 * side, 12 * side)
+    np.testing.assert_allclose(grid[:side, 7 * side : 8 * side], pooled(run.attention[0, 7], side), atol=5e-4)

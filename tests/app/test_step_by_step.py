@@ -10,7 +10,18 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
 from tests.reference import naive_attention
-from tests.support.apptest import APP, as_read, button, control_key, echarts, setting_key, texts
+from tests.support.apptest import (
+    APP,
+    as_read,
+    button,
+    click_cell,
+    control_key,
+    heatmap_cells,
+    setting_key,
+    shown_matrix,
+    texts,
+    views_data,
+)
 
 PAGE = "pages/step_by_step.py"
 STAGE = setting_key("step_by_step", "stage")
@@ -49,28 +60,13 @@ def intro(at) -> str:
 
 
 def charts(at) -> list[dict]:
-    """The stage's pictures, left to right (one chart key a slot: steps.panel0, steps.panel1, ...)."""
-    options = echarts(at)
-    return [options[f"steps.panel{slot}"] for slot in range(len(options))]
+    """The stage's pictures, left to right (views of the one component "steps.views")."""
+    return views_data(at, "steps.views")["views"]
 
 
-def items(option: dict, series: int = 0) -> list[list]:
-    """[x, y, colour position, text, hover] of each cell of a series (a boxed cell is {"value": [...], ...})."""
-    return [item["value"] if isinstance(item, dict) else item for item in option["series"][series]["data"]]
-
-
-def drawn(option: dict, series: int = 0) -> dict[tuple[int, int], str]:
-    """{(row, col): cell text} of a chart's cells (series 0) or masked cells (series 1)."""
-    return {(y, x): text for x, y, _, text, _ in items(option, series)}
-
-
-def hovered(option: dict) -> np.ndarray:
-    """Every unmasked cell's value, read back from its hover sentence ("… : score −1.234"), NaN where masked."""
-    rows, cols = len(option["yAxis"]["data"]), len(option["xAxis"]["data"])
-    values = np.full((rows, cols), np.nan)
-    for x, y, _, _, sentence in items(option):
-        values[y, x] = float(sentence.rsplit(" ", 1)[1].replace("−", "-"))
-    return values
+def drawn(view: dict, masked: bool = False) -> dict[tuple[int, int], str]:
+    """{(row, col): cell text} of a view's unmasked cells, or of its masked cells."""
+    return heatmap_cells(view)[masked]
 
 
 def test_next_and_back_walk_every_stage_with_numbers_from_the_naive_reference(page):
@@ -84,7 +80,7 @@ def test_next_and_back_walk_every_stage_with_numbers_from_the_naive_reference(pa
         seen.append(heading(page))
         key = page.session_state[STAGE]
         if key in expected:  # the stage's result, to the 4 significant digits a hover shows
-            np.testing.assert_allclose(hovered(charts(page)[-1]), expected[key], rtol=5e-4, atol=1e-12)
+            np.testing.assert_allclose(shown_matrix(charts(page)[-1]), expected[key], rtol=5e-4, atol=1e-12)
         if step < 4:
             button(page, "Next").click().run()
             assert not page.exception
@@ -99,12 +95,11 @@ def test_next_and_back_walk_every_stage_with_numbers_from_the_naive_reference(pa
 def test_scale_and_mask_stages_show_their_input_beside_their_result(page):
     page.radio(key=STAGE).set_value("scale").run()
     before, after = charts(page)
-    assert before["title"]["text"] == "Before: S" and after["title"]["text"] == "After: S ÷ 2"
-    raw, halved = hovered(before), hovered(after)
+    assert before["title"] == "Before: S" and after["title"] == "After: S ÷ 2"
+    raw, halved = shown_matrix(before), shown_matrix(after)
     np.testing.assert_allclose(halved, raw / 2, rtol=5e-4)
-    colour_before = np.array([position for _, _, position, _, _ in items(before)])
-    colour_after = np.array([position for _, _, position, _, _ in items(after)])
-    assert before["visualMap"] == after["visualMap"]  # one fixed scale: the change shows as paler colours
+    colour_before, colour_after = np.array(before["colour"]), np.array(after["colour"])
+    assert (before["palette"], before["range"]) == (after["palette"], after["range"])  # one fixed scale: paler colours
     assert (np.abs(colour_after) <= np.abs(colour_before)).all() and np.abs(colour_after).sum() < np.abs(
         colour_before
     ).sum()
@@ -120,13 +115,13 @@ def test_pronoun_formulas_with_the_worked_example_numbers():
     button(at, "Next").click().run()
     assert r"\frac{7}{1.414} = 4.95" in texts(at.latex)
     button(at, "Next").click().run()  # mask
-    assert [c["title"]["text"] for c in charts(at)] == [
+    assert [c["title"] for c in charts(at)] == [
         "Before: scaled scores",
         "After: the Playground's mask",
         "If it were a decoder (causal)",
     ]
     assert "4 cells changed: this stage set them to −∞ (grey)." in texts(at.caption)
-    assert "Outlined in orange" in texts(at.caption)
+    assert "Boxed in orange" in texts(at.caption)
     assert "**encoder**" in texts(at.markdown) and "**decoder**" in texts(at.markdown)
     button(at, "Next").click().run()
     assert r"= \frac{0.1199}{1.149} = 0.1043" in texts(at.latex)  # the reference text's 0.8703, 0.1043, 0.0254
@@ -139,8 +134,8 @@ def test_pronoun_formulas_with_the_worked_example_numbers():
 def test_a_masked_weight_shows_0_and_a_masked_score_minus_infinity():
     at = with_state(load_example(PlaygroundState(), "pronoun_it"), "softmax")
     before, after = charts(at)
-    assert set(drawn(before, 1).values()) == {"−∞"} and set(drawn(after, 1).values()) == {"0"}
-    assert sorted(drawn(after, 1)) == [(row, 3) for row in range(4)]
+    assert set(drawn(before, True).values()) == {"−∞"} and set(drawn(after, True).values()) == {"0"}
+    assert sorted(drawn(after, True)) == [(row, 3) for row in range(4)]
     at.selectbox(key=setting_key("step_by_step", "key")).set_value(3).run()
     assert r"w_{3,3} = \frac{e^{-\infty}}{\cdots} = 0" in texts(at.latex)
 
@@ -148,7 +143,7 @@ def test_a_masked_weight_shows_0_and_a_masked_score_minus_infinity():
 def test_causal_playground_is_explained_as_a_decoder():
     at = with_state(replace(load_example(PlaygroundState(), "pronoun_it"), causal=True), "mask")
     assert "set up as a decoder, and also blocks key(s) 3 for every query" in texts(at.markdown)
-    assert charts(at)[2]["title"]["text"] == "If it were an encoder (no causal mask)"
+    assert charts(at)[2]["title"] == "If it were an encoder (no causal mask)"
     at.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()
     at.selectbox(key=setting_key("step_by_step", "key")).set_value(2).run()
     assert "key comes after the query (causal mask)" in texts(at.latex)
@@ -156,10 +151,10 @@ def test_causal_playground_is_explained_as_a_decoder():
 
 def test_the_mask_and_scale_stages_switch_their_setting_beside_their_pictures():
     at = with_state(load_example(PlaygroundState(), "pronoun_it"), "mask")
-    assert charts(at)[2]["title"]["text"] == "If it were a decoder (causal)"
+    assert charts(at)[2]["title"] == "If it were a decoder (causal)"
     at.toggle(key=control_key("causal")).set_value(True).run()
     assert at.session_state["playground"].causal  # the Playground's own setting: it keeps it
-    assert charts(at)[2]["title"]["text"] == "If it were an encoder (no causal mask)"
+    assert charts(at)[2]["title"] == "If it were an encoder (no causal mask)"
     assert "set up as a decoder" in texts(at.markdown)
     at.session_state[STAGE] = "scale"
     at.run()
@@ -206,16 +201,16 @@ def test_mask_stage_with_every_key_blocked_says_so():
     assert "every key is blocked for every query, so every score is now −∞" in caption
     assert "nothing is masked" not in caption and "No cell changed" not in caption
     assert "every key blocked" in texts(at.warning)
-    assert set(drawn(charts(at)[1], 1).values()) == {"−∞"} and not drawn(charts(at)[1])
+    assert set(drawn(charts(at)[1], True).values()) == {"−∞"} and not drawn(charts(at)[1])
     at.radio(key=STAGE).set_value("softmax").run()
     assert "every key is masked for this query" in texts(at.latex)
-    assert set(drawn(charts(at)[1], 1).values()) == {"0"}  # weights, not −∞
+    assert set(drawn(charts(at)[1], True).values()) == {"0"}  # weights, not −∞
 
 
 def test_mask_stage_with_nothing_masked_says_so(page):
     page.radio(key=STAGE).set_value("mask").run()
     assert "No cell changed: no key is masked, so both pictures are the same." in texts(page.caption)
-    assert charts(page)[2]["title"]["text"] == "If it were a decoder (causal)"
+    assert charts(page)[2]["title"] == "If it were a decoder (causal)"
 
 
 # ----------------------------------------------------------------------------- the introduction, the projection stage
@@ -242,13 +237,13 @@ def test_embeddings_toggle_adds_the_projection_stage(page):
     assert heading(page).startswith("Stage 2 of 6. Scores")  # the student stays where they were
     button(page, "Back").click().run()
     assert heading(page).startswith("Stage 1 of 6. Project")
-    assert [c["title"]["text"] for c in charts(page)] == [
+    assert [c["title"] for c in charts(page)] == [
         "Before: X (embeddings)",
         "After: Q = X W_Q",
         "After: K = X W_K",
         "After: V = X W_V",
     ]
-    assert len(charts(page)[1]["yAxis"]["data"]) == 12 and len(charts(page)[1]["xAxis"]["data"]) == 4  # Q: n × d_k
+    assert len(charts(page)[1]["rows"]) == 12 and len(charts(page)[1]["cols"]) == 4  # Q: n × d_k
     page.slider(key=setting_key("step_by_step", "d_model")).set_value(2).run()
     page.selectbox(key=setting_key("step_by_step", "dimension")).set_value(3).run()
     latex = texts(page.latex)
@@ -270,3 +265,17 @@ def test_the_stage_and_the_chosen_cell_survive_a_visit_to_the_playground(page):
 def test_arrow_keys_drive_the_lesson(page):
     assert button(page, "Next").proto.shortcut == "right"
     assert button(page, "Back").proto.shortcut == "left"
+
+
+def test_a_click_on_a_cell_chooses_the_formula_that_reads_it(page):
+    """Stage 1, S = Q Kᵀ: a click on S[2, 5] chooses query 2 and key 5; on K's row 7, key 7; the formula follows."""
+    query, key = (page.selectbox(key=setting_key("step_by_step", name)) for name in ("query", "key"))
+    click_cell(page, "steps.views", "scores-2", 2, 5)
+    assert (query.value, key.value) == (2, 5) and charts(page)[2]["boxes"] == [[2, 5, 1, 1]]
+    assert charts(page)[0]["boxes"] == [[2, 0, 1, 4]] and charts(page)[1]["boxes"] == [[5, 0, 1, 4]]  # q₂ and k₅
+    assert r"S_{2,5} &= q_{2}\cdot k_{5}" in texts(page.latex)
+    click_cell(page, "steps.views", "scores-1", 7, None)  # K's row label
+    assert (query.value, key.value) == (2, 7)
+    click_cell(page, "steps.views", "scores-2", 99, 0)  # past the view (only a crafted message): nothing changes
+    click_cell(page, "steps.views", "softmax-1", 0, 0)  # another stage's picture: nothing changes
+    assert (query.value, key.value) == (2, 7) and not page.exception

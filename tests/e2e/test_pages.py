@@ -6,7 +6,14 @@ import pytest
 
 from attnviz.pages import PAGES as TABLE
 from tests.e2e.conftest import SCREENSHOTS
-from tests.support.live import charts_state, open_app_page, read_plots
+from tests.support.live import (
+    charts_state,
+    open_app_page,
+    read_plots,
+    view_titled,
+    wait_for_view_change,
+    wait_for_views_to_settle,
+)
 
 # url path -> (page file, title in the navigation, the page's own heading), as app.py routes them;
 # test_the_page_list_here_is_the_page_table keeps this list honest.
@@ -78,7 +85,7 @@ def test_multi_heads_tie_switch_sits_beside_the_scores_it_changes(page):
     open_app_page(page, f"{page.base_url}/multi_head")
     switch = page.locator('[data-testid="stCheckbox"]').filter(has_text="Tie W_K = W_Q")
     switch.scroll_into_view_if_needed()
-    scores, tick = page.locator(".st-key-mh_scores").bounding_box(), switch.bounding_box()
+    scores, tick = page.locator('.attnviz-view[data-view="scores"]').bounding_box(), switch.bounding_box()
     assert scores["x"] > tick["x"] + tick["width"]  # to its right
     assert scores["y"] - 60 <= tick["y"] <= scores["y"] + scores["height"]  # in the same band of the page
 
@@ -94,3 +101,32 @@ def test_every_page_on_a_phone_draws_and_never_scrolls_sideways(browser, server,
         assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+# Marks each view's canvas, so a test can tell a canvas repainted in place from one built anew.
+MARK_CANVASES_JS = "() => document.querySelectorAll('.attnviz-view canvas').forEach(c => { c.dataset.kept = 'yes'; })"
+KEPT_JS = "title => [...document.querySelectorAll('.attnviz-view')].find(v => v.textContent.startsWith(title)).querySelector('canvas').dataset.kept"
+
+
+@pytest.mark.parametrize(
+    ("path", "stage", "switch", "title"),
+    [
+        ("step_by_step", "3. Mask", "Causal mask (decoder)", "After: the Playground's mask"),
+        ("multi_head", None, "Causal mask (decoder)", "head 1 ("),
+    ],
+    ids=["step_by_step", "multi_head"],
+)
+def test_a_toggle_repaints_the_matrices_in_place(page, path, stage, switch, title):
+    """Issue 23: the guided pages draw with the Playground's component, so a switch repaints the same canvases (the
+    colours glide) instead of building new charts."""
+    open_app_page(page, f"{page.base_url}/{path}")
+    if stage:
+        page.get_by_text(stage, exact=True).click()
+        page.locator(".attnviz-view-title").filter(has_text=title).wait_for()
+    wait_for_views_to_settle(page)
+    before = view_titled(page, title)
+    page.evaluate(MARK_CANVASES_JS)
+    page.get_by_text(switch, exact=True).first.click()
+    after = wait_for_view_change(page, title, before)
+    assert after["cells"] != before["cells"]
+    assert page.evaluate(KEPT_JS, title) == "yes"  # the same canvas, repainted

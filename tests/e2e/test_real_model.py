@@ -14,26 +14,12 @@ from tests.support.live import view_titled, wait_for_app, wait_for_charts, wait_
 SENTENCE = "The animal didn't cross the street because it was too tired."
 MODEL = "all-MiniLM-L6-v2"
 
-# The overview's first canvas, scanned for the chosen head's black frame: its box in CSS pixels.
-FRAME_JS = """
+# Where the overview's cells are on the page: its canvas's box and the layout the component drew it with (CSS px).
+CELLS_JS = """
 () => {
-  let found = null;
-  for (const canvas of document.querySelector('[data-testid="stEChartsChart"]').querySelectorAll('canvas')) {
-    const ratio = canvas.width / canvas.getBoundingClientRect().width;
-    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    let left = Infinity, top = Infinity, right = -1, bottom = -1;
-    for (let y = 0; y < canvas.height; y++) for (let x = 0; x < canvas.width; x++) {
-      const i = 4 * (y * canvas.width + x);
-      if (pixels[i + 3] > 200 && pixels[i] < 20 && pixels[i + 1] < 20 && pixels[i + 2] < 20) {
-        left = Math.min(left, x); right = Math.max(right, x); top = Math.min(top, y); bottom = Math.max(bottom, y);
-      }
-    }
-    if (right < 0) continue;  // a layer of the chart without the frame (ECharts draws on more than one canvas)
-    const box = canvas.getBoundingClientRect();
-    found = {x: box.x + left / ratio, y: box.y + top / ratio, width: (right - left + 1) / ratio,
-             height: (bottom - top + 1) / ratio};
-  }
-  return found;
+  const canvas = document.querySelector('.attnviz-view[data-view="heads"] canvas');
+  const box = canvas.getBoundingClientRect();
+  return {x: box.x, y: box.y, ...JSON.parse(canvas.dataset.layout)};
 }
 """
 
@@ -51,14 +37,15 @@ def real_model(page, server):
 def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(real_model):
     page = real_model
     assert view_titled(page, "Layer 1, head 1: weights")
-    frame = page.evaluate(FRAME_JS)  # around layer 1, head 1; 16 tokens: 16 cells a map, one empty between maps
-    cell = frame["width"] / 18
-    pitch = 17 * cell
-    # The encoder's 12 heads run across and its 6 layers down: layer 2, head 4 is one block down, three across.
-    page.mouse.click(frame["x"] + cell + 3 * pitch + 8 * cell, frame["y"] + cell + 1 * pitch + 8 * cell)
+    cells = page.evaluate(CELLS_JS)  # 16 tokens: a map of 16 × 16 cells a head
+    # The encoder's 12 heads run across and its 6 layers down: layer 2, head 4 is one map down, three across.
+    row, col = 1 * 16 + 8, 3 * 16 + 8
+    page.mouse.click(
+        cells["x"] + cells["left"] + (col + 0.5) * cells["cellW"],
+        cells["y"] + cells["top"] + (row + 0.5) * cells["cellH"],
+    )
     page.wait_for_function(
-        """() => [...document.querySelectorAll('[data-testid="stEChartsChart"]')]
-              .some(c => (c.getAttribute('aria-label') || '').includes('Layer 2, head 4: weights'))""",
+        """() => [...document.querySelectorAll('.attnviz-view-title')].some(t => t.textContent === 'Layer 2, head 4: weights')""",
         timeout=30_000,
     )
     wait_for_app(page)

@@ -16,9 +16,10 @@ from attnviz import multi_head_attention
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
-from attnviz.figures.attention_charts import CHANGED_LIMIT, TEXT_LIMIT
+from attnviz.figures import multi_head as multi_head_figures
 from attnviz.figures.attention_grid import playground_views
-from attnviz.figures.heatmaps import matrix_heatmap
+from attnviz.figures.matrix_view import CHANGED_LIMIT, TEXT_LIMIT
+from attnviz.lessons.multi_head import MultiHead, Setup
 
 SIZES = (32, 128)
 BYTES_PER_CELL = 25  # about 15 now: a colour position and a hover number a cell, text only where it fits
@@ -82,31 +83,18 @@ def test_playground_views_cost_a_bounded_number_of_bytes_a_cell(views):
     assert size <= BYTES_PER_CELL * cells, f"{size / cells:.0f} bytes a cell"
 
 
-# ----------------------------------------------------------------------------- multi-head (plotly)
+# ----------------------------------------------------------------------------- multi-head
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_multi_head_weights_are_two_traces_whatever_the_size(n):
+def test_multi_head_views_send_each_cell_once_whatever_the_size(n):
     X = random_embeddings(n, MAX_D_MODEL, 0)  # (n, d_model)
     W_q, W_k, W_v, W_o = random_projections(MAX_D_MODEL, 0)
     result = multi_head_attention(X, W_q, W_k, W_v, W_o, MAX_D_MODEL, causal=True)
+    lesson = MultiHead(X, W_q, W_k, W_v, W_o, result, Setup(MAX_D_MODEL, MAX_D_MODEL, 0, True, False))
     labels = [f"{i}: word{i}" for i in range(n)]
-    for head in result.heads[:8]:
-        figure = matrix_heatmap(head.weights, labels, labels, kind="weights", title="head", blocked=head.blocked)
-        assert len(figure.data) == 2  # the weights and one grey layer for every masked cell
-        assert np.shape(figure.data[0].z) == np.shape(figure.data[1].z) == (n, n)
-        assert not figure.layout.shapes
-        assert figure.data[0].text is None  # above TEXT_LIMIT only the hover says the number
-    dims = [f"d{c + 1}" for c in range(MAX_D_MODEL)]
-    concat = matrix_heatmap(result.concat, labels, dims, kind="values", title="concat", column_groups=MAX_D_MODEL)
-    assert len(concat.data) == 1 and np.shape(concat.data[0].z) == (n, MAX_D_MODEL)
-    lines = concat.layout.shapes
-    assert len(lines) == MAX_D_MODEL - 1  # one line between two heads
-    assert [line.x0 for line in lines] == [h - 0.5 for h in range(1, MAX_D_MODEL)]
-
-
-def test_column_groups_of_one_draw_no_line():
-    figure = matrix_heatmap(np.eye(4), list("abcd"), list("abcd"), kind="values", title="X")
-    assert not figure.layout.shapes
-    grouped = matrix_heatmap(np.eye(4), list("abcd"), list("abcd"), kind="values", title="X", column_groups=2)
-    assert [(line.x0, line.x1, line.yref) for line in grouped.layout.shapes] == [(1.5, 1.5, "paper")]
+    for head in multi_head_figures.head_maps(lesson, labels):
+        assert len(head["colour"]) == len(head["numbers"]) == n * n and head["text"] == []  # above the text limit
+        assert head["colour"].count(None) == n * (n - 1) // 2 and head["boxes"] == [] and head["changed"] == []
+    concat, _, _ = multi_head_figures.mixing_maps(lesson, labels)
+    assert len(concat["colour"]) == n * MAX_D_MODEL and concat["groups"] == [1, 1]  # d_head = 1: a line a column

@@ -10,9 +10,9 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import geometry as geometry_figures
 from attnviz.figures import scaling as scaling_figures
 from attnviz.figures import stages as stage_figures
-from attnviz.figures.colours import MASKED_GREY
+from attnviz.figures.matrix_view import CHANGED_LIMIT
 from attnviz.lessons import costs, geometry, scaling
-from attnviz.lessons.stages import COMPARISON_LIMIT, walkthrough
+from attnviz.lessons.stages import walkthrough
 from tests.reference import naive_attention
 
 
@@ -81,50 +81,55 @@ def stage_of(state: PlaygroundState, key: str):
     return next(stage for stage in walkthrough(state).stages if stage.key == key)
 
 
-def cells_of(option: dict, series: int = 0) -> dict[tuple[int, int], list]:
-    """{(row, col): [colour position, text, hover]} of one heatmap series; a boxed cell is {"value": [...], ...}."""
-    items = (item["value"] if isinstance(item, dict) else item for item in option["series"][series]["data"])
-    return {(y, x): rest for x, y, *rest in items}
-
-
-def boxed(option: dict) -> set[tuple[int, int]]:
+def cells(view: dict, masked: bool = False) -> dict[tuple[int, int], tuple]:
+    """{(row, col): (colour position, text, hover number)} of a view's unmasked (or masked) cells."""
+    cols = len(view["cols"])
+    texts = view["text"] or [""] * len(view["colour"])
     return {
-        (item["value"][1], item["value"][0])
-        for series in option["series"][:2]
-        for item in series["data"]
-        if isinstance(item, dict)
+        divmod(k, cols): (colour, text, number)
+        for k, (colour, text, number) in enumerate(zip(view["colour"], texts, view["numbers"], strict=True))
+        if (colour is None) == masked
     }
 
 
-def outlines(option: dict) -> list[dict]:
-    return [series for series in option["series"] if series["name"] == "changed"]
+def boxed(view: dict) -> set[tuple[int, int]]:
+    """The cells inside the view's outlined regions."""
+    return {(i, j) for r, c, rows, cols in view["boxes"] for i in range(r, r + rows) for j in range(c, c + cols)}
 
 
-def test_mask_stage_outlines_the_blocked_cells_as_one_series_and_boxes_the_chosen_cell():
-    before, after, decoder = stage_figures.stage_options(stage_of(PRONOUN_STATE, "mask"), (3, 0))
-    assert [o["title"]["text"] for o in (before, after, decoder)] == [
+def changed(view: dict) -> set[tuple[int, int]]:
+    return {divmod(k, len(view["cols"])) for k in view["changed"]}
+
+
+def test_mask_stage_boxes_the_blocked_cells_and_outlines_the_chosen_cell():
+    stage = stage_of(PRONOUN_STATE, "mask")
+    before, after, decoder = stage_figures.stage_views(stage, (3, 0))
+    assert [v["title"] for v in (before, after, decoder)] == [
         "Before: scaled scores",
         "After: the Playground's mask",
         "If it were a decoder (causal)",
     ]
-    assert not outlines(before)  # the input: nothing to outline
-    (changed,) = outlines(after)
-    assert sorted(map(tuple, changed["data"])) == [(3, row, 0) for row in range(4)]  # [x = key 3, y = row]
-    assert {cell: text for cell, (_, text, _) in cells_of(after, 1).items()} == {(row, 3): "−∞" for row in range(4)}
+    assert not before["changed"]  # the input: nothing to box
+    assert changed(after) == {(row, 3) for row in range(4)}
+    assert {cell: text for cell, (_, text, _) in cells(after, masked=True).items()} == {
+        (row, 3): "−∞" for row in range(4)
+    }
     assert boxed(before) == boxed(after) == boxed(decoder) == {(3, 0)}
-    assert before["yAxis"]["axisLabel"]["show"] and not after["yAxis"]["axisLabel"]["show"]  # one set of row labels
+    assert before["row_ticks"] == before["rows"] and after["row_ticks"] == [""] * 4  # one set of row labels
+    assert "Boxed in orange: the cells this stage changed." in stage_figures.stage_notes(
+        stage, [before, after, decoder]
+    )
 
 
 def test_a_masked_weight_reads_0_and_a_masked_score_minus_infinity():
-    before, after = stage_figures.stage_options(stage_of(PRONOUN_STATE, "softmax"), (3, 0))
-    assert {text for _, text, _ in cells_of(before, 1).values()} == {"−∞"}
-    assert {text for _, text, _ in cells_of(after, 1).values()} == {"0"}
-    assert all("∞" not in text for _, text, _ in cells_of(after).values())
+    before, after = stage_figures.stage_views(stage_of(PRONOUN_STATE, "softmax"), (3, 0))
+    assert {text for _, text, _ in cells(before, masked=True).values()} == {"−∞"}
+    assert {text for _, text, _ in cells(after, masked=True).values()} == {"0"}
+    assert all("∞" not in text for _, text, _ in cells(after).values())
     # the worked example: "it" puts 0.8703 on "animal"; a weight is its own colour position on 0..1
-    position, text, _ = cells_of(after)[(3, 0)]
-    assert text == "0.87" and position == 0.8703
-    assert (after["visualMap"]["min"], after["visualMap"]["max"]) == (0.0, 1.0)
-    assert after["visualMap"]["inRange"]["color"] == colours.VIRIDIS
+    position, text, number = cells(after)[(3, 0)]
+    assert (text, number, position) == ("0.87", "0.8703", 0.8703)
+    assert after["range"] == [0.0, 1.0] and after["palette"] == colours.VIRIDIS
     assert boxed(before) == {(3, j) for j in range(4)}  # the softmax reads the query's whole row
 
 
@@ -137,72 +142,57 @@ def test_scale_stage_draws_before_and_after_on_the_raw_scores_colour_scale():
     def colour(x):  # the signed log scale, full colour at the largest |raw score|
         return np.sign(x) * np.log1p(np.abs(x)) / np.log1p(reach)
 
-    before, after = stage_figures.stage_options(stage_of(state, "scale"))
-    drawn_before, drawn_after = (np.zeros((12, 12)) for _ in range(2))
-    for drawn, option in ((drawn_before, before), (drawn_after, after)):
-        for (row, col), (position, _, _) in cells_of(option).items():
-            drawn[row, col] = position
-        assert (option["visualMap"]["min"], option["visualMap"]["max"]) == (-1.0, 1.0)
+    stage = stage_of(state, "scale")
+    before, after = stage_figures.stage_views(stage)
+    drawn_before, drawn_after = (np.array(view["colour"], dtype=float).reshape(12, 12) for view in (before, after))
+    assert before["range"] == after["range"] == [-1.0, 1.0]
     np.testing.assert_allclose(drawn_before, colour(raw), atol=5e-5)
     np.testing.assert_allclose(drawn_after, colour(raw / 2), atol=5e-5)
     assert (np.abs(drawn_after) < np.abs(drawn_before)).sum() == (raw != 0).sum()  # every non-zero cell paler
-    assert not outlines(after)  # every cell changed: said in words, not 144 outlines
-    assert "full colour at ±5.542" in stage_figures.stage_notes(stage_of(state, "scale"), 13)
+    assert not after["changed"]  # every cell changed: said in words, not 144 boxes
+    assert "full colour at ±5.542" in stage_figures.stage_notes(stage, [before, after])
 
 
-def test_the_chosen_cell_boxes_what_its_formula_reads():
+def test_the_chosen_cell_outlines_what_its_formula_reads():
     walk = walkthrough(PRONOUN_STATE)
-    q, k, s = stage_figures.stage_options(walk.stages[0], (3, 1))  # S[3, 1] = q_3 · k_1
+    q, k, s = stage_figures.stage_views(walk.stages[0], (3, 1))  # S[3, 1] = q_3 · k_1
     assert boxed(q) == {(3, 0), (3, 1)} and boxed(k) == {(1, 0), (1, 1)} and boxed(s) == {(3, 1)}
-    weights, values, output = stage_figures.stage_options(walk.stages[-1], (3, 1))  # out[3, dim 2]
+    weights, values, output = stage_figures.stage_views(walk.stages[-1], (3, 1))  # out[3, dim 2]
     assert boxed(weights) == {(3, j) for j in range(4)} and boxed(values) == {(j, 1) for j in range(4)}
     assert boxed(output) == {(3, 1)}
 
 
-def test_numbers_are_left_out_where_they_do_not_fit():
-    state = PlaygroundState()  # 12 tokens
-    scale = stage_of(state, "scale")
-    assert stage_figures.numbers_fit(scale, 13) == [True, True]
-    assert stage_figures.numbers_fit(scale, 18) == [False, False]  # presenter mode's larger text
-    before, _, decoder = stage_figures.stage_options(stage_of(state, "mask"), font_size=13)
-    assert not before["series"][0]["label"]["show"] and decoder["series"][1]["label"]["show"]  # "−∞" still fits
-    assert "hover a cell to read it" in stage_figures.stage_notes(stage_of(state, "mask"), 13)
-    assert "hover" not in stage_figures.stage_notes(scale, 13)
+def test_a_click_chooses_the_query_and_column_whose_formula_reads_the_cell():
+    q, k, s = walkthrough(PRONOUN_STATE).stages[0].panels
+    assert stage_figures.chosen_by_click(s, 2, 1) == {"query": 2, "column": 1}
+    assert stage_figures.chosen_by_click(q, 2, 1) == {"query": 2}  # any cell of q₂
+    assert stage_figures.chosen_by_click(k, 3, None) == {"column": 3}  # k₃'s row label
 
 
-def test_a_causal_mask_is_outlined_as_one_series_while_cells_are_big_enough():
+def test_a_causal_mask_boxes_the_future_at_12_tokens():
     state = replace(PlaygroundState(), causal=True)  # 12 tokens
     mask = stage_of(state, "mask")
-    before, after, encoder = stage_figures.stage_options(mask)
-    (changed,) = outlines(after)
-    assert sorted((y, x) for x, y, _ in changed["data"]) == sorted(
-        map(tuple, np.argwhere(np.triu(np.ones((12, 12)), 1)))
-    )
-    assert not outlines(before) and not outlines(encoder)  # the encoder masks nothing here
-    assert "Outlined in orange: the cells this stage changed." in stage_figures.stage_notes(mask, 13)
+    before, after, encoder = views = stage_figures.stage_views(mask)
+    assert changed(after) == set(map(tuple, np.argwhere(np.triu(np.ones((12, 12)), 1)).tolist()))
+    assert not before["changed"] and not encoder["changed"]  # the encoder masks nothing here
+    assert "Boxed in orange: the cells this stage changed." in stage_figures.stage_notes(mask, views)
 
 
 @pytest.mark.parametrize("n", [32, 128])
-def test_heaviest_stages_draw_one_item_a_cell_at_32_and_128_tokens(n):
-    """A return of one shape per cell, or of outlines where cells are too small to show them, fails here (issue 15)."""
+def test_heaviest_stages_send_every_cell_once_and_box_no_dense_mask(n):
+    """Above the text limit no cell text is sent, every cell's number once, and a causal mask (hundreds of changed
+    cells) is said in words instead of boxed; one blocked key's column still is (issue 15)."""
     state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), causal=True, blocked_keys=(1,))
-    drawn = 0
     for key in ("mask", "softmax", "output"):
         stage = stage_of(state, key)
-        assert max(stage_figures.cell_widths(stage)) < stage_figures.OUTLINE_MIN_PX or key == "output"
-        options = stage_figures.stage_options(stage, (n - 1, 0))
-        for slot, (panel, option) in enumerate(zip(stage.panels, options, strict=True)):
+        views = stage_figures.stage_views(stage, (n - 1, 0))
+        for panel, view in zip(stage.panels, views, strict=True):
             rows, cols = panel.matrix.shape
-            assert [s["name"] for s in option["series"]] == [f"{key}-{slot}", "masked"]  # no outline series
+            assert len(view["colour"]) == len(view["numbers"]) == rows * cols and not view["text"]
             masked = 0 if panel.blocked is None else int(np.count_nonzero(panel.blocked))
-            # Masked cells are not sent this large: the grid's grey background shows through where no cell is drawn.
-            assert len(option["series"][0]["data"]) == rows * cols - masked and not option["series"][1]["data"]
-            assert option["grid"].get("backgroundColor") == (MASKED_GREY if masked else None)
-            drawn += len(option["series"][0]["data"]) + masked
-    mask_pictures = 3 if n <= COMPARISON_LIMIT else 2  # the other architecture's picture is left out at 128
-    assert drawn == (mask_pictures + 2 + 1) * n * n + 2 * n * 4  # softmax 2, output 1 n×n; V and output n×4
-    notes = stage_figures.stage_notes(stage_of(state, "mask"), 13)
-    assert "too small to outline: the changed ones are the grey, masked cells" in notes
+            assert view["colour"].count(None) == masked and len(view["changed"]) <= CHANGED_LIMIT
+    notes = stage_figures.stage_notes(stage_of(state, "mask"), stage_figures.stage_views(stage_of(state, "mask")))
+    assert "Where too many cells changed to box them, the changed ones are the grey, masked cells." in notes
 
 
 def test_cost_plot_splits_linear_and_quadratic_work():

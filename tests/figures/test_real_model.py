@@ -5,9 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from attnviz.figures.colours import MASKED_GREY
 from attnviz.figures.real_model import MIN_LINE_WEIGHT, head_map, head_maps, line_view, next_token_bars, overview
-from attnviz.lessons.real_model import PATTERNS, overview_side
+from attnviz.lessons.real_model import overview_side
 from tests.support.apptest import decode
 
 
@@ -19,77 +18,75 @@ def random_attention(*shape, seed=0, causal=False):
     return np.exp(scores) / np.exp(scores).sum(axis=-1, keepdims=True)
 
 
-def labels_for(n_layers, n_heads):
-    names = list(PATTERNS)
-    return np.array([[names[(layer + head) % 4] for head in range(n_heads)] for layer in range(n_layers)])
+def tokens_for(n):
+    return [f"w{i}" for i in range(n)]
+
+
+def grid(view: dict) -> np.ndarray:
+    """A view's colour positions as a (rows, cols) array, NaN where masked."""
+    return np.array([np.nan if c is None else c for c in view["colour"]]).reshape(len(view["rows"]), len(view["cols"]))
 
 
 def test_each_small_map_is_its_heads_attention_where_every_token_fits():
     attention = random_attention(6, 12, 16, 16)
-    drawn = overview(head_maps(attention, labels_for(6, 12), side=16), chosen=(2, 5))
-    assert not drawn.layers_across  # 12 heads run across, 6 layers down
-    assert len(drawn.option["series"]) == 72 + 1  # one a head, then the chosen head's frame
-    for index, (layer, head) in enumerate(drawn.heads):
-        series = drawn.option["series"][index]
-        assert series["name"] == f"Layer {layer + 1}, head {head + 1}: {PATTERNS[labels_for(6, 12)[layer, head]]}"
-        x0, y0 = 1 + head * 17, 1 + layer * 17
-        shown = np.full((16, 16), np.nan)
-        for x, y, value in series["data"]:
-            shown[y - y0, x - x0] = value
-        np.testing.assert_array_equal(shown, np.round(attention[layer, head], 3))
-    assert drawn.head_at(drawn.heads.index((2, 5))) == {"layer": 2, "head": 5}
+    maps = head_maps(attention, tokens_for(16), side=16)
+    view, height = overview(maps, chosen=(2, 5))
+    assert not maps.layers_across and view["title"] == "Every head (heads across, layers down)"
+    drawn = grid(view)  # (6 · 16, 12 · 16): layer l's maps in block row l
+    assert drawn.shape == (96, 192) and view["groups"] == [16, 16]
+    for layer in range(6):
+        for head in range(12):
+            block = drawn[layer * 16 : (layer + 1) * 16, head * 16 : (head + 1) * 16]
+            np.testing.assert_allclose(block, attention[layer, head], atol=0.5e-3)
+    assert view["rows"][2 * 16 + 3] == "layer 3 · 3: w3" and view["cols"][5 * 16] == "head 6 · 0: w0"
+    assert view["boxes"] == [[2 * 16, 5 * 16, 16, 16]]  # the chosen head, outlined
+    assert maps.head_at(2 * 16 + 3, 5 * 16 + 15) == {"layer": 2, "head": 5} and maps.head_at(96, 0) is None
+    assert height <= 380
 
 
-def test_the_chosen_head_is_framed_by_the_empty_cells_around_its_map():
-    drawn = overview(head_maps(random_attention(30, 9, 13, 13, causal=True), labels_for(30, 9), side=8), chosen=(29, 8))
-    assert drawn.layers_across and drawn.option["xAxis"]["name"] == "Layer" and drawn.option["yAxis"]["name"] == "Head"
-    frame = {(x, y) for x, y, _ in drawn.option["series"][-1]["data"]}
-    x0, y0 = 1 + 29 * 9, 1 + 8 * 9
-    assert frame == {(x, y) for x in range(x0 - 1, x0 + 9) for y in range(y0 - 1, y0 + 9)} - {
-        (x, y) for x in range(x0, x0 + 8) for y in range(y0, y0 + 8)
-    }
-    assert len(drawn.option["xAxis"]["data"]) == x0 + 9 and drawn.option["visualMap"]["seriesIndex"] == list(range(270))
+def test_the_longer_of_layers_and_heads_runs_across_and_each_map_is_numbered_once():
+    maps = head_maps(random_attention(30, 9, 13, 13, causal=True), tokens_for(13), side=8)
+    view, _ = overview(maps, chosen=(29, 8))
+    assert maps.layers_across and view["title"] == "Every head (layers across, heads down)"
+    assert view["boxes"] == [[8 * 8, 29 * 8, 8, 8]]  # head 9 down, layer 30 across
+    assert [t for t in view["ticks"] if t] == [str(k) for k in range(1, 31)]
+    assert [t for t in view["row_ticks"] if t] == [str(k) for k in range(1, 10)]
+    assert view["rows"][0] == "head 1 · tokens 0–1" and maps.head_at(0, 29 * 8) == {"layer": 29, "head": 0}
 
 
 def test_the_decoders_overview_at_128_tokens_stays_small():
     n_maps, n = 30 * 9, 128
     side = overview_side(n_maps, n)
-    drawn = overview(head_maps(random_attention(30, 9, n, n, causal=True), labels_for(30, 9), side=side), chosen=(0, 0))
-    cells = sum(len(series["data"]) for series in drawn.option["series"][:-1])
-    assert cells == n_maps * side**2 <= 20_000
-    assert len(json.dumps(drawn.option)) < 500_000
-    assert drawn.height <= 380
+    maps = head_maps(random_attention(30, 9, n, n, causal=True), tokens_for(n), side=side)
+    view, height = overview(maps, chosen=(0, 0))
+    assert len(view["colour"]) == n_maps * side**2 <= 20_000 and view["text"] == []
+    assert len(json.dumps(view)) < 500_000
+    assert height <= 380
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_a_heads_map_shows_its_weights_with_hovers_in_words(causal):
+def test_a_heads_map_shows_its_weights_and_the_future_masked(causal):
     tokens = ["[CLS]", "it", "\n", "[SEP]"]
     weights = random_attention(4, 4, causal=causal)
-    option = head_map(weights, tokens, causal=causal, title="Layer 1, head 1: weights")
+    view = head_map(weights, tokens, causal=causal, query=1, title="Layer 1, head 1: weights")
     labels = ["0: [CLS]", "1: it", "2: ⏎", "3: [SEP]"]
-    assert option["yAxis"]["data"] == labels
-    main, masked = option["series"][0]["data"], option["series"][1]["data"]
-    assert len(main) == (10 if causal else 16) and len(masked) == (6 if causal else 0)
-    for key, query, colour, text, hover in main:
-        assert colour == pytest.approx(weights[query, key], abs=1e-4) and text == f"{weights[query, key]:.2f}"
-        assert hover == f"{labels[query]} → {labels[key]}: weight {weights[query, key]:.3f}, " + (
-            f"{round(100 * weights[query, key])}% of its attention"
-        )
-    for key, query, *_, hover in masked:
-        assert key > query and hover.startswith(f"{labels[query]} can't see {labels[key]}")
+    assert view["rows"] == view["cols"] == labels and view["focus"] == 1 and view["value_name"] == "weight"
+    future = np.triu(np.ones((4, 4), bool), 1) & causal
+    drawn = grid(view)
+    assert np.isnan(drawn[future]).all()
+    np.testing.assert_allclose(drawn[~future], weights[~future], atol=0.5e-4)
+    text = np.array(view["text"]).reshape(4, 4)
+    assert (text[future] == "0").all() and text[0, 0] == f"{weights[0, 0]:.2f}"
 
 
-def test_a_long_sentences_map_sends_positions_and_weights_not_a_sentence_a_cell():
+def test_a_long_sentences_map_sends_a_colour_and_a_number_a_cell():
     n = 128
     weights = random_attention(n, n, causal=True)
-    option = head_map(weights, [f"w{i}" for i in range(n)], causal=True, title="t")
-    main, masked = option["series"][0]["data"], option["series"][1]["data"]
-    assert len(main) == n * (n + 1) // 2 and not masked  # the future is the grid's grey, not 8,128 grey cells
-    assert option["grid"]["backgroundColor"] == MASKED_GREY
-    assert all(len(cell) == 4 for cell in main)
-    key, query, colour, _ = main[-1]
-    assert (key, query) == (n - 1, n - 1) and colour == pytest.approx(weights[-1, -1], abs=0.5e-3)
-    assert len(json.dumps(option)) < 1_000_000
+    view = head_map(weights, tokens_for(n), causal=True, query=0, title="t")
+    assert len(view["colour"]) == len(view["numbers"]) == n * n and view["text"] == []
+    assert view["colour"].count(None) == n * (n - 1) // 2
+    assert float(view["numbers"][-1].replace("−", "-")) == pytest.approx(weights[-1, -1], rel=0.5e-2)
+    assert len(json.dumps(view)) < 1_000_000
 
 
 def test_the_line_view_draws_each_weight_as_a_lines_opacity():

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellAt, cellFont, everyNth, fitted, layout, moved } from '../../attnviz/ui/attention_grid/layout.js';
+import { cellAt, cellFont, drawnLabels, everyNth, fitted, layout, moved } from '../../attnviz/ui/attention_grid/layout.js';
 
 // Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
 const stubContext = () => ({
@@ -14,6 +14,7 @@ const stubContext = () => ({
 
 const view = (n, text) => ({
   rows: Array.from({ length: n }, (_, i) => `${i}: w${i}`),
+  row_ticks: Array.from({ length: n }, (_, i) => `${i}: w${i}`),
   ticks: Array.from({ length: n }, (_, i) => `w${i}`),
   text: text ?? Array(n * n).fill('0.25'),
   tick_font: 13,
@@ -62,4 +63,18 @@ test('the arrow keys move the keyboard cell one step, Home/End and PageUp/PageDo
   assert.deepEqual(moved({ i: 1, j: 2 }, 'End', 4, 4), { i: 1, j: 3 });
   assert.deepEqual(moved({ i: 1, j: 2 }, 'PageDown', 4, 4), { i: 3, j: 2 });
   assert.equal(moved({ i: 1, j: 2 }, 'a', 4, 4), null);
+});
+
+test('rows without labels give the cells the width', () => {
+  const ctx = stubContext();
+  const bare = { ...view(4), row_ticks: ['', '', '', ''] };
+  assert.ok(layout(ctx, bare, 400, 300, 13).left < layout(ctx, view(4), 400, 300, 13).left);
+});
+
+test('labels thin out to one every step, keep the focus row, and skip the empty ones', () => {
+  const all = Array.from({ length: 10 }, (_, i) => `w${i}`);
+  assert.deepEqual([...drawnLabels(all, 3)], [0, 3, 6, 9]);
+  assert.deepEqual([...drawnLabels(all, 3, 4)].sort((a, b) => a - b), [0, 4, 7]); // none within 3 of the focus row
+  const sparse = ['', '', '1', '', '', '', '2', '', '', ''];
+  assert.deepEqual([...drawnLabels(sparse, 3)], [2, 6]); // a map's number at its middle, whatever the step's phase
 });

@@ -8,7 +8,6 @@ from attnviz.lessons.real_model import (
     group_names,
     group_starts,
     head_summary,
-    hover_sentence,
     label_counts,
     last_word,
     next_token_rows,
@@ -96,14 +95,12 @@ def test_label_counts_add_up_to_every_head_and_agree_in_number():
     assert set(PATTERNS) == {"previous token", "next token", "sinks", "itself", ""}  # HeadStatistics.labels' names
 
 
-def test_sinks_tokens_and_hovers_in_words():
+def test_sinks_and_tokens_in_words():
     assert sink_words(["[CLS]", "a", "[SEP]"], (0, 2)) == "[CLS] and [SEP]"
     assert sink_words(["The", " cat"], (0,)) == "the first token (“The”)"
     assert [visible_token(t) for t in ["\n", " ", "  ", "\t", " cat", "##ing", ""]] == [
         "⏎", "␣", "␣␣", "⇥", " cat", "##ing", "␣",
     ]  # fmt: skip
-    assert hover_sentence("10: it", "2: animal", 0.4123) == "10: it → 2: animal: weight 0.412, 41% of its attention"
-    assert hover_sentence("1: a", "3: c", 0.0, hidden=True).startswith("1: a can't see 3: c: a later token")
     assert last_word(["[CLS]", "the", "cat", ".", "[SEP]"], (0, 4)) == 2
     assert last_word(["The", " cat", "."], (0,)) == 1 and last_word(["[CLS]", "[SEP]"], (0, 1)) == 1
 

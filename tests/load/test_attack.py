@@ -20,7 +20,7 @@ from attnviz.classroom.share import encode
 from attnviz.core.limits import MAX_DIM, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, column_names
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
-from bench.attack import CRAFTED_SELECTIONS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
+from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
 from bench.load_moves import VIEWS, Student
 from bench.st_client import Session, Widget
 from tests.load.test_load_protocol import run_apart
@@ -141,7 +141,7 @@ def test_a_crafted_value_is_refused_in_plain_words_and_the_work_is_kept(server, 
     assert 1 <= len(refusals(assert_quiet_log(server, since))) <= LOG_LINES + 1
 
 
-def test_a_chart_selection_no_click_makes_is_no_click(server):
+def test_a_cell_click_no_click_makes_is_no_click(server):
     require_package("all-MiniLM-L6-v2")
     since = len(server.output())
 
@@ -150,18 +150,15 @@ def test_a_chart_selection_no_click_makes_is_no_click(server):
         await student.load()
         await student.open_real_model()
         results = []
-        for chart, selected in CRAFTED_SELECTIONS.values():
-            selection = json.dumps({"selection": {"selected": [selected], "areas": []}})
-            student.session.set_value(
-                student.session.find(kind="echarts_chart", key_part=chart), string_value=selection
-            )
+        for picture, cell in CRAFTED_CLICKS.values():
+            student.session.trigger(student.session.find(kind="bidi_component", key_part=picture), "cell", cell)
             results.append(await student.session.rerun())
         await student.pick_head()  # the page still draws the model's own numbers
         await student.session.close()
         return results
 
     results = run_apart(replay())
-    assert [(result.status, result.exceptions) for result in results] == [("ok", [])] * len(CRAFTED_SELECTIONS)
+    assert [(result.status, result.exceptions) for result in results] == [("ok", [])] * len(CRAFTED_CLICKS)
     assert_quiet_log(server, since)
 
 

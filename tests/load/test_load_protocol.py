@@ -12,15 +12,14 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-import plotly.graph_objects as go
-import plotly.io as pio
 import pytest
 from streamlit.proto.Element_pb2 import Element
 
 from attnviz import PRESETS
+from attnviz.figures.matrix_view import Scale, matrix_view
 from bench.harness.server import StreamlitServer
 from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
-from bench.st_client import Session, Widget, heatmap, key_parts, plotly_z, user_key
+from bench.st_client import Session, Widget, heatmap, key_parts, user_key
 from tests.reference import naive_attention
 
 
@@ -30,33 +29,22 @@ def run_apart(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
-def test_plotly_heatmaps_are_read_exactly_from_typed_arrays_and_lists():
-    z = np.array([[0.25, 0.75, 0.0], [1 / 3, 1 / 3, 1 / 3]])
+def test_matrices_are_read_from_the_attention_grid_views():
+    view = matrix_view(
+        np.array([[1.0, 0.0], [0.4256, 0.5744]]),
+        ["0: a", "1: b"],
+        ["0: a", "1: b"],
+        scale=Scale("weights"),
+        blocked=np.array([[False, True], [False, False]]),
+        name="head",
+        title="a head",
+        value_name="weight",
+    )
     element = Element()
-    element.plotly_chart.spec = pio.to_json(go.Figure(go.Heatmap(z=z, y=["0: a", "1: b"])))  # numpy → base64 bytes
-    chart = heatmap(Widget("$$ID-0-chart.weights", "plotly_chart", "", "", element.plotly_chart))
-    assert np.array_equal(chart.values, z) and chart.rows == ["0: a", "1: b"] and chart.tolerance <= 1e-9
-    np.testing.assert_array_equal(plotly_z([[1.5, None], [None, -2.0]]), [[1.5, np.nan], [np.nan, -2.0]])
-
-
-def test_echarts_heatmaps_are_read_from_their_cells():
-    option = {
-        "xAxis": {"data": ["a", "b"]},
-        "yAxis": {"data": ["0: a", {"value": "1: b", "textStyle": {"fontWeight": "bold"}}]},
-        "series": [
-            {
-                "type": "heatmap",
-                "data": [[0, 0, 1.0, "1.00", "…"], [0, 1, 0.4256, "0.43", "…"], [1, 1, 0.5744, "", ""]],
-            },
-            {"type": "heatmap", "name": "masked", "data": [[1, 0, 0.0, "0", "masked"]]},
-            {"type": "heatmap", "name": "focus", "silent": True, "data": [[0, 1, 0], [1, 1, 0]]},  # outlines only
-        ],
-    }
-    element = Element()
-    element.echarts_chart.spec = json.dumps(option)
-    chart = heatmap(Widget("$$ID-0-chart.weights", "echarts_chart", "", "", element.echarts_chart))
-    np.testing.assert_array_equal(chart.values, [[1.0, 0.0], [0.4256, 0.5744]])
-    assert chart.rows == ["0: a", "1: b"]
+    element.bidi_component.json = json.dumps({"views": [view]})
+    chart = heatmap(Widget("$$ID-0-rm.head", "bidi_component", "", "", element.bidi_component), "head")
+    np.testing.assert_array_equal(chart.values, [[1.0, 0.0], [0.4256, 0.5744]])  # masked: a weight of 0
+    assert chart.rows == ["0: a", "1: b"] and chart.tolerance == pytest.approx(5e-5)
 
 
 def test_widgets_are_found_by_the_words_of_their_key():

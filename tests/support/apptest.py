@@ -16,6 +16,7 @@ from bench.harness.apptest import (
     APP,
     RouterAlreadyRan,
     button,
+    click_cell,
     control_value,
     controls,
     open_app,
@@ -28,6 +29,7 @@ __all__ = [
     "APP",
     "RouterAlreadyRan",
     "button",
+    "click_cell",
     "control_key",
     "control_value",
     "controls",
@@ -69,6 +71,31 @@ def texts(elements) -> str:
 def echarts(at: AppTest) -> dict[str, dict]:
     """Every ECharts option on the page, by chart key (the key ends the element id)."""
     return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("echarts_chart")}
+
+
+# ----------------------------------------------------------------------------- matrices (attnviz.figures.matrix_view)
+SHOWN_RTOL = 5.001e-4  # a hover number has 4 significant digits (3 above the text limit: 5e-3)
+
+
+def matrix_views(at: AppTest, key: str) -> dict[str, dict]:
+    """The views drawn by the attention-grid component with ``key``, by view name, in reading order."""
+    return {view["name"]: view for view in views_data(at, key)["views"]}
+
+
+def shown_matrix(view: dict) -> np.ndarray:
+    """A view's numbers as its hovers give them, as a (rows, cols) array; NaN where masked."""
+    numbers = [np.nan if colour is None else float(text.replace("−", "-")) for text, colour in zip(
+        view["numbers"], view["colour"], strict=True)]  # fmt: skip
+    return np.array(numbers).reshape(len(view["rows"]), len(view["cols"]))
+
+
+def assert_shown(view: dict, expected, *, masked=None) -> None:
+    """``view`` shows ``expected`` (rows, cols) to its hover's digits, and ``masked`` cells (bool) as masked."""
+    drawn, expected = shown_matrix(view), np.asarray(expected, dtype=float)
+    masked = np.zeros(expected.shape, bool) if masked is None else np.asarray(masked, bool)
+    assert drawn.shape == expected.shape and np.isnan(drawn[masked]).all()
+    rtol = SHOWN_RTOL if view["text"] else 10 * SHOWN_RTOL
+    np.testing.assert_allclose(drawn[~masked], expected[~masked], rtol=rtol, atol=1e-12)
 
 
 # ----------------------------------------------------------------------------- the Playground's views

@@ -1,5 +1,6 @@
-"""The Playground's instrument: the attention controls and the four views they change, drawn by one Streamlit v2
-component. Its browser side is ES modules beside this file (index.js the entry; view.js, paint.js, layout.js,
+"""The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view). On
+the Playground it is the instrument, the attention controls beside the four views they change
+(``show_attention_views``); elsewhere the views alone (``show_matrices``). Its browser side is ES modules beside this file (index.js the entry; view.js, paint.js, layout.js,
 colour.js, reader.js the views; rail.js the controls; dom.js; grid.css), joined into one script by bundle.py.
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
@@ -19,9 +20,11 @@ from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
 from attnviz.ui import playground_session
 from attnviz.ui.attention_grid.bundle import bundle
+from attnviz.ui.state import widget_value
 from attnviz.ui.text import plain
 
 _HERE = Path(__file__).parent
+_COLOURS = {"masked": MASKED_GREY, "changed": CHANGED, "focus": FOCUS}
 _COMPONENT = st.components.v2.component(
     "attnviz_attention_views",
     js=bundle(_HERE),  # the ES modules beside this file, joined into the one script a component takes
@@ -54,10 +57,63 @@ def show_attention_views(
             "caption": plain(caption),
             "height": height,
             "font_size": font_size,
-            "colours": {"masked": MASKED_GREY, "changed": CHANGED, "focus": FOCUS},
+            "colours": _COLOURS,
+            "columns": [1, 1],
+            "clicks": "focus",
+            "enter": "Enter makes its row the focus token.",
         },
         **playground_session.views_callbacks(),
     )
+
+
+def show_matrices(
+    views: list[dict],
+    *,
+    key: str,
+    height: int,
+    font_size: int,
+    columns: list[float] | None = None,
+    on_cell=None,
+    enter: str = "",
+    caption: str = "",
+) -> None:
+    """Draws ``views`` (attnviz.figures.matrix_view) side by side in ``columns`` (relative widths; one view a column by
+    default, more views than columns wrap), each ``height`` px tall, updated in place on every rerun: a view keeps
+    its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
+    cell; ``clicked_cell(key)`` then tells which. ``enter`` says in words what Enter on a cell does."""
+    _COMPONENT(
+        key=key,
+        data={
+            "views": [_plain_labels(view) for view in views],
+            "controls": [],
+            "note": "",
+            "warning": "",
+            "caption": plain(caption),
+            "height": height,
+            "font_size": font_size,
+            "colours": _COLOURS,
+            "columns": columns or [1] * max(1, len(views)),
+            "clicks": "cell" if on_cell else None,
+            "enter": enter,
+        },
+        **({"on_cell_change": on_cell} if on_cell else {}),
+    )
+
+
+def clicked_cell(key: str) -> tuple[str, int, int | None] | None:
+    """(view name, row, column) of the cell just clicked in the views drawn with ``key`` (column None for a row
+    label), or None. It arrives from the browser as sent: anything but a name and positions is no click (a position
+    past the view is the caller's to refuse)."""
+    sent = widget_value(key)
+    cell = sent.get("cell") if isinstance(sent, dict) else None
+    if not isinstance(cell, dict) or not isinstance(cell.get("view"), str) or not _position(cell.get("row")):
+        return None
+    col = cell.get("col")
+    return (cell["view"], cell["row"], col) if col is None or _position(col) else None
+
+
+def _position(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _controls(playground) -> list[dict]:
@@ -86,5 +142,5 @@ def _plain_labels(view: dict) -> dict:
     overrides. The component sets text, never markup, so nothing else needs escaping."""
     return view | {
         "title": plain(view["title"]),
-        **{part: [plain(label) for label in view[part]] for part in ("rows", "cols", "ticks")},
+        **{part: [plain(label) for label in view[part]] for part in ("rows", "cols", "ticks", "row_ticks")},
     }

@@ -1,5 +1,6 @@
-// The component's entry: the rail of controls left, the four views right (with a warning above them and a line under
-// them saying what the last change did). Built once, then updated in place on every rerun.
+// The component's entry: on the Playground the rail of controls left and the four views right (a warning above them,
+// a line under them saying what the last change did); elsewhere the views alone ("bare": no controls sent), laid out
+// in the columns Python asks for. Built once, then updated in place on every rerun.
 
 import { lightness } from './colour.js';
 import { element, setIfNew, theme } from './dom.js';
@@ -31,11 +32,15 @@ export default function (component) {
   const background = theme(instrument).background;
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
   setIfNew(instrument.dataset, 'presenter', String(data.font_size > 13)); // grid.css: the note goes under the views
+  setIfNew(instrument.dataset, 'bare', String(!data.controls.length)); // grid.css: no rail, the views take the width
+  setIfNew(views.style, 'gridTemplateColumns', data.columns.map((width) => `minmax(0, ${width}fr)`).join(' '));
   rail.update(data);
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);
   setIfNew(caption, 'textContent', data.caption);
   setIfNew(note, 'textContent', data.note);
   setIfNew(note, 'hidden', !data.note);
-  drawViews(views, data, (row) => setTriggerValue('focus', row), (cell) => setTriggerValue('guess', cell));
+  // A click on a cell: the Playground's focus row, or the cell itself ({view, row, col}) where the page asks for cells.
+  const choose = data.clicks === 'cell' ? (cell) => setTriggerValue('cell', cell) : (cell) => setTriggerValue('focus', cell.row);
+  drawViews(views, data, choose, (cell) => setTriggerValue('guess', cell));
 }

@@ -7,10 +7,11 @@ export const GAP = 4; // px between a label and the cells
 export function layout(ctx, view, width, height, fontSize) {
   const tick = view.tick_font;
   ctx.font = `bold ${tick}px sans-serif`;
-  const left = Math.min(width * 0.3, Math.max(...view.rows.map((r) => ctx.measureText(r).width))) + 2 * GAP;
+  const left = Math.min(width * 0.3, Math.max(...view.row_ticks.map((r) => ctx.measureText(r).width))) + 2 * GAP;
   ctx.font = `${tick - 1}px sans-serif`;
   const widest = Math.max(...view.ticks.map((t) => ctx.measureText(t).width));
-  const rotated = view.ticks.length > 4;
+  // Slanted when there are many; a few numbers spread out (a map of maps numbers each map once) stay upright.
+  const rotated = view.ticks.length > 4 && view.ticks.every(Boolean);
   const bottom = Math.min(height * 0.22, (rotated ? widest * Math.sin(Math.PI / 3) + tick * 0.6 : tick) + 2 * GAP);
   const cellW = (width - left - GAP) / view.ticks.length;
   const cellH = (height - bottom - GAP) / view.rows.length;
@@ -38,6 +39,21 @@ export function fitted(ctx, label, space) {
 // Label every n-th row or column so labels of ``size`` px do not overlap in ``space`` px each.
 export function everyNth(size, space) {
   return Math.max(1, Math.ceil((size * 1.15) / Math.max(space, 0.1)));
+}
+
+// Which of ``labels`` are drawn: each non-empty one at least ``step`` places after the last one drawn (every
+// step-th where all are given), and ``always`` (the focus row, or null) whatever its neighbours.
+export function drawnLabels(labels, step, always = null) {
+  const drawn = new Set();
+  let last = -Infinity;
+  labels.forEach((label, i) => {
+    const nearAlways = always !== null && i !== always && Math.abs(i - always) < step;
+    if (i === always || (label && i - last >= step && !nearAlways)) {
+      drawn.add(i);
+      last = i;
+    }
+  });
+  return drawn;
 }
 
 // The cell under a point (CSS px in the canvas), or null; ``j`` is null left of the cells (a row label).

@@ -1,15 +1,18 @@
-// Draws one view on a canvas: cells, numbers, the boxes of changed cells, the focus row, and the labels.
+// Draws one view on a canvas: cells, the lines between groups, numbers, the boxes of changed cells, the outlined
+// regions, the focus row, and the labels.
 
 import { textOn } from './colour.js';
-import { everyNth, fitted, GAP } from './layout.js';
+import { drawnLabels, everyNth, fitted, GAP } from './layout.js';
 
 // Draws ``view`` on ``ctx`` (CSS px units) laid out as ``box``, each cell's colour taken from ``rgb``.
 // ``cursor`` ({i, j} or null) is the cell the keyboard is on.
 export function paint(ctx, view, box, rgb, colours, palette, cursor = null) {
   const rows = view.rows.length, cols = view.ticks.length;
   paintCells(ctx, box, rgb, rows, cols);
+  if (view.groups[0] > 1 || view.groups[1] > 1) paintGroups(ctx, view.groups, box, rows, cols, palette);
   if (box.cellFont) paintNumbers(ctx, view, box, rgb, cols);
   if (view.changed.length) paintChanged(ctx, view, box, colours, cols);
+  for (const region of view.boxes) paintRegion(ctx, region, box, colours);
   if (view.focus !== null) paintFocus(ctx, view, box, colours, cols);
   if (cursor) paintCursor(ctx, cursor, box, palette);
   paintRowLabels(ctx, view, box, palette);
@@ -25,6 +28,14 @@ function paintCells(ctx, { left, top, cellW, cellH }, rgb, rows, cols) {
       ctx.fillRect(left + j * cellW, top + i * cellH, cellW + 0.5, cellH + 0.5);
     }
   }
+}
+
+// A line in the page's background between every ``groups`` rows and columns: heads side by side, a map of maps.
+function paintGroups(ctx, groups, { left, top, cellW, cellH }, rows, cols, palette) {
+  ctx.fillStyle = `rgb(${palette.background.slice(0, 3).join(',')})`;
+  const width = 2;
+  for (let j = groups[1]; groups[1] > 1 && j < cols; j += groups[1]) ctx.fillRect(left + j * cellW - width / 2, top, width, rows * cellH);
+  for (let i = groups[0]; groups[0] > 1 && i < rows; i += groups[0]) ctx.fillRect(left, top + i * cellH - width / 2, cols * cellW, width);
 }
 
 function paintNumbers(ctx, view, { left, top, cellW, cellH, cellFont }, rgb, cols) {
@@ -62,25 +73,29 @@ function paintCursor(ctx, { i, j }, { left, top, cellW, cellH }, palette) {
   ctx.strokeRect(left + j * cellW, top + i * cellH, cellW, cellH);
 }
 
-function paintFocus(ctx, view, { left, top, cellW, cellH }, colours, cols) {
-  const y = top + view.focus * cellH; // black with a white core: seen on light and dark themes alike
+// A region [row, col, rows, cols] outlined as the focus row is: black with a white core, seen on any cell and theme.
+function paintRegion(ctx, [i, j, rows, cols], { left, top, cellW, cellH }, colours) {
+  const x = left + j * cellW + 1.5, y = top + i * cellH + 1.5, w = cols * cellW - 3, h = rows * cellH - 3;
   ctx.lineWidth = 3;
   ctx.strokeStyle = colours.focus;
-  ctx.strokeRect(left + 1.5, y + 1.5, cols * cellW - 3, cellH - 3);
+  ctx.strokeRect(x, y, w, h);
   ctx.lineWidth = 1;
   ctx.strokeStyle = '#fff';
-  ctx.strokeRect(left + 1.5, y + 1.5, cols * cellW - 3, cellH - 3);
+  ctx.strokeRect(x, y, w, h);
 }
 
-// Row labels right-aligned left of the cells: the focus row's always, and room around it.
+function paintFocus(ctx, view, box, colours, cols) {
+  paintRegion(ctx, [view.focus, 0, 1, cols], box, colours);
+}
+
+// Row labels right-aligned left of the cells: the focus row's always, and room around it; an empty label is none.
 function paintRowLabels(ctx, view, { left, top, cellH, tick }, palette) {
   ctx.fillStyle = palette.text;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
-  const rowStep = everyNth(tick, cellH);
-  view.rows.forEach((label, i) => {
-    const nearFocus = view.focus !== null && i !== view.focus && Math.abs(i - view.focus) < rowStep;
-    if (i !== view.focus && (i % rowStep || nearFocus)) return;
+  const drawn = drawnLabels(view.row_ticks, everyNth(tick, cellH), view.focus);
+  view.row_ticks.forEach((label, i) => {
+    if (!drawn.has(i)) return;
     ctx.font = `${i === view.focus ? 'bold ' : ''}${tick}px sans-serif`;
     ctx.fillText(label, left - GAP, top + (i + 0.5) * cellH, left - GAP);
   });
@@ -91,10 +106,10 @@ function paintColumnLabels(ctx, view, box, palette, rows) {
   const { left, top, cellW, cellH, tick } = box;
   ctx.fillStyle = palette.text;
   ctx.font = `${tick - 1}px sans-serif`;
-  const colStep = everyNth(box.rotated ? tick * 0.8 : tick * 2.5, cellW);
+  const drawn = drawnLabels(view.ticks, everyNth(box.rotated ? tick * 0.8 : tick * 2.5, cellW));
   const y = top + rows * cellH + GAP;
   view.ticks.forEach((label, j) => {
-    if (j % colStep) return;
+    if (!drawn.has(j)) return;
     ctx.save();
     ctx.translate(left + (j + 0.5) * cellW, y);
     if (box.rotated) {

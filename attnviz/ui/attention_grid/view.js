@@ -85,7 +85,7 @@ class View {
     // The height Python asks for is the least: a taller screen gives the views more (grid.css).
     this.canvas.style.setProperty('--attnviz-least-height', `${shared.height}px`);
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
-      + 'Arrow keys read a cell at a time; Enter makes its row the focus token. The table below holds every cell.';
+      + `Arrow keys read a cell at a time; ${shared.enter} The table below holds every cell.`;
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
     // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
     // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
@@ -177,7 +177,7 @@ class View {
 
   // A cell or a row label chosen: its row becomes the focus token; on a covered view, its key is the prediction.
   pick({ i, j }) {
-    if (!this.view.cover) this.shared.choose(i);
+    if (!this.view.cover) this.shared.choose({ view: this.view.name, row: i, col: j });
     else if (j !== null) this.shared.predict({ row: i, col: j });
   }
 
@@ -223,8 +223,9 @@ function gridOf(root) {
   return grids.get(root);
 }
 
-// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose(row)`` is
-// called when a cell or row label is clicked, ``predict({row, col})`` when a covered view's cell is.
+// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose({view,
+// row, col})`` is called when a cell or row label (col null) is clicked, ``predict({row, col})`` when a covered view's
+// cell is.
 export function drawViews(root, data, choose, predict) {
   const grid = gridOf(root);
   const palette = theme(root); // read before any write below

@@ -1,0 +1,177 @@
+"""The one cell model: a matrix as the attention-grid component (attnviz/ui/attention_grid) draws it, on every page.
+
+Everything a reader sees is decided here, in Python: the cell text (one formatter, one minus sign, no "−0"), each
+cell's position on its view's named colour scale, masked cells, the focus row, the cells a change altered, the cells a
+formula reads, and the labels. The browser lays the view out, maps positions to colours, sizes the numbers to their
+cells, and builds the hover sentence from the labels and numbers sent.
+
+A view is a dict; every per-cell list is flat, in reading order (row by row):
+
+- ``colour``: the position on the scale (0…1 for weights, −1…1 otherwise), or None for a masked cell;
+- ``text``: what the cell says (empty when the view is too large for text; hover still names the number);
+- ``numbers``: the number the hover sentence gives (4 significant digits, 3 above the text limit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz.core.numbers import format_fixed_numbers, format_numbers
+from attnviz.figures.colours import BLUE_RED, VIRIDIS, reach_of, signed_log
+
+TEXT_LIMIT = 24  # above this many rows or columns cell text is left out (hover stays): unreadable, and slow to send
+CHANGED_LIMIT = 256  # above TEXT_LIMIT, more changed cells than this are not boxed: a box on every other cell of a
+# 128 × 128 view says nothing and costs the browser more than the view itself; the line under the views says it
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How a matrix's values become colours: "weights" are 0 to 1 on Viridis; "signed" values are blue–red on a
+    signed log scale that reaches full colour at ±reach."""
+
+    kind: str  # "weights" or "signed"
+    reach: float = 1.0
+
+    @classmethod
+    def signed_of(cls, matrix) -> Scale:
+        """A signed scale reaching full colour at the matrix's largest finite |value|."""
+        return cls("signed", reach_of(matrix))
+
+    def positions(self, values: np.ndarray) -> np.ndarray:
+        return np.clip(values, 0.0, 1.0) if self.kind == "weights" else signed_log(values, self.reach)
+
+    @property
+    def colours(self) -> list[str]:
+        return VIRIDIS if self.kind == "weights" else BLUE_RED
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return (0.0, 1.0) if self.kind == "weights" else (-1.0, 1.0)
+
+    @property
+    def masked_text(self) -> str:
+        """What a masked cell says: a weight of 0, a score of −∞ (a masked score has no colour to claim)."""
+        return "0" if self.kind == "weights" else "−∞"
+
+
+@dataclass(frozen=True)
+class Cells:
+    """One matrix's cells as a reader gets them, in reading order."""
+
+    colour: list  # positions on the view's scale; None where masked
+    text: list  # what each cell says (empty above the text limit)
+    numbers: list  # what the hover says
+    said: np.ndarray  # (rows, cols) what a reader is told: text, or the hover number above the limit; mask text
+
+
+def hover_digits(with_text: bool) -> int:
+    """Significant digits of a hover number (and decimals of a colour position). Above the text limit the hover is the
+    only place a number shows: 3 digits there keep a 128 × 128 view's data about a tenth smaller."""
+    return 4 if with_text else 3
+
+
+def cell_labels(values: np.ndarray, scale: Scale) -> list[str]:
+    """What each cell says, in reading order: weights to 2 decimals; other values to 2 decimals, or 3 significant
+    digits from 100 up."""
+    labels = format_fixed_numbers(values, decimals=2)
+    if scale.kind != "weights":
+        wide = np.flatnonzero(np.abs(values) >= 100)
+        for at, text in zip(wide.tolist(), format_numbers(np.ravel(values)[wide], digits=3), strict=True):
+            labels[at] = text
+    return labels
+
+
+def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
+    """The cells of ``z`` (rows, cols); ``blocked`` cells are masked: grey, saying "−∞" (scores) or "0" (weights).
+    Built with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view."""
+    z = np.asarray(z, dtype=float)  # (rows, cols)
+    blocked = np.zeros(z.shape, bool) if blocked is None else np.asarray(blocked, bool)
+    show_text = max(z.shape) <= TEXT_LIMIT  # at any font size: the browser sizes numbers to their cells (layout.js)
+    digits = hover_digits(show_text)
+    shown = z[~blocked]
+    colour = np.full(z.shape, np.nan)
+    colour[~blocked] = np.round(scale.positions(shown), digits)
+    numbers = np.full(z.shape, "", dtype=object)
+    numbers[~blocked] = format_numbers(shown, digits=digits)
+    said = np.full(z.shape, scale.masked_text, dtype=object)
+    said[~blocked] = cell_labels(shown, scale) if show_text else numbers[~blocked]
+    return Cells(
+        colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()],
+        text=said.ravel().tolist() if show_text else [],
+        numbers=numbers.ravel().tolist(),
+        said=said,
+    )
+
+
+def boxes_changes(changed: np.ndarray, with_text: bool) -> bool:
+    """Whether the changed cells are boxed: some but not all of them (all is said in words), and above the text limit
+    only up to CHANGED_LIMIT."""
+    count = int(np.count_nonzero(changed))
+    return 0 < count < changed.size and (with_text or count <= CHANGED_LIMIT)
+
+
+def tick_font_size(rows: int, cols: int, font_size: int) -> int:
+    """The row and column labels' size: the chart's, up to 14 px, or smaller above the text limit, where they thin out."""
+    return min(font_size, 14) if max(rows, cols) <= TEXT_LIMIT else max(8, font_size - 3)
+
+
+def key_tokens(col_labels: list[str]) -> list[str]:
+    """Under each column only the key's token ("3: not" → "not"); the hover gives the whole label."""
+    return [label.split(": ", 1)[-1] for label in col_labels]
+
+
+def view_of(
+    cells: Cells,
+    row_labels: list[str],
+    col_labels: list[str],
+    *,
+    name: str,
+    title: str,
+    scale: Scale,
+    value_name: str,
+    font_size: int = 13,
+    focus: int | None = None,
+    changed: np.ndarray | None = None,
+    boxes: list[tuple[int, int, int, int]] = (),
+    groups: tuple[int, int] = (1, 1),
+    ticks: list[str] | None = None,
+    row_ticks: list[str] | None = None,
+) -> dict:
+    """The view the component draws from ``cells`` (``cells_of``).
+
+    ``focus`` is a row boxed and labelled in bold; ``changed`` (bool, the cells' shape) the cells the last change
+    altered, boxed in orange where ``boxes_changes`` allows; ``boxes`` rectangles (first row, first column, rows,
+    columns) outlined dark (the cells a formula reads, a chosen head); ``groups`` (rows, columns) a line between every
+    that many rows and columns (heads side by side); ``ticks`` and ``row_ticks`` the column and row labels drawn (the
+    keys' tokens and the row labels by default; an empty one is not drawn).
+    """
+    rows, cols = cells.said.shape
+    changed = np.zeros((rows, cols), bool) if changed is None else np.asarray(changed, bool)
+    boxed = np.flatnonzero(changed).tolist() if boxes_changes(changed, bool(cells.text)) else []
+    return {
+        "name": name,  # the PNG's name: attnviz-<name>.png
+        "title": title,
+        "rows": list(row_labels),  # hover: "4: good → 3: not"
+        "ticks": key_tokens(col_labels) if ticks is None else list(ticks),
+        "row_ticks": list(row_labels if row_ticks is None else row_ticks),
+        "cols": list(col_labels),
+        "tick_font": tick_font_size(rows, cols, font_size),  # px, for the row and column labels
+        "focus": focus if focus is not None and 0 <= focus < rows else None,
+        "palette": scale.colours,
+        "range": list(scale.range),
+        "value_name": value_name,
+        "colour": cells.colour,
+        "text": cells.text,
+        "numbers": cells.numbers,
+        "changed": boxed,
+        "changed_count": int(changed.sum()),  # for the line under the views, which says what the boxes show
+        "boxes": [list(box) for box in boxes],
+        "groups": list(groups),
+    }
+
+
+def matrix_view(matrix, row_labels: list[str], col_labels: list[str], *, scale: Scale, blocked=None, **view) -> dict:
+    """``matrix`` (rows, cols) as a view: ``cells_of`` then ``view_of`` (which takes the rest by name)."""
+    return view_of(cells_of(matrix, blocked, scale), row_labels, col_labels, scale=scale, **view)

@@ -1,0 +1,45 @@
+"""Issue 23: every matrix on every page is drawn by the one attention-grid component, from the one cell model
+(attnviz.figures.matrix_view). Plotly and ECharts stay for line and bar charts; a heatmap drawn with either fails here.
+"""
+
+import json
+
+import pytest
+
+from attnviz.pages import PAGE_NAMES
+from bench.harness.apptest import all_views_data
+from tests.support.apptest import echarts, open_app
+
+# The matrices each page draws, by component key: what a page that stopped drawing one would lose.
+MATRICES = {
+    "playground": {"playground.views"},
+    "step_by_step": {"steps.views"},
+    "multi_head": {"mh.weights", "mh.qkv", "mh.heads", "mh.mixing", "mh.scores"},
+    "real_model": {"rm.overview", "rm.head"},
+}
+VIEW_FIELDS = {"name", "title", "rows", "cols", "ticks", "row_ticks", "colour", "text", "numbers", "palette", "range",
+               "value_name", "focus", "changed", "boxes", "groups", "tick_font"}  # fmt: skip
+
+
+def plotly_traces(at) -> list[str]:
+    return [trace.get("type", "scatter") for c in at.get("plotly_chart") for trace in json.loads(c.proto.spec)["data"]]
+
+
+@pytest.mark.parametrize("page", PAGE_NAMES)
+def test_no_page_draws_a_matrix_any_other_way(page, request):
+    if page == "real_model":
+        request.getfixturevalue("encoder")  # the model's files, or a skip that says which are missing
+    at = open_app(page)
+    if page == "real_model":
+        from tests.app.test_real_model import ready
+
+        ready(at)
+    assert not at.exception
+    assert not {"heatmap", "heatmapgl", "contour", "image"} & set(plotly_traces(at)), "a plotly matrix"
+    heatmaps = [k for k, option in echarts(at).items() if any(s.get("type") == "heatmap" for s in option["series"])]
+    assert heatmaps == [], f"ECharts heatmaps: {heatmaps}"
+    drawn = all_views_data(at)
+    assert set(drawn) == MATRICES.get(page, set())
+    for data in drawn.values():
+        for view in data["views"]:
+            assert set(view) >= VIEW_FIELDS, f"{view['name']} is not a matrix_view cell model"
