@@ -19,17 +19,14 @@ from attnviz.core.playground_state import (
     set_sentence,
 )
 from attnviz.figures.attention_grid import playground_views
+from attnviz.lessons import predictions
 from attnviz.lessons.playground import (
-    COVERED_OUTPUT,
     INTRODUCTION,
     MATRIX_ROLES,
-    cover_question,
     describe_change,
     example_note,
     example_title,
     fully_masked_message,
-    predict_prompt,
-    prediction_line,
     source_line,
 )
 from attnviz.ui import playground_session as session
@@ -81,12 +78,14 @@ def attention_views() -> None:
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
     ):
         st.rerun()
-    previous, guess = session.previous_playground(), session.predicted()
-    covered = playground.predict and guess is None  # predict mode: the weights and outputs wait for a prediction
-    covers = {"weights": cover_question(playground), "output": COVERED_OUTPUT} if covered else None
-    views = playground_views(playground, previous, font_size=chart_font_size(), covers=covers)
+    previous, made = session.previous_playground(), session.predicted()
+    covered = bool(playground.predict) and made is None  # predict mode: the weights and outputs wait for a prediction
+    covers = {"weights": predictions.cover(playground), "output": predictions.COVERED_OUTPUT} if covered else None
+    views = playground_views(
+        playground, previous, font_size=chart_font_size(), covers=covers, choices=predictions.choices(playground)
+    )
     if playground.predict:
-        said = predict_prompt(playground) if covered else prediction_line(playground, guess)
+        said = predictions.prompt(playground) if covered else predictions.reveal(made[1], playground, made[0])
     else:
         said = describe_change(previous, playground, views[2])
     show_attention_views(  # the controls of attnviz.classroom.controls in a rail, beside the four views

@@ -11,18 +11,20 @@ from typing import Any
 
 from attnviz.classroom import link_values
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
+from attnviz.lessons import predictions
 
 
 @dataclass(frozen=True)
 class Control:
     field: str  # the PlaygroundState field it shows and sets
-    kind: str  # "check", "range", "toggles" (one chip a token) or "choice" (one option a token)
+    kind: str  # "check", "range", "toggles" (one chip a token) or "choice" (one option a token, or ``options``)
     label: str
     help: str
     check: Callable[[Any, int], Any]  # (value as sent, number of tokens) → the field's value; AttnvizInputError if bad
     low: float = 0.0  # a range's bounds and step
     high: float = 1.0
     step: float = 1.0
+    options: dict[str, str] | None = None  # a choice's own options (value: label), where they are not the tokens
 
 
 CONTROLS: dict[str, Control] = {
@@ -30,11 +32,12 @@ CONTROLS: dict[str, Control] = {
     for control in (
         Control(
             "predict",
-            "check",
+            "choice",
             "Predict first",
-            "Covers the weights and outputs until you click the key you expect the focus token to attend to most; "
-            "every change covers them again.",
-            lambda value, n: link_values.boolean(value, "predict mode"),
+            "Covers the weights and outputs until you click your prediction on them: the key the focus token attends "
+            "to most, or what switching scaling or the mask will do to its row. Every change asks again.",
+            lambda value, n: predictions.kind_of(value),
+            options=predictions.KINDS,
         ),
         Control(
             "causal",

@@ -198,7 +198,7 @@ def _to_wire(state: PlaygroundState, page: str) -> dict:
         "page": page,
         "imported": None if state.imported is None else imported_link.head_to_wire(state.imported),
         "imported_tokens": None if state.model_tokens is None else list(state.model_tokens),
-        "predict": bool(state.predict),
+        "predict": state.predict or False,  # a kind; off is the default (links from before kinds said true/false)
     }
     return {_WIRE_KEYS[field]: value for field, value in values.items() if value != WIRE_DEFAULTS[field]}
 

@@ -47,7 +47,7 @@ class PlaygroundState:
     temperature: float = 1.0
     blocked_keys: tuple[int, ...] = ()  # key positions no query may attend to
     focus: int = 4  # the query token explained in detail
-    predict: bool = False  # predict mode: the weights and outputs stay covered until the student predicts
+    predict: str = ""  # predict mode's question (attnviz.lessons.predictions.KINDS); "" is off
     edits: tuple[Edit, ...] = ()  # sorted, one per cell
     model_tokens: tuple[str, ...] | None = None  # a real model's own tokens, shown instead of the sentence's
 

@@ -44,13 +44,16 @@ def _view(state, previous, spec: tuple, font_size: int) -> dict:
     )
 
 
-def playground_views(state, previous=None, *, font_size: int = 13, covers: dict[str, str] | None = None) -> list[dict]:
+def playground_views(
+    state, previous=None, *, font_size: int = 13, covers: dict[str, str] | None = None, choices: list[str] = ()
+) -> list[dict]:
     """Raw scores, scaled and masked scores, weights and outputs of a PlaygroundState, in reading order.
 
     Raw and scaled scores share one colour scale fixed by the largest raw score, so toggling the scaling or the
     temperature changes the colours only as much as it changes the numbers. A cell is changed when what it shows a
     reader differs from ``previous`` (the state before the last change): one decision, which the boxes and the line
-    under the views both use. ``covers`` names views to cover (predict mode), each with the words on its cover.
+    under the views both use. ``covers`` names views to cover (predict mode), each with the words on its cover;
+    ``choices`` are buttons on the covered weights, where a prediction is not a cell.
     """
     result, labels = state.result(), state.labels
     score_scale = Scale("signed", reach_of_scores(result))
@@ -65,7 +68,10 @@ def playground_views(state, previous=None, *, font_size: int = 13, covers: dict[
     )
     before = previous if _comparable(previous, state) else None
     covers = covers or {}
-    return [_covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
+    shown = [_covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
+    if "weights" in covers and choices:
+        shown[2]["choices"] = list(choices)
+    return shown
 
 
 def _covered(view: dict, cover: str | None) -> dict:

@@ -173,43 +173,6 @@ def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
     return "Undone: " + ("; ".join(came_back) or "nothing had changed") + "."
 
 
-def predict_prompt(state: PlaygroundState) -> str:
-    """Predict mode, before the student commits: the question, asked of the focus token."""
-    return (
-        f"Predict first: which key will “{state.tokens[state.focus]}” ({state.focus}) attend to most? Click that key's "
-        "cell in view 3; the weights and the outputs show once you have."
-    )
-
-
-COVERED_OUTPUT = "Covered until you predict in view 3."
-
-
-def cover_question(state: PlaygroundState) -> str:
-    """The words on the covered weights view."""
-    return f"Which key will “{state.tokens[state.focus]}” attend to most? Click its cell in the outlined row."
-
-
-def prediction_line(state: PlaygroundState, guess: int) -> str:
-    """Predict mode, after the click: the answer beside the prediction, with the score that decides it (softmax keeps
-    the order of the scores, so the largest score a query may use gets the largest weight)."""
-    result, i, tokens = state.result(), state.focus, state.tokens
-    if result.fully_masked[i]:
-        return f"Every key is blocked for “{tokens[i]}”, so it attends to nothing, whatever the prediction."
-    row, scores = result.weights[i], result.masked[i]  # (n,), −∞ where masked
-    best = int(np.argmax(row))
-    weight = format_fixed_numbers(np.array([row[best]]), decimals=2)[0]
-    verdict = "Right" if row[guess] == row[best] else "Not this time"
-    why = f"its score {format_number(float(scores[best]))} is the largest “{tokens[i]}” may use"
-    if np.isinf(scores[guess]):
-        why += f"; “{tokens[guess]}” is masked, so its weight is 0"
-    elif guess != best:
-        why += f" (“{tokens[guess]}”: {format_number(float(scores[guess]))})"
-    return (
-        f"{verdict}: you predicted “{tokens[guess]}” ({guess}). “{tokens[i]}” attends most to “{tokens[best]}” "
-        f"({best}), weight {weight}, because {why}. Change anything and you are asked again."
-    )
-
-
 def fully_masked_message(state: PlaygroundState) -> str | None:
     """Names the tokens whose every key is blocked, or None."""
     dead = np.flatnonzero(state.result().fully_masked)

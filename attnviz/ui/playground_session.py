@@ -19,11 +19,11 @@ from typing import Any
 
 import streamlit as st
 
-from attnviz.classroom import link_values
 from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
+from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.ui.state import (
     CONFIRMATIONS,
@@ -157,26 +157,26 @@ def views_callbacks() -> dict:
     )
 
 
-def predicted() -> int | None:
-    """In predict mode, the key the student predicted the focus token attends to most, for the state shown now; None
-    until they click one (the weights and outputs stay covered). Any change asks again."""
+def predicted() -> tuple[int, PlaygroundState] | None:
+    """In predict mode, once the student has clicked a prediction for the state shown now: (the prediction, the state
+    it was asked on, which the state shown is or follows by the change the question asked about). None until then:
+    the weights and outputs stay covered. Any change asks again."""
     made = st.session_state.get(PREDICTION)
-    return made[1] if made is not None and made[0] == playground() else None
+    return (made[1], made[2]) if made is not None and made[0] == playground() else None
 
 
 def _on_guess() -> None:
-    """A click on a covered view (trigger "guess"): ``{"row": i, "col": j}``; its column is the prediction. Anything
-    else is no click."""
+    """A click on a covered view (trigger "guess": ``{"row": i, "col": j}``, or ``{"choice": k}`` on its buttons).
+    What it predicts is kept; the change the question asks about (if any) is made, so the reveal shows its effect.
+    Anything else is no click."""
     current = playground()
-    sent = st.session_state.get(VIEWS, {}).get("guess")
-    try:
-        key = link_values.whole(
-            sent.get("col") if isinstance(sent, dict) else None, "the predicted key", 0, current.n - 1
-        )
-    except AttnvizInputError:
+    guess = predictions.guess_of(current, st.session_state.get(VIEWS, {}).get("guess"))
+    if not current.predict or guess is None:
         return
-    if current.predict:
-        st.session_state[PREDICTION] = (current, key)
+    after = predictions.outcome(current)
+    if after != current:
+        set_playground(after)
+    st.session_state[PREDICTION] = (after, guess, current)
 
 
 def _on_view_control(field: str) -> None:

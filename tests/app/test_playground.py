@@ -351,7 +351,7 @@ def test_unicode_sentences_work(app, sentence):
 def test_the_controls_beside_the_views_show_the_state_and_follow_the_sentence(app):
     shown = controls(app)
     assert [(c["kind"], c["label"]) for c in shown.values()] == [
-        ("check", "Predict first"),
+        ("choice", "Predict first"),
         ("check", "Causal mask"),
         ("check", "Scale by 1/√d_k"),
         ("range", "Temperature τ"),
@@ -368,6 +368,7 @@ def test_the_controls_beside_the_views_show_the_state_and_follow_the_sentence(ap
     ]
     assert (shown["temperature"]["min"], shown["temperature"]["max"], shown["temperature"]["step"]) == (0.1, 5.0, 0.05)
     assert shown["blocked_keys"]["options"][3] == "not" and shown["focus"]["options"][3] == "3: not"
+    assert shown["predict"]["options"][0].startswith("Off") and shown["predict"]["value"] == 0  # its own options
     assert shown["undo"]["disabled"] is True and all(c["help"] for c in shown.values() if c["kind"] != "button")
 
     app.text_input(key=control_key("sentence")).input("The film was \u202enot good").run()
@@ -521,11 +522,12 @@ def test_undo_steps_back_through_every_move_and_says_what_came_back(app):
 # ----------------------------------------------------------------------------- predict mode
 
 
-def guess(at, row: int, col: int):
-    """A click on a cell of a covered view, as the browser sends it: the trigger "guess"."""
+def guess(at, row: int | None = None, col: int | None = None, *, choice: int | None = None):
+    """A click on a cell (or a button) of a covered view, as the browser sends it: the trigger "guess"."""
     (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
     states = at._tree.get_widget_states()
-    states.widgets.append(trigger_state(component.proto.id, "guess", {"row": row, "col": col}))
+    sent = {"choice": choice} if choice is not None else {"row": row, "col": col}
+    states.widgets.append(trigger_state(component.proto.id, "guess", sent))
     return at._run(states)
 
 
@@ -562,6 +564,31 @@ def test_a_guess_outside_the_row_or_in_predict_mode_off_is_no_guess(app):
     for sent in (99, -1):
         guess(app, 4, sent)
         assert views(app)["weights"]["cover"]
+
+
+def test_sharper_or_flatter_is_asked_on_the_cover_then_scaling_is_switched_and_revealed():
+    at = open_app()  # the movie example, d_k = 2, scaling on
+    use_control(at, "predict", 2)  # the rail sends the question's position in its list
+    weights = views(at)["weights"]
+    assert weights["cover"] == "Scaling off: will “good”'s row get sharper or flatter?"
+    assert weights["choices"] == ["Sharper", "Flatter", "No change"] and set(weights["colour"]) == {None}
+    guess(at, choice=1)  # flatter
+    assert playground(at).scale is False and playground(at).predict == "sharper"  # the switch is made
+    assert "cover" not in views(at)["weights"] and views(at)["weights"]["text"]
+    said = views_data(at)["caption"]
+    assert said.startswith("You predicted flatter: not this time. Without ÷ √d_k the row has every score 1.414×")
+    use_control(at, "undo")  # one move back: scaling on, the question asked again
+    assert playground(at).scale is True and views(at)["weights"]["cover"]
+
+
+def test_what_the_causal_mask_zeroes_is_clicked_on_the_row_then_the_mask_is_switched():
+    at = open_app()
+    use_control(at, "predict", 3)
+    assert views(at)["weights"]["cover"].startswith("Which key of “good”'s row is the first to drop to 0?")
+    guess(at, 4, 5)  # “,” (5): the first key after “good” (4)
+    assert playground(at).causal is True
+    assert views_data(at)["caption"].startswith("You predicted “,” (5): right. The causal mask hides every key after")
+    assert np.isnan(heatmap_colour(views(at)["weights"])[4, 5:]).all()  # revealed: masked, weight 0
 
 
 def test_predict_mode_keeps_the_examples_note_back_until_the_reveal():

@@ -21,6 +21,7 @@ from attnviz.classroom.share import (
 )
 from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
+from attnviz.lessons.predictions import KINDS
 from attnviz.pages import PAGE_NAMES as PAGES
 
 DAMAGED = "This share link is damaged or incomplete"
@@ -67,7 +68,7 @@ def states(draw):
         temperature=draw(st.floats(MIN_TEMPERATURE, MAX_TEMPERATURE)),
         blocked_keys=tuple(draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))),
         focus=draw(st.integers(0, n - 1)),
-        predict=draw(st.booleans()),
+        predict=draw(st.sampled_from(list(KINDS))),
         edits=tuple(sorted(edits.items())),
     )
 

@@ -3,7 +3,8 @@
 import dataclasses
 
 from attnviz.core.playground_state import PlaygroundState
-from attnviz.lessons.playground import prediction_line, undone_line
+from attnviz.lessons.playground import undone_line
+from attnviz.lessons.predictions import reveal
 
 
 def test_undo_has_words_for_every_field_of_the_state():
@@ -19,7 +20,7 @@ def test_undo_has_words_for_every_field_of_the_state():
         "temperature": 0.5,
         "blocked_keys": (1,),
         "focus": 2,
-        "predict": True,
+        "predict": "most",
         "edits": ((("Q", 0, 0), 1.0),),
         "model_tokens": ("a", "b"),
     }
@@ -29,6 +30,6 @@ def test_undo_has_words_for_every_field_of_the_state():
 
 
 def test_a_masked_prediction_is_told_it_is_masked():
-    state = dataclasses.replace(PlaygroundState(), causal=True, predict=True)  # row 4 may not see key 7
-    said = prediction_line(state, 7)
+    state = dataclasses.replace(PlaygroundState(), causal=True, predict="most")  # row 4 may not see key 7
+    said = reveal(state, state, 7)
     assert said.startswith("Not this time: you predicted “the” (7).") and "“the” is masked, so its weight is 0" in said

@@ -124,11 +124,15 @@ def _controls(playground) -> list[dict]:
         spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
         if control.kind == "range":
             spec |= {"min": control.low, "max": control.high, "step": control.step}
+        elif control.options:  # a choice of its own options: shown by label, sent back by position
+            spec["options"] = list(control.options.values())
         elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
             spec["options"] = [
                 plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
             ]
         value = getattr(playground, control.field)
+        if control.options:
+            value = list(control.options).index(value)
         shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
     can_undo = playground_session.can_undo()
     return shown + [

@@ -1,8 +1,14 @@
 // Draws one view on a canvas: cells, the lines between groups, numbers, the boxes of changed cells, the outlined
 // regions, the focus row, and the labels.
 
-import { textOn } from './colour.js';
+import { blend, targetColours, textOn } from './colour.js';
+import { rgbOf } from './dom.js';
 import { drawnLabels, everyNth, fitted, GAP } from './layout.js';
+
+// Each view's colours as an opaque flat [r, g, b, …], masked cells grey over the page (so a mask can glide too).
+export function coloursOf(view, colours, background) {
+  return targetColours(view.colour, view.palette.map((c) => rgbOf(c)), view.range, blend(rgbOf(colours.masked), background));
+}
 
 // Draws ``view`` on ``ctx`` (CSS px units) laid out as ``box``, each cell's colour taken from ``rgb``.
 // ``cursor`` ({i, j} or null) is the cell the keyboard is on.

@@ -2,18 +2,13 @@
 // the new values. Python (attnviz/figures/attention_grid.py) decides every number, text and colour position; this
 // module lays the views out, maps positions to colours, and answers hover, click and PNG.
 
-import { blend, targetColours } from './colour.js';
-import { element, rgbOf, setIfNew, theme } from './dom.js';
-import { cellAt, GAP, layout, moved } from './layout.js';
-import { paint } from './paint.js';
+import { element, setIfNew, theme } from './dom.js';
+import { cellAt, layout, moved } from './layout.js';
+import { coloursOf, paint } from './paint.js';
+import { savePng } from './png.js';
 import { sentence, updateTable } from './reader.js';
 
 const GLIDE_MS = 160; // a colour change is seen as a change; the new numbers are drawn in its first frame
-
-// Each view's colours as an opaque flat [r, g, b, …], masked cells grey over the page (so a mask can glide too).
-function coloursOf(view, colours, background) {
-  return targetColours(view.colour, view.palette.map((c) => rgbOf(c)), view.range, blend(rgbOf(colours.masked), background));
-}
 
 class View {
   constructor(root, index) {
@@ -28,6 +23,9 @@ class View {
     this.table = element('table', { className: 'attnviz-sr' });
     this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
     this.cover = element('p', { className: 'attnviz-cover', hidden: true }); // predict mode's question, over the cells
+    this.coverText = element('span');
+    this.choices = element('span', { className: 'attnviz-choices' }); // its answers, where an answer is not a cell
+    this.cover.append(this.coverText, this.choices);
     this.figure = element('figure', { className: 'attnviz-view' },
       element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said, this.table, this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
@@ -76,8 +74,9 @@ class View {
     this.box = null; // laid out again at the next paint
     setIfNew(this.figure.dataset, 'view', view.name);
     setIfNew(this.title, 'textContent', view.title);
-    setIfNew(this.cover, 'textContent', view.cover ?? '');
+    setIfNew(this.coverText, 'textContent', view.cover ?? '');
     setIfNew(this.cover, 'hidden', !view.cover);
+    this.showChoices(view.choices ?? []);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
     setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
     const named = `Save ${view.title} as PNG`; // what it saves, with the word it shows
@@ -99,6 +98,17 @@ class View {
     const still = reshaped || !view.text.length || matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.from = still ? target : this.drawn;
     this.to = target;
+  }
+
+  // Predict mode's answers as buttons on the cover (sharper, flatter, …): a click sends the choice's position.
+  showChoices(choices) {
+    if (this.choices.dataset.shown === choices.join('\u0000')) return;
+    this.choices.dataset.shown = choices.join('\u0000');
+    this.choices.replaceChildren(...choices.map((label, choice) => {
+      const button = element('button', { type: 'button', className: 'attnviz-button', textContent: label });
+      button.addEventListener('click', () => this.shared.predict({ choice }));
+      return button;
+    }));
   }
 
   // The new numbers at once, the colours gliding from the old ones to the new over GLIDE_MS.
@@ -182,27 +192,7 @@ class View {
   }
 
   savePng() {
-    const scale = 2, titleHeight = this.shared.font_size + 12;
-    const width = this.canvas.clientWidth, height = this.height || this.shared.height;
-    const canvas = element('canvas', { width: width * scale, height: (height + titleHeight) * scale });
-    const ctx = canvas.getContext('2d');
-    const palette = theme(this.figure);
-    ctx.scale(scale, scale);
-    ctx.fillStyle = `rgb(${palette.background.slice(0, 3).join(',')})`;
-    ctx.fillRect(0, 0, width, height + titleHeight);
-    ctx.fillStyle = palette.text;
-    ctx.font = `bold ${this.shared.font_size + 1}px sans-serif`;
-    ctx.textBaseline = 'middle';
-    ctx.fillText(this.view.title, GAP, titleHeight / 2);
-    ctx.translate(0, titleHeight);
-    paint(ctx, this.view, this.box, coloursOf(this.view, this.shared.colours, palette.background), this.shared.colours, palette);
-    canvas.toBlob((blob) => {
-      const link = element('a', { href: URL.createObjectURL(blob), download: `attnviz-${this.view.name}.png` });
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-    }, 'image/png');
+    savePng(this.view, this.box, this.shared, this.canvas.clientWidth, this.height || this.shared.height, theme(this.figure));
   }
 }
 
