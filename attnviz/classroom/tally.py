@@ -1,0 +1,148 @@
+"""Live class questions: a teacher opens a question under a short code, students answer anonymously, and the
+teacher's screen shows the counts before the reveal.
+
+``Tally`` is the one interface the pages use. ``MemoryTally`` keeps everything in this process, which is right for a
+single Streamlit process (Community Cloud). Replicas would need a shared store behind the same interface, e.g. Redis
+with one hash per code and a TTL (``HSET code voter option`` to answer, ``HVALS code`` to count); that is not
+implemented here. A voter is an opaque id (a Streamlit session id): it is only used to count one answer per student
+and is never shown.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from attnviz.core.errors import AttnvizInputError
+
+# No 0/O, 1/I/L (misread on a projector) and no U (avoids accidental words): 30 symbols, 30**6 ≈ 7e8 codes.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+CODE_LENGTH = 6
+QUESTION_TTL_S = 2 * 3600
+MAX_OPEN_QUESTIONS = 500
+MAX_VOTERS = 300
+MAX_QUESTION_CHARS = 300
+MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 8, 80
+
+
+@dataclass(frozen=True)
+class TallyCounts:
+    """What the teacher's screen shows: ``counts[i]`` students chose ``options[i]``; ``voters`` is their total."""
+
+    question: str
+    options: tuple[str, ...]
+    counts: tuple[int, ...]
+    voters: int
+
+
+class Tally(Protocol):
+    """A store of open questions and their answers. ``now`` is the time in seconds (``time.time()``)."""
+
+    def open(self, question: str, options: Sequence[str], *, now: float) -> str: ...
+
+    def answer(self, code: str, voter: str, option: int, *, now: float) -> None: ...
+
+    def counts(self, code: str, *, now: float) -> TallyCounts: ...
+
+    def close(self, code: str) -> None: ...
+
+
+@dataclass
+class _OpenQuestion:
+    question: str
+    options: tuple[str, ...]
+    opened_at: float
+    answer_by_voter: dict[str, int] = field(default_factory=dict)
+
+
+def _checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    question = question.strip()
+    if not question or len(question) > MAX_QUESTION_CHARS:
+        raise AttnvizInputError(f"Write a question of 1 to {MAX_QUESTION_CHARS} characters.")
+    cleaned = tuple(option.strip() for option in options)
+    if not MIN_OPTIONS <= len(cleaned) <= MAX_OPTIONS:
+        raise AttnvizInputError(f"Give the question {MIN_OPTIONS} to {MAX_OPTIONS} options.")
+    if any(not option or len(option) > MAX_OPTION_CHARS for option in cleaned):
+        raise AttnvizInputError(f"Each option needs 1 to {MAX_OPTION_CHARS} characters.")
+    return question, cleaned
+
+
+def _unknown_code(code: str) -> AttnvizInputError:
+    # Echo the code only when it looks like one, so a pasted paragraph is not repeated back.
+    shown = code if len(code) == CODE_LENGTH and code.isalnum() else "you typed"
+    return AttnvizInputError(
+        f"No open question has the code {shown}: check the code on the teacher's screen (it expires after 2 hours)."
+    )
+
+
+class MemoryTally:
+    """A ``Tally`` for one process: thread-safe, and bounded in questions, voters and text so memory stays small."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # Insertion order is opening order, so the oldest (and the first to expire) question is always first.
+        self._questions: dict[str, _OpenQuestion] = {}
+
+    def open(self, question: str, options: Sequence[str], *, now: float) -> str:
+        question, cleaned = _checked_question(question, options)
+        with self._lock:
+            self._drop_expired(now)
+            code = self._new_code()
+            while len(self._questions) >= MAX_OPEN_QUESTIONS:
+                del self._questions[next(iter(self._questions))]
+            self._questions[code] = _OpenQuestion(question, cleaned, now)
+            return code
+
+    def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
+        with self._lock:
+            asked = self._find(code, now)
+            if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < len(asked.options):
+                raise AttnvizInputError(f"That question has no option {option}.")
+            if voter not in asked.answer_by_voter and len(asked.answer_by_voter) >= MAX_VOTERS:
+                raise AttnvizInputError(f"This question already has {MAX_VOTERS} answers: the class is full.")
+            asked.answer_by_voter[voter] = option  # a second answer replaces the first
+
+    def counts(self, code: str, *, now: float) -> TallyCounts:
+        with self._lock:
+            asked = self._find(code, now)
+            counts = [0] * len(asked.options)
+            for option in asked.answer_by_voter.values():
+                counts[option] += 1
+            return TallyCounts(asked.question, asked.options, tuple(counts), len(asked.answer_by_voter))
+
+    def close(self, code: str) -> None:
+        with self._lock:
+            self._questions.pop(code.strip().upper(), None)
+
+    def _find(self, code: str, now: float) -> _OpenQuestion:
+        self._drop_expired(now)
+        code = code.strip().upper()  # codes are case-insensitive on input
+        asked = self._questions.get(code)
+        if asked is None:
+            raise _unknown_code(code)
+        return asked
+
+    def _drop_expired(self, now: float) -> None:
+        # Questions are in opening order, so the expired ones are at the front.
+        while self._questions:
+            oldest_code, oldest = next(iter(self._questions.items()))
+            if now - oldest.opened_at < QUESTION_TTL_S:
+                return
+            del self._questions[oldest_code]
+
+    def _new_code(self) -> str:
+        while True:  # a collision is one in millions; draw again rather than reuse an open code
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self._questions:
+                return code
+
+
+_SHARED_TALLY = MemoryTally()
+
+
+def shared_tally() -> MemoryTally:
+    """The one tally of this process, shared by every session (module import happens once per process)."""
+    return _SHARED_TALLY
