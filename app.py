@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attnviz.pages import DEFAULT_PAGE, PAGES
+from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
 from attnviz.ui.playground_session import begin, take_typed_cells
@@ -18,10 +19,12 @@ current = st.navigation(list(routes.values()), position="top")
 st.set_page_config(page_title=f"{current.title} · attnviz", page_icon="🔍", layout="wide")
 keep_page_settings()
 begin()
-restore_from_link(next(name for name, route in routes.items() if route.url_path == current.url_path))
+page = next(name for name, route in routes.items() if route.url_path == current.url_path)
+restore_from_link(page)
 presenter_switch()
 focus_rings()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
 take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads
+challenge_bar(page)  # the challenge being tried on this page, checked live, above it
 current.run()

@@ -28,6 +28,7 @@ PAGES = (
     Page("multi_head", "Multi-head and projections", ":material/hub:", keeps_settings=True),
     Page("watch_it_learn", "Watch it learn", ":material/model_training:", keeps_settings=True),
     Page("real_model", "Real model", ":material/psychology:", keeps_settings=True),
+    Page("challenges", "Challenges", ":material/emoji_events:"),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)
 DEFAULT_PAGE = PAGES[0].name

@@ -32,6 +32,7 @@ from attnviz.lessons.playground import (
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_attention_views
+from attnviz.ui.challenges import bar_outdated
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.presenter import chart_font_size
@@ -76,7 +77,7 @@ def attention_views() -> None:
     playground = session.playground()
     if session.outdated_outside_views(
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
-    ):
+    ) or bar_outdated(PAGE):
         st.rerun()
     previous, made = session.previous_playground(), session.predicted()
     covered = bool(playground.predict) and made is None  # predict mode: the weights and outputs wait for a prediction

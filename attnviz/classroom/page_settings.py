@@ -2,8 +2,8 @@
 hand out "Why we scale at d_k = 512" or "Step by step at the mask, from embeddings". A value a page offers as a choice
 (a stage, a token, a layer) is checked for its type here and falls back to the page's default when the page does not
 offer it (``attnviz.ui.state.page_setting``); a slider's or a number box's value is checked against its range here,
-since a widget refuses a value outside it. Geometry's vectors and Watch it learn's run are not carried: the link would
-hold a training run's settings but not its result."""
+since a widget refuses a value outside it. Watch it learn's run is not carried: the link would hold a training run's
+settings but not its result."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from attnviz.classroom import link_values as check
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, MAX_SEED
+from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, MAX_SEED, VECTOR_LIMIT
 from attnviz.models.base import MAX_CHARACTERS
 from attnviz.models.registry import MODEL_NAMES
 
@@ -38,7 +38,16 @@ def _sentence(value) -> str:
     return text
 
 
+def _coordinate(value, what: str) -> float:
+    number = check.finite_number(value, what)
+    if abs(number) > VECTOR_LIMIT:
+        raise AttnvizInputError(f"{what} is {number:g}, outside −{VECTOR_LIMIT:g} to {VECTOR_LIMIT:g}.")
+    return number
+
+
 _Check = Callable[[Any], Any]
+# Geometry's arrows: the query, three keys and three values, x and y each.
+_ARROWS = ("query", "key0", "key1", "key2", "value0", "value1", "value2")
 SHAREABLE: dict[str, dict[str, _Check]] = {
     "step_by_step": {
         "stage": partial(_choice, what="the stage"),
@@ -47,6 +56,9 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
         "query": partial(_choice, what="the query token"),
         "key": partial(_choice, what="the key token"),
         "dimension": partial(_choice, what="the dimension"),
+    },
+    "geometry": {
+        f"{arrow}_{axis}": partial(_coordinate, what=f"the {arrow}'s {axis}") for arrow in _ARROWS for axis in "xy"
     },
     "why_scale": {
         "d_k": partial(check.whole, what="d_k", low=1, high=MAX_LESSON_DK),

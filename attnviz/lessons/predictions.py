@@ -139,12 +139,12 @@ def _sharper_why(before: PlaygroundState, after: PlaygroundState) -> str:
     i, tokens = before.focus, before.tokens
     old, new = before.result().weights[i], after.result().weights[i]
     top = int(np.argmax(new))
-    factor = "the same scores" if before.d_k == 1 else f"every score {_root(before)}× " + (
-        "further apart" if before.scale else "closer together"
+    factor = (
+        "the same scores"
+        if before.d_k == 1
+        else f"every score {_root(before)}× " + ("further apart" if before.scale else "closer together")
     )
-    return (
-        f"Without ÷ √d_k the row has {factor}" if before.scale else f"With ÷ √d_k the row has {factor}"
-    ) + (
+    return (f"Without ÷ √d_k the row has {factor}" if before.scale else f"With ÷ √d_k the row has {factor}") + (
         f", and softmax turns a wider spread into sharper weights: “{tokens[top]}” {format_fixed(float(old[top]))} → "
         f"{format_fixed(float(new[top]))}; the row's spread (entropy) {format_fixed(_spread(old))} → "
         f"{format_fixed(_spread(new))} bits. Change anything and you are asked again."

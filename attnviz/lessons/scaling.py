@@ -101,6 +101,12 @@ def saturation(dims, *, n_tokens: int = 16, seed: int = 0) -> Saturation:
     )
 
 
+def one_hot_share(d_k: int, *, n_tokens: int = 16, seed: int = 0, scale: bool = False) -> float:
+    """The share of query rows whose largest weight is at least 0.99: one-hot, for every purpose."""
+    _check_dk(d_k)
+    return float((_weights(d_k, n_tokens, seed, scale=scale).max(axis=1) >= 0.99).mean())
+
+
 @dataclass(frozen=True)
 class OneRow:
     scores: np.ndarray  # (n_tokens,) raw q·k for query 0

@@ -50,6 +50,7 @@ def restore_from_link(page: str) -> None:
     for name, value in shared.settings:  # the page's own setup: a stage, a d_k, a model
         state.set_setting(shared.page, name, value)
     state.set_presenting(shared.presenter)
+    state.mark_solved(*shared.solved)
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
@@ -96,7 +97,13 @@ _ADDRESS = st.components.v2.component(
 def keep_address(page: str) -> str | None:
     """Puts the link for the Playground state on ``page`` in the browser's address; returns why it can't, or None."""
     try:
-        link = encode(playground_session.playground(), page, state.shared_settings(page), presenter=state.presenting())
+        link = encode(
+            playground_session.playground(),
+            page,
+            state.shared_settings(page),
+            presenter=state.presenting(),
+            solved=state.solved_challenges(),
+        )
     except AttnvizInputError as error:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page
         return str(error)

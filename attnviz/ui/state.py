@@ -35,6 +35,10 @@ CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
 TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResult
+SOLVED = "challenges.solved"  # the keys of the challenges this student solved (also carried by share links)
+CHALLENGE = "challenges.active"  # the challenge being tried, and whether its last check missed: (key, missed)
+PLAYING = "challenges.playing"  # "Show me": the solution's moves still to play, [(words, Situation), ...]
+VOTER_CODE = "class.code"  # the class question this student answers, by its code
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
 
@@ -211,3 +215,55 @@ def shared_settings(page: str) -> dict:
 
 def presenting() -> bool:
     return bool(st.session_state.get(PRESENTER, False))
+
+
+# ----------------------------------------------------------------------------- challenges
+
+
+def solved_challenges() -> tuple[str, ...]:
+    return tuple(sorted(st.session_state.get(SOLVED, ())))
+
+
+def mark_solved(*keys: str) -> None:
+    st.session_state[SOLVED] = tuple(sorted(set(solved_challenges()) | set(keys)))
+
+
+def active_challenge() -> tuple[str, bool] | None:
+    """(the challenge being tried, whether the student's last check missed), or None."""
+    return st.session_state.get(CHALLENGE)
+
+
+def set_active_challenge(key: str | None, *, missed: bool = False) -> None:
+    if key is None:
+        st.session_state.pop(CHALLENGE, None)
+        st.session_state.pop(PLAYING, None)
+    else:
+        st.session_state[CHALLENGE] = (key, missed)
+
+
+def moves_to_play() -> tuple[list, list[str], float]:
+    """"Show me": (the moves still to play, the words of those played so far, when the last was played)."""
+    rest, played, at = st.session_state.get(PLAYING, ([], [], 0.0))
+    return list(rest), list(played), at
+
+
+def set_moves_to_play(rest: list, played: list[str], at: float = 0.0) -> None:
+    st.session_state[PLAYING] = (list(rest), list(played), at)
+
+
+# ----------------------------------------------------------------------------- the class question
+
+
+def class_code() -> str | None:
+    """The code of the class question this student joined, or None."""
+    return st.session_state.get(VOTER_CODE)
+
+
+def set_class_code(code: str | None) -> None:
+    st.session_state[VOTER_CODE] = code
+
+
+def session_id() -> str:
+    """This browser session's id: who answered, for the tally (never shown)."""
+    context = get_script_run_ctx()
+    return context.session_id if context is not None else "apptest"

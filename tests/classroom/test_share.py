@@ -78,7 +78,7 @@ def states(draw):
 def test_round_trip_is_exact(state, page):
     link = encode(state, page)
     shared = decode(link)
-    assert shared == (state, page, (), False)  # no page settings, not presenting
+    assert shared == (state, page, (), False, ())  # no page settings, not presenting, nothing solved
     assert shared.state.temperature.hex() == state.temperature.hex()
     assert [value.hex() for _, value in shared.state.edits] == [value.hex() for _, value in state.edits]
     for restored, original in zip(shared.state.matrices(), state.matrices(), strict=True):
@@ -91,12 +91,12 @@ def test_default_state_gives_a_tiny_link():
     link = encode(PlaygroundState())
     assert unpack(link) == {}  # every field is the wire default
     assert len(link) == 16
-    assert decode(link) == (PlaygroundState(), "playground", (), False)
+    assert decode(link) == (PlaygroundState(), "playground", (), False, ())
 
 
 def test_missing_fields_mean_the_version_1_defaults():
-    state, page, settings, presenter = decode(pack({}))
-    assert settings == () and presenter is False
+    state, page, settings, presenter, solved = decode(pack({}))
+    assert settings == () and presenter is False and solved == ()
     assert page == WIRE_DEFAULTS["page"] == "playground"
     assert state.sentence == WIRE_DEFAULTS["sentence"]
     assert (state.example, state.seed, state.d_k, state.d_v, state.focus) == ("random", 42, 4, 4, 4)
@@ -376,3 +376,23 @@ def test_a_pages_own_settings_and_presenter_mode_round_trip():
     settings = {"stage": "mask", "from_embeddings": True, "d_model": 8, "query": 3}
     shared = decode(encode(PlaygroundState(), "step_by_step", settings, presenter=True))
     assert dict(shared.settings) == settings and shared.presenter is True
+
+
+def test_solved_challenges_round_trip_and_crafted_lists_are_refused():
+    link = encode(PlaygroundState(), "challenges", solved=("uniform", "negation"))
+    assert decode(link).solved == ("negation", "uniform")
+    for crafted, message in (
+        ({"C": "negation"}, "not a short list"),
+        ({"C": ["nope"]}, "no challenge called 'nope'"),
+        ({"C": ["negation"] * 100}, "not a short list"),
+        ({"C": [3]}, "no challenge called '3'"),
+    ):
+        with pytest.raises(AttnvizInputError, match=message):
+            decode(pack(crafted))
+
+
+def test_geometrys_arrows_travel_in_the_link_within_their_limits():
+    link = encode(PlaygroundState(), "geometry", {"key1_x": -1.0, "key1_y": 3.0})
+    assert dict(decode(link).settings) == {"key1_x": -1.0, "key1_y": 3.0}
+    with pytest.raises(AttnvizInputError, match="the key1's x is 11, outside −10 to 10"):
+        decode(pack({"p": "geometry", "g": {"key1_x": 11}}))

@@ -25,6 +25,7 @@ PAGES = {
     "multi_head": ("pages/multi_head.py", "Multi-head and projections", "Multi-head attention and projections"),
     "watch_it_learn": ("pages/watch_it_learn.py", "Watch it learn", "Watch attention learn"),
     "real_model": ("pages/real_model.py", "Real model", "A real model"),
+    "challenges": ("pages/challenges.py", "Challenges", "Challenges"),
 }
 APP_TITLE = "attnviz"
 

@@ -1,0 +1,115 @@
+"""Challenges on the page: starting one, the bar above its page that checks it live, a hint after a miss, and
+"Show me", which plays the solution one move a second. What each challenge is: attnviz.lessons.challenges."""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from attnviz.lessons.challenge import Situation
+from attnviz.lessons.challenges import CHALLENGES
+from attnviz.pages import page_named
+from attnviz.ui import playground_session, state
+from attnviz.ui.text import literal
+
+MOVE_EVERY_S = 1.0  # "Show me": one move a second, so each can be seen
+
+
+def situation(page: str) -> Situation:
+    """The Playground's state and ``page``'s own settings, as they are now."""
+    return Situation(playground_session.playground(), state.shared_settings(page))
+
+
+def solved_now(key: str) -> bool:
+    challenge = CHALLENGES[key]
+    return challenge.solved(situation(challenge.page))
+
+
+def start(key: str) -> None:
+    """Sets the challenge's starting situation (the Playground's state as a move Undo can take back) and tries it."""
+    challenge = CHALLENGES[key]
+    begin = challenge.start()
+    _show(challenge.page, begin)
+    state.set_active_challenge(key)
+
+
+def _show(page: str, shown: Situation) -> None:
+    playground_session.set_playground(shown.state)
+    for name, value in shown.settings.items():
+        state.set_setting(page, name, value)
+
+
+def _check(key: str) -> None:
+    if solved_now(key):
+        state.mark_solved(key)
+    state.set_active_challenge(key, missed=not solved_now(key))
+
+
+def _show_me(key: str) -> None:
+    challenge = CHALLENGES[key]
+    state.set_moves_to_play(challenge.solution(situation(challenge.page)), [])
+
+
+def _leave() -> None:
+    state.set_active_challenge(None)
+
+
+def challenge_bar(page: str) -> None:
+    """Above ``page``: the challenge being tried there, checked on every run; nothing when none is."""
+    active = state.active_challenge()
+    if active is None or CHALLENGES[active[0]].page != page:
+        return
+    key, missed = active
+    challenge = CHALLENGES[key]
+    done = solved_now(key)
+    if done:
+        state.mark_solved(key)
+    with st.container(border=True, key="challenge_bar"):
+        goal, buttons = st.columns([3, 2], vertical_alignment="center")
+        goal.markdown(f"**Challenge:** {literal(challenge.goal)}")
+        if done:
+            goal.success("Solved! The numbers on this page meet the goal.", icon=":material/check_circle:")
+        elif missed:
+            goal.info(f"Not yet. Hint: {literal(challenge.hint)}", icon=":material/lightbulb:")
+        rest, played, _ = state.moves_to_play()
+        if played:
+            goal.caption("Show me: " + "; then ".join(played) + ("…" if rest else "."))
+        check, show, leave = buttons.columns(3)
+        check.button("Check", on_click=_check, args=(key,), disabled=done, width="stretch")
+        show.button("Show me", on_click=_show_me, args=(key,), disabled=done, width="stretch")
+        leave.button("Leave", on_click=_leave, width="stretch")
+        if rest:
+            _play(page)  # a fragment that ticks only while there are moves to play
+
+
+@st.fragment(run_every=MOVE_EVERY_S)
+def _play(page: str) -> None:
+    """Plays "Show me"'s moves, one a tick, each said; the whole page redraws with it."""
+    rest, played, last = state.moves_to_play()
+    if not rest or time.monotonic() - last < MOVE_EVERY_S:  # the page's own runs call it too: the clock paces it
+        return
+    (words, after), rest = rest[0], rest[1:]
+    _show(page, after)
+    state.set_moves_to_play(rest, [*played, words], time.monotonic())
+    st.rerun(scope="app")
+
+
+def bar_outdated(page: str) -> bool:
+    """True in a run of the Playground's views alone (a fragment) after a move that solved the challenge being tried
+    there: the bar above the page must say so."""
+    active = state.active_challenge()
+    if active is None or CHALLENGES[active[0]].page != page:
+        return False
+    return solved_now(active[0]) and active[0] not in state.solved_challenges()
+
+
+def progress_line() -> str:
+    solved = state.solved_challenges()
+    return f"{len(solved)} of {len(CHALLENGES)} solved."
+
+
+def open_challenge(key: str) -> None:
+    """Starts ``key`` and goes to its page (from the Challenges page's button)."""
+    start(key)
+    st.switch_page(page_named(CHALLENGES[key].page).file)

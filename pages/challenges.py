@@ -1,0 +1,29 @@
+"""Challenges: goals to reach on the Playground and the guided pages, each checked by the numbers themselves."""
+
+import streamlit as st
+
+from attnviz.lessons.challenges import CHALLENGES
+from attnviz.pages import page_named
+from attnviz.ui import state
+from attnviz.ui.challenges import open_challenge, progress_line
+from attnviz.ui.classroom import share_link_box
+
+PAGE = "challenges"
+
+st.title("Challenges")
+st.markdown(
+    "Each challenge is a goal on a page: reach it by moving that page's controls or typing numbers. The page checks "
+    "the goal from its own numbers as you go. **Check** gives a hint when you are not there yet; **Show me** plays "
+    "a solution one move at a time (Undo takes the Playground's moves back). Your progress travels in the share link."
+)
+st.markdown(f"**{progress_line()}**")
+solved = state.solved_challenges()
+for page in dict.fromkeys(challenge.page for challenge in CHALLENGES.values()):
+    st.subheader(page_named(page).title)
+    for key, challenge in ((k, c) for k, c in CHALLENGES.items() if c.page == page):
+        mark, goal, go = st.columns([0.3, 5, 1], vertical_alignment="center")
+        mark.markdown(":material/check_circle:" if key in solved else ":material/radio_button_unchecked:")
+        goal.markdown(challenge.goal + (" *(solved)*" if key in solved else ""))
+        if go.button("Try it", key=f"challenge.{key}", width="stretch"):
+            open_challenge(key)
+share_link_box(PAGE)

@@ -1,0 +1,77 @@
+"""Challenges through the app: each is started from the Challenges page, shown unsolved with its goal above its page,
+hinted after a Check that misses, solved by Show me's moves (played through the same moves a student makes), and
+counted; a student's own moves solve them too; progress travels in the share link."""
+
+import pytest
+
+from attnviz.classroom.share import decode, encode
+from attnviz.lessons.challenges import CHALLENGES
+from attnviz.ui import challenges as challenge_ui
+from attnviz.ui.state import SOLVED
+from tests.support.apptest import button, open_app, playground, setting_key, texts, use_control
+
+
+def bar(at) -> str:
+    return texts(at.markdown) + texts(at.success) + texts(at.info) + texts(at.caption)
+
+
+def try_challenge(key: str):
+    """Clicks "Try it" on the Challenges page; the app goes to the challenge's page (AppTest is told to stay there:
+    it keeps its own page across runs, where a browser follows the address)."""
+    at = open_app("challenges")
+    at.button(key=f"challenge.{key}").click().run()
+    assert not at.exception
+    return at.switch_page(f"pages/{CHALLENGES[key].page}.py").run()
+
+
+@pytest.mark.parametrize("key", list(CHALLENGES))
+def test_every_challenge_starts_unsolved_hints_on_a_miss_and_show_me_solves_it(key, monkeypatch):
+    monkeypatch.setattr(challenge_ui, "MOVE_EVERY_S", 0.0)  # play the moves without waiting a second for each
+    challenge = CHALLENGES[key]
+    at = try_challenge(key)
+    assert f"**Challenge:** {challenge.goal}" in bar(at).replace("\\", "") and "Solved!" not in bar(at)
+    button(at, "Check").click().run()
+    assert f"Not yet. Hint: {challenge.hint}" in bar(at).replace("\\", "")
+    button(at, "Show me").click().run()
+    assert not at.exception
+    assert "Solved! The numbers on this page meet the goal." in bar(at), bar(at)
+    assert "Show me: " in bar(at) and key in at.session_state[SOLVED]
+
+
+def test_a_students_own_moves_solve_them_on_every_kind_of_page():
+    at = try_challenge("negation")
+    use_control(at, "blocked_keys", [10])  # block “amazing”
+    assert "Solved!" in bar(at)
+    at = try_challenge("one_hot")
+    at.slider(key=setting_key("why_scale", "d_k")).set_value(512).run()
+    assert "Solved!" in bar(at)
+    at = try_challenge("symmetric")
+    at.checkbox(key=setting_key("multi_head", "tie")).check().run()
+    assert "Solved!" in bar(at)
+    at = try_challenge("right_angle")
+    at.number_input(key=setting_key("geometry", "key1_x")).set_value(-1.0).run()
+    at.number_input(key=setting_key("geometry", "key1_y")).set_value(3.0).run()
+    assert "Solved!" in bar(at)
+    at = try_challenge("largest_weight")
+    at.radio(key=setting_key("step_by_step", "stage")).set_value("softmax").run()
+    at.selectbox(key=setting_key("step_by_step", "key")).set_value(0).run()  # “it” → “animal”, 0.87
+    assert "Solved!" in bar(at)
+
+
+def test_a_move_that_undoes_the_goal_shows_it_unsolved_but_progress_stays():
+    at = try_challenge("negation")
+    use_control(at, "blocked_keys", [10])
+    use_control(at, "blocked_keys", [])
+    assert "Solved!" not in bar(at) and "negation" in at.session_state[SOLVED]
+    button(at, "Leave").click().run()
+    assert "**Challenge:**" not in bar(at)
+
+
+def test_progress_is_carried_by_the_share_link_and_refused_when_crafted():
+    link = encode(playground(open_app()), "challenges", solved=("negation", "one_hot"))
+    assert decode(link).solved == ("negation", "one_hot")
+    at = open_app(s=link)  # a fresh browser opening the link: on the Challenges page, two solved
+    assert f"2 of {len(CHALLENGES)} solved." in texts(at.markdown)
+    assert at.session_state[SOLVED] == ("negation", "one_hot")
+    crafted = encode(playground(open_app()), "challenges")[:2]  # a version, then a payload naming no challenge
+    assert crafted
