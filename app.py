@@ -6,6 +6,7 @@ from attnviz.pages import DEFAULT_PAGE, PAGES
 from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
+from attnviz.ui.lesson_plan import lesson_bar, open_from_link
 from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_switch
 from attnviz.ui.state import keep_page_settings
@@ -21,10 +22,12 @@ keep_page_settings()
 begin()
 page = next(name for name, route in routes.items() if route.url_path == current.url_path)
 restore_from_link(page)
+open_from_link()  # a lesson link (?lesson=…), once
 presenter_switch()
 focus_rings()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
 take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads
+lesson_bar(page)  # the lesson being presented: its step, question or note, Back and Next
 challenge_bar(page)  # the challenge being tried on this page, checked live, above it
 current.run()

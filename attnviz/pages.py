@@ -29,6 +29,7 @@ PAGES = (
     Page("watch_it_learn", "Watch it learn", ":material/model_training:", keeps_settings=True),
     Page("real_model", "Real model", ":material/psychology:", keeps_settings=True),
     Page("challenges", "Challenges", ":material/emoji_events:"),
+    Page("lesson_plans", "Lesson plans", ":material/co_present:"),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)
 DEFAULT_PAGE = PAGES[0].name

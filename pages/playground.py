@@ -35,6 +35,7 @@ from attnviz.ui.attention_grid import show_attention_views
 from attnviz.ui.challenges import bar_outdated
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
+from attnviz.ui.lesson_plan import join_box
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal, token_chips
 from attnviz.ui.up_close import one_token_up_close
@@ -56,7 +57,7 @@ example.selectbox(
     **session.playground_control("example", load_example),
 )
 with share:
-    share_box()  # shows the address, which the views' runs keep equal to the share link
+    share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
 if not state.presenting():  # on a projector the teacher says it, and the views keep the room
     st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does to the vectors
 for message in state.take_messages():
@@ -100,6 +101,8 @@ def attention_views() -> None:
     )
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
+    if playground.predict:
+        join_box()  # a class question's code: the prediction is counted on the teacher's screen
 
 
 session.note_full_run()

@@ -16,6 +16,7 @@ from attnviz.ui import playground_session
 from attnviz.ui import state as session
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.classroom import share_link_box
+from attnviz.ui.lesson_plan import running
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal
@@ -78,9 +79,22 @@ with rail:
     )
     position = keys.index(chosen_key)
     back, forward = st.columns(2)
-    back.button("Back", on_click=move, args=(keys, -1), disabled=position == 0, width="stretch", shortcut="Left")
+    arrows = running() is None  # the arrow keys walk the stages, or a lesson plan being presented (its bar's)
+    back.button(
+        "Back",
+        on_click=move,
+        args=(keys, -1),
+        disabled=position == 0,
+        width="stretch",
+        shortcut="Left" if arrows else None,
+    )
     forward.button(  # the arrow keys drive the lesson from the keyboard (or a presenter's clicker)
-        "Next", on_click=move, args=(keys, 1), disabled=position == len(keys) - 1, width="stretch", shortcut="Right"
+        "Next",
+        on_click=move,
+        args=(keys, 1),
+        disabled=position == len(keys) - 1,
+        width="stretch",
+        shortcut="Right" if arrows else None,
     )
     stage, r = stages[chosen_key], walk.result
     if chosen_key in STAGE_SWITCHES:  # the setting this stage explains, switched where its pictures are

@@ -112,9 +112,7 @@ def encode(
         _from_wire(wire)  # a link we hand out must decode: check it with the decoder's own rules
     except AttnvizInputError as error:
         raise AttnvizInputError(f"This setup can't be shared as a link: {error}") from None
-    text = json.dumps(wire, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    payload = base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).rstrip(b"=").decode("ascii")
-    link = f"{VERSION}.{payload}"
+    link = f"{VERSION}.{pack(wire)}"
     if len(link) > MAX_LINK_CHARS:
         if state.imported is not None:
             raise AttnvizInputError(imported_link.too_large(state.imported, len(link)))
@@ -147,7 +145,7 @@ def decode(link: str) -> SharedView:
         )
     if version != VERSION:
         raise AttnvizInputError(DAMAGED)
-    text = _unpack(payload)
+    text = unpack(payload)
     try:
         wire = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError):  # not JSON, or absurdly deeply nested
@@ -158,7 +156,13 @@ def decode(link: str) -> SharedView:
         raise AttnvizInputError(f"This share link has a setting attnviz can't use: {error}") from None
 
 
-def _unpack(payload: str) -> str:
+def pack(wire) -> str:
+    """JSON (compact, no NaN), zlib, base64url without padding: the payload of a link (or of a lesson's link)."""
+    text = json.dumps(wire, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).rstrip(b"=").decode("ascii")
+
+
+def unpack(payload: str) -> str:
     """Base64url, then zlib with the output bounded, so a small link can't unpack to gigabytes."""
     try:
         packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))

@@ -25,7 +25,7 @@ QUESTION_TTL_S = 2 * 3600
 MAX_OPEN_QUESTIONS = 500
 MAX_VOTERS = 300
 MAX_QUESTION_CHARS = 300
-MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 8, 80
+MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 25, 80  # 25: a key of a 24-token sentence, or "none"
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,10 @@ def _checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple
         raise AttnvizInputError(f"Write a question of 1 to {MAX_QUESTION_CHARS} characters.")
     cleaned = tuple(option.strip() for option in options)
     if not MIN_OPTIONS <= len(cleaned) <= MAX_OPTIONS:
-        raise AttnvizInputError(f"Give the question {MIN_OPTIONS} to {MAX_OPTIONS} options.")
+        raise AttnvizInputError(
+            f"A class question takes {MIN_OPTIONS} to {MAX_OPTIONS} answers ({len(cleaned)} here): "
+            "use a sentence of at most 24 tokens to ask the class."
+        )
     if any(not option or len(option) > MAX_OPTION_CHARS for option in cleaned):
         raise AttnvizInputError(f"Each option needs 1 to {MAX_OPTION_CHARS} characters.")
     return question, cleaned

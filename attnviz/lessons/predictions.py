@@ -76,6 +76,19 @@ def prompt(state: PlaygroundState) -> str:
     return change + cover(state) + " The weights and the outputs show once you have."
 
 
+def options(state: PlaygroundState) -> list[str]:
+    """Every prediction the question allows, by position: what a class's answers are counted against."""
+    if state.predict == "sharper":
+        return list(SHARPER_CHOICES)
+    labels = list(state.labels)
+    return [*labels, "none"] if state.predict == "zeroed" else labels
+
+
+def option_of(state: PlaygroundState, guess: int) -> int:
+    """A prediction's position in ``options``: "none" is the last of the zeroed question's."""
+    return state.n if guess == NO_KEY else guess
+
+
 def guess_of(state: PlaygroundState, sent) -> int | None:
     """What a click on a covered view predicts (a key, a choice, or NO_KEY), or None for no prediction."""
     if not isinstance(sent, dict):

@@ -12,6 +12,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import set_sentence
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
+from attnviz.ui.lesson_plan import add_this_setup
 from attnviz.ui.text import literal
 
 # What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
@@ -119,17 +120,24 @@ def share_link_box(page: str) -> None:
     if problem := keep_address(page):
         st.caption(problem)
     else:
-        share_box()
+        share_box(page)
 
 
-def share_box() -> None:
+def share_box(page: str) -> None:
     """The "Share" box: the browser's address (which keep_address keeps equal to the share link), read when the box
-    opens, so the box itself never needs drawing again."""
+    opens, so the box itself never needs drawing again; and the button that adds this setup to a lesson plan."""
     with st.popover("Share", icon=":material/link:", width="stretch"):
         _ADDRESS(key="share.address")
         st.caption(
             "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
             f"edited value. {PER_TAB}"
+        )
+        st.button(
+            "Add to my lesson",
+            icon=":material/playlist_add:",
+            key="share.add_to_lesson",
+            on_click=add_this_setup,
+            args=(page,),
         )
 
 

@@ -11,6 +11,7 @@ The keys it keeps are in ``attnviz.ui.state``'s registry.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -20,6 +21,7 @@ from typing import Any
 import streamlit as st
 
 from attnviz.classroom.controls import ACTIONS, CONTROLS
+from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
@@ -37,12 +39,15 @@ from attnviz.ui.state import (
     TABLE_VERSION,
     UNDO,
     VIEWS,
+    VOTER_CODE,
     confirm,
     control_key,
+    name_voter,
     renew_tables,
     say,
     table_key,
     typed_cells,
+    voter,
 )
 
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
@@ -68,6 +73,7 @@ def begin() -> None:
     opened next, replaces it)."""
     if PLAYGROUND not in st.session_state:
         st.session_state[PLAYGROUND] = OPENING
+    name_voter()
 
 
 def take_typed_cells() -> None:
@@ -177,6 +183,11 @@ def _on_guess() -> None:
     if after != current:
         set_playground(after)
     st.session_state[PREDICTION] = (after, guess, current)
+    if code := st.session_state.get(VOTER_CODE):  # counted, anonymously, on the teacher's screen
+        try:
+            shared_tally().answer(code, voter(), predictions.option_of(current, guess), now=time.time())
+        except AttnvizInputError as error:
+            say(f"Your answer was not counted for the class: {error}")
 
 
 def _on_view_control(field: str) -> None:

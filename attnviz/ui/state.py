@@ -8,6 +8,7 @@ default)``: its own slider or input, which survives a visit to another page. Get
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import streamlit as st
@@ -39,6 +40,12 @@ SOLVED = "challenges.solved"  # the keys of the challenges this student solved (
 CHALLENGE = "challenges.active"  # the challenge being tried, and whether its last check missed: (key, missed)
 PLAYING = "challenges.playing"  # "Show me": the solution's moves still to play, [(words, Situation), ...]
 VOTER_CODE = "class.code"  # the class question this student answers, by its code
+VOTER = "class.voter"  # this session's anonymous id in a class tally: one answer a student, never a name
+CLASS_JOIN = "class.join"  # the box a student types the class code into
+LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)
+LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whether the step's answer is shown)
+LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
+CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
 
@@ -263,7 +270,12 @@ def set_class_code(code: str | None) -> None:
     st.session_state[VOTER_CODE] = code
 
 
-def session_id() -> str:
-    """This browser session's id: who answered, for the tally (never shown)."""
-    context = get_script_run_ctx()
-    return context.session_id if context is not None else "apptest"
+def name_voter() -> None:
+    """On a session's first run: an anonymous id for the class tally, random, never shown, this session's only."""
+    if VOTER not in st.session_state:
+        st.session_state[VOTER] = secrets.token_hex(8)
+
+
+def voter() -> str:
+    """This session's anonymous id in a class's tally (set by name_voter)."""
+    return st.session_state.get(VOTER, "")

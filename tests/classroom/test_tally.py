@@ -112,8 +112,8 @@ def test_a_bad_option_index_is_refused(option):
     [
         ("", OPTIONS, "Write a question of 1 to 300 characters."),
         ("q" * 301, OPTIONS, "Write a question of 1 to 300 characters."),
-        ("Q?", ("only one",), "Give the question 2 to 8 options."),
-        ("Q?", tuple("abcdefghi"), "Give the question 2 to 8 options."),
+        ("Q?", ("only one",), "A class question takes 2 to 25 answers (1 here)"),
+        ("Q?", tuple(f"key {i}" for i in range(26)), "A class question takes 2 to 25 answers (26 here)"),
         ("Q?", ("a", "b" * 81), "Each option needs 1 to 80 characters."),
         ("Q?", ("a", "  "), "Each option needs 1 to 80 characters."),
     ],

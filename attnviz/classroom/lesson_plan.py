@@ -1,0 +1,230 @@
+"""Lesson plans a teacher runs: an ordered list of steps, each a share link (any page in any setup) with a short note
+and, optionally, a question asked before the step's answer is shown. A plan travels as one link (``?lesson=L1.…``)
+or as a small JSON file, and both are checked as strictly as a share link: every step's link must open.
+
+Two ready plans ship with the app (``READY``), built from the app's own setups, so their links never go stale.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+
+from attnviz.classroom import link_values as check
+from attnviz.classroom import share
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.playground_state import PlaygroundState, load_example
+from attnviz.lessons.playground import OPENING
+
+PARAM = "lesson"  # the query parameter: ?lesson=L1.<payload>
+FORMAT, VERSION = "attnviz-lesson", 1
+MAX_STEPS, MAX_TITLE, MAX_NOTE, MAX_QUESTION = 30, 100, 600, 200
+MAX_LESSON_LINK = 60_000  # characters: thirty steps of ordinary setups take a few thousand
+_LINK = re.compile(r"L1\.([A-Za-z0-9_-]+)")
+
+
+@dataclass(frozen=True)
+class Step:
+    link: str  # a share-link value (attnviz.classroom.share): the page and its setup
+    note: str = ""  # what to say or look at, shown with the answer
+    question: str = ""  # asked first; on the Playground its views stay covered until the answer is shown
+
+    @property
+    def view(self) -> share.SharedView:
+        return share.decode(self.link)
+
+
+@dataclass(frozen=True)
+class LessonPlan:
+    title: str = "My lesson"
+    steps: tuple[Step, ...] = ()
+
+
+# ----------------------------------------------------------------------------- building
+
+
+def add_step(plan: LessonPlan, step: Step) -> LessonPlan:
+    if len(plan.steps) >= MAX_STEPS:
+        raise AttnvizInputError(f"A lesson has at most {MAX_STEPS} steps: remove one before adding another.")
+    return replace(plan, steps=(*plan.steps, _checked_step(step)))
+
+
+def move_step(plan: LessonPlan, index: int, by: int) -> LessonPlan:
+    """Step ``index`` moved ``by`` places (−1 up, +1 down), kept inside the list."""
+    steps, to = list(plan.steps), max(0, min(len(plan.steps) - 1, index + by))
+    steps.insert(to, steps.pop(index))
+    return replace(plan, steps=tuple(steps))
+
+
+def remove_step(plan: LessonPlan, index: int) -> LessonPlan:
+    return replace(plan, steps=plan.steps[:index] + plan.steps[index + 1 :])
+
+
+def edit_step(plan: LessonPlan, index: int, *, note: str | None = None, question: str | None = None) -> LessonPlan:
+    old = plan.steps[index]
+    new = _checked_step(
+        replace(old, note=old.note if note is None else note, question=old.question if question is None else question)
+    )
+    return replace(plan, steps=(*plan.steps[:index], new, *plan.steps[index + 1 :]))
+
+
+def retitled(plan: LessonPlan, title: str) -> LessonPlan:
+    return replace(plan, title=_text(title, "The lesson's title", MAX_TITLE) or "My lesson")
+
+
+# ----------------------------------------------------------------------------- as a link, as a file
+
+
+def to_link(plan: LessonPlan) -> str:
+    link = "L1." + share.pack(_to_wire(plan))
+    if len(link) > MAX_LESSON_LINK:
+        raise AttnvizInputError(
+            f"This lesson is too long for one link ({len(link):,} characters; the limit is {MAX_LESSON_LINK:,}). "
+            "Download it as a file instead."
+        )
+    return link
+
+
+def from_link(link) -> LessonPlan:
+    if not isinstance(link, str) or len(link) > MAX_LESSON_LINK or not (match := _LINK.fullmatch(link.strip())):
+        raise AttnvizInputError("This lesson link is damaged or incomplete: ask for it again.")
+    try:
+        wire = json.loads(share.unpack(match[1]))
+    except (ValueError, RecursionError):
+        raise AttnvizInputError("This lesson link is damaged or incomplete: ask for it again.") from None
+    return _from_wire(wire)
+
+
+def to_json(plan: LessonPlan) -> bytes:
+    return json.dumps({"format": FORMAT, "version": VERSION} | _to_wire(plan), ensure_ascii=False, indent=1).encode()
+
+
+def from_json(data: bytes) -> LessonPlan:
+    if len(data) > MAX_LESSON_LINK * 4:
+        raise AttnvizInputError("This file is far larger than any lesson, so it was not opened.")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise AttnvizInputError("This file is not a lesson saved by attnviz (it is not JSON).") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
+        raise AttnvizInputError("This file is not a lesson saved by attnviz (format attnviz-lesson, version 1).")
+    return _from_wire({key: value for key, value in document.items() if key not in ("format", "version")})
+
+
+def _to_wire(plan: LessonPlan) -> dict:
+    return {
+        "title": plan.title,
+        "steps": [{"link": s.link, "note": s.note, "question": s.question} for s in plan.steps],
+    }
+
+
+def _from_wire(wire) -> LessonPlan:
+    if not isinstance(wire, dict) or set(wire) - {"title", "steps"} or not isinstance(wire.get("steps"), list):
+        raise AttnvizInputError("This lesson is damaged: it has no list of steps.")
+    if len(wire["steps"]) > MAX_STEPS:
+        raise AttnvizInputError(f"This lesson has more than {MAX_STEPS} steps, so it was not opened.")
+    steps = []
+    for number, item in enumerate(wire["steps"], start=1):
+        if not isinstance(item, dict) or set(item) - {"link", "note", "question"}:
+            raise AttnvizInputError(f"Step {number} of this lesson is damaged.")
+        try:
+            steps.append(_checked_step(Step(item.get("link"), item.get("note", ""), item.get("question", ""))))
+        except AttnvizInputError as error:
+            raise AttnvizInputError(f"Step {number} of this lesson can't be opened: {error}") from None
+    return LessonPlan(_text(wire.get("title", "My lesson"), "The lesson's title", MAX_TITLE), tuple(steps))
+
+
+def _checked_step(step: Step) -> Step:
+    share.decode(step.link)  # the step's own link must open, with all its checks
+    return Step(
+        step.link, _text(step.note, "A step's note", MAX_NOTE), _text(step.question, "A step's question", MAX_QUESTION)
+    )
+
+
+def _text(value, what: str, limit: int) -> str:
+    text = check.text(value, what).strip()
+    if len(text) > limit:
+        raise AttnvizInputError(f"{what} is longer than {limit} characters.")
+    return text
+
+
+# ----------------------------------------------------------------------------- the plans that ship with the app
+
+
+def _step(state: PlaygroundState, page: str = "playground", settings: dict | None = None, **words) -> Step:
+    return Step(share.encode(state, page, settings), **words)
+
+
+def _fifteen_minutes() -> LessonPlan:
+    pronoun = load_example(PlaygroundState(), "pronoun_it")
+    return LessonPlan(
+        "Attention in 15 minutes",
+        (
+            _step(
+                OPENING,
+                note="Every token asks (Q), offers (K) and passes on (V). Row 3 of the weights: “good” reads "
+                "“not” (0.67) and “amazing” (0.33), so its output carries the negation.",
+                question="Which word will “good” attend to most?",
+            ),
+            _step(
+                OPENING, "step_by_step", {"stage": "scores"}, note="A score is one dot product: query row · key row."
+            ),
+            _step(OPENING, "geometry", note="A dot product is large when the arrows point the same way and are long."),
+            _step(
+                replace(pronoun, focus=3),
+                note="The pronoun example: “it” puts 0.87 of its weight on “animal”.",
+                question="Which word will “it” attend to most?",
+            ),
+            _step(
+                OPENING,
+                "step_by_step",
+                {"stage": "softmax"},
+                note="Softmax turns each row of scores into weights "
+                "that are positive and sum to 1; the order of the scores is kept.",
+            ),
+            _step(
+                OPENING,
+                "multi_head",
+                note="Real layers make Q, K and V from embeddings and run several heads side by side.",
+            ),
+        ),
+    )
+
+
+def _mask_and_scale() -> LessonPlan:
+    return LessonPlan(
+        "Why the mask and the scale exist",
+        (
+            _step(
+                replace(OPENING, predict="zeroed"),
+                note="A decoder writes one token at a time, so a token may not "
+                "look at the ones after it: the causal mask sets their weights to 0.",
+                question="Switch the causal mask on: which of “good”'s keys drop to 0?",
+            ),
+            _step(
+                replace(OPENING, causal=True),
+                "step_by_step",
+                {"stage": "mask"},
+                note="Masking happens on the scores: −∞ there, so e^−∞ = 0 in the softmax.",
+            ),
+            _step(
+                replace(OPENING, predict="sharper"),
+                note="Without ÷ √d_k the scores spread further apart, so the softmax gets sharper.",
+                question="Switch scaling off: will “good”'s row get sharper or flatter?",
+            ),
+            _step(
+                OPENING,
+                "why_scale",
+                {"d_k": 512},
+                note="At d_k = 512, unscaled scores have a spread of about "
+                "√512 ≈ 23: most rows are one-hot, and their gradients vanish.",
+            ),
+            _step(
+                OPENING, "why_scale", {"d_k": 4}, note="At d_k = 4 the spread is about 2: scaling matters much less."
+            ),
+        ),
+    )
+
+
+READY = {plan.title: plan for plan in (_fifteen_minutes(), _mask_and_scale())}

@@ -1,0 +1,196 @@
+"""A lesson plan on the page: the plan being built (steps added from any page's Share box), and the plan being
+presented, with its bar above every page: the step's question first (the Playground's views covered), then its
+answer and note; Back and Next (and the arrow keys) walk it; a question can be opened to the class, whose answers
+are tallied live on the teacher's screen. What a plan is: attnviz.classroom.lesson_plan."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import streamlit as st
+
+from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.share import encode
+from attnviz.classroom.tally import shared_tally
+from attnviz.core.errors import AttnvizInputError
+from attnviz.figures.tally import tally_bars
+from attnviz.lessons import predictions
+from attnviz.pages import page_named
+from attnviz.ui import playground_session, state
+from attnviz.ui.charts import show_chart
+from attnviz.ui.text import literal
+
+TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
+
+
+def open_from_link() -> None:
+    """On a session's first run, a lesson link (``?lesson=L1.…``) becomes the plan being built, ready to present."""
+    link = st.query_params.get(plans.PARAM)
+    if link is None or state.LESSON_PLAN in st.session_state:
+        return
+    try:
+        set_building(plans.from_link(link))
+        state.confirm("The lesson from the link is open: see Lesson plans to present it.")
+    except AttnvizInputError as error:
+        st.error(literal(str(error)))
+    del st.query_params[plans.PARAM]
+
+
+def building() -> plans.LessonPlan:
+    return st.session_state.get(state.LESSON_PLAN, plans.LessonPlan())
+
+
+def set_building(plan: plans.LessonPlan) -> None:
+    st.session_state[state.LESSON_PLAN] = plan
+
+
+def add_this_setup(page: str) -> None:
+    """A button callback: the setup shown on ``page`` becomes the last step of the plan being built."""
+    try:
+        link = encode(playground_session.playground(), page, state.shared_settings(page))
+        set_building(plans.add_step(building(), plans.Step(link)))
+        state.confirm(f"Added as step {len(building().steps)} of your lesson (see Lesson plans).")
+    except AttnvizInputError as error:
+        state.say(str(error))
+
+
+# ----------------------------------------------------------------------------- presenting
+
+
+def running() -> tuple[plans.LessonPlan, int, bool] | None:
+    """(the plan presented, the step shown, whether its answer is shown), or None."""
+    return st.session_state.get(state.LESSON_RUN)
+
+
+def present(plan: plans.LessonPlan) -> None:
+    """A button callback: starts presenting ``plan`` at its first step, in presenter mode."""
+    state.set_presenting(True)
+    _go(plan, 0, answered=False)
+
+
+def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
+    step = plan.steps[index]
+    view = step.view
+    shown = view.state
+    if view.page == "playground" and step.question:
+        asked = replace(shown, predict=shown.predict or "most")  # the views stay covered while the class thinks
+        shown = replace(predictions.outcome(asked), predict="") if answered else asked
+    playground_session.start_from(shown)
+    for name, value in view.settings:
+        state.set_setting(view.page, name, value)
+    st.session_state[state.LESSON_RUN] = (plan, index, answered)
+    st.session_state[state.LESSON_MOVED] = True  # the bar goes to the step's page on this run
+    st.session_state.pop(state.CLASS_QUESTION, None)
+
+
+def _next(plan: plans.LessonPlan, index: int, answered: bool) -> None:
+    """Next: the step's answer, if it asked a question; else the next step."""
+    if plan.steps[index].question and not answered:
+        _go(plan, index, answered=True)
+    elif index + 1 < len(plan.steps):
+        _go(plan, index + 1, answered=False)
+
+
+def _back(plan: plans.LessonPlan, index: int, answered: bool) -> None:
+    """Back: the step's question again, if its answer is shown; else the previous step's end."""
+    if plan.steps[index].question and answered:
+        _go(plan, index, answered=False)
+    elif index > 0:
+        _go(plan, index - 1, answered=bool(plan.steps[index - 1].question))
+
+
+def _stop() -> None:
+    st.session_state.pop(state.LESSON_RUN, None)
+
+
+def lesson_bar(page: str) -> None:
+    """Above every page while a plan is presented: where the lesson is, the question or the note, Back and Next."""
+    run = running()
+    if run is None:
+        return
+    plan, index, answered = run
+    step = plan.steps[index]
+    if st.session_state.pop(state.LESSON_MOVED, False) and step.view.page != page:
+        st.switch_page(page_named(step.view.page).file)
+    with st.container(border=True, key="lesson_bar"):
+        words, buttons = st.columns([4, 2], vertical_alignment="center")
+        words.markdown(f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}")
+        if step.question:
+            words.markdown(f"**Question:** {literal(step.question)}")
+        if answered or not step.question:
+            words.markdown(literal(step.note))
+        back, forward, stop = buttons.columns(3)
+        last = index + 1 == len(plan.steps) and (answered or not step.question)
+        if back.button(
+            "Back", width="stretch", disabled=index == 0 and not answered, shortcut="Left", key="lesson.back"
+        ):
+            _back(plan, index, answered)
+        label = "Answer" if step.question and not answered else "Next"
+        if forward.button(label, width="stretch", disabled=last, shortcut="Right", key="lesson.next", type="primary"):
+            _next(plan, index, answered)
+        if stop.button("Stop", width="stretch", key="lesson.stop"):
+            st.session_state.pop(state.LESSON_RUN, None)
+            st.rerun()
+        if step.question and not answered and page == "playground":
+            _class_question(step)
+
+
+def _class_question(step: plans.Step) -> None:
+    """Opens the step's question to the class (a code on the projector) and shows the answers as they come."""
+    opened = st.session_state.get(state.CLASS_QUESTION)
+    if opened is None:
+        if st.button("Ask the class", icon=":material/groups:", key="lesson.ask"):
+            current = playground_session.playground()
+            try:
+                code = shared_tally().open(step.question, predictions.options(current), now=time.time())
+            except AttnvizInputError as error:
+                st.warning(str(error))
+                return
+            st.session_state[state.CLASS_QUESTION] = code
+            st.rerun()
+        return
+    _tally(opened)
+
+
+@st.fragment(run_every=TALLY_EVERY_S)
+def _tally(code: str) -> None:
+    try:
+        counts = shared_tally().counts(code, now=time.time())
+    except AttnvizInputError as error:
+        st.caption(str(error))
+        return
+    st.markdown(f"Class code **{code}**: students type it under the Playground's views, then click their answer.")
+    show_chart(tally_bars(counts), key="lesson.tally")
+
+
+# ----------------------------------------------------------------------------- a student's side
+
+
+def _join() -> None:
+    typed = str(st.session_state.get(state.CLASS_JOIN, "")).strip().upper()
+    if not typed:
+        state.set_class_code(None)
+        return
+    try:
+        shared_tally().counts(typed, now=time.time())  # an open question has this code
+    except AttnvizInputError as error:
+        state.say(str(error))
+        return
+    state.set_class_code(typed)
+
+
+def join_box() -> None:
+    """Under the Playground's views in predict mode: the class code from the teacher's screen, so this student's
+    prediction is counted there (anonymously)."""
+    code = state.class_code()
+    st.text_input(
+        "Class code (from the teacher's screen)",
+        key=state.CLASS_JOIN,
+        on_change=_join,
+        max_chars=8,
+        placeholder="e.g. K7P2QX",
+        help="Your prediction is added to the class's bars, without your name.",
+    )
+    if code:
+        st.caption(f"Your predictions count for the class question {code}.")

@@ -1,0 +1,92 @@
+"""Lesson plans: string setups from any page into an ordered lesson with notes and questions, then present it."""
+
+import streamlit as st
+
+from attnviz.classroom import lesson_plan as plans
+from attnviz.core.errors import AttnvizInputError
+from attnviz.ui import lesson_plan as lesson
+from attnviz.ui.text import literal
+
+PAGE = "lesson_plans"
+
+st.title("Lesson plans")
+st.markdown(
+    "A lesson is a list of setups, in order: any page, in any setup, each with a note and, if you like, a question "
+    "the class answers before the step's answer shows (on the Playground its weights stay covered until then). Add "
+    "a setup from the **Share** box of any page with **Add to my lesson**. **Present** opens presenter mode with "
+    "Back and Next (or the arrow keys) above the page."
+)
+
+st.subheader("Ready to present")
+for title, ready in plans.READY.items():
+    name, show, copy = st.columns([4, 1, 1], vertical_alignment="center")
+    name.markdown(f"**{title}**: {len(ready.steps)} steps")
+    show.button("Present", key=f"ready.present.{title}", width="stretch", on_click=lesson.present, args=(ready,))
+    if copy.button("Edit a copy", key=f"ready.copy.{title}", width="stretch"):
+        lesson.set_building(ready)
+        st.rerun()
+
+st.subheader("Your lesson")
+plan = lesson.building()
+title = st.text_input("Title", value=plan.title, max_chars=plans.MAX_TITLE, key=f"plan.title.{plan.title}")
+if title != plan.title:
+    plan = plans.retitled(plan, title)
+    lesson.set_building(plan)
+if not plan.steps:
+    st.info("No steps yet: open any page, set it up, and choose Share → Add to my lesson.")
+for index, step in enumerate(plan.steps):
+    view = step.view
+    with st.container(border=True):
+        head, up, down, remove = st.columns([5, 1, 1, 1], vertical_alignment="center")
+        head.markdown(
+            f"**Step {index + 1}**: {literal(view.page.replace('_', ' '))}, “{literal(view.state.sentence[:60])}”"
+        )
+        moves = ((up, "Up", -1, index == 0), (down, "Down", 1, index == len(plan.steps) - 1))
+        for column, label, by, off in moves:
+            if column.button(label, key=f"step.{label}.{index}", disabled=off, width="stretch"):
+                lesson.set_building(plans.move_step(plan, index, by))
+                st.rerun()
+        if remove.button("Remove", key=f"step.remove.{index}", width="stretch"):
+            lesson.set_building(plans.remove_step(plan, index))
+            st.rerun()
+        note = st.text_area(
+            "Note (shown with the answer)", step.note, max_chars=plans.MAX_NOTE, key=f"step.note.{index}.{hash(step)}"
+        )
+        question = st.text_input(
+            "Question (asked first; optional)",
+            step.question,
+            max_chars=plans.MAX_QUESTION,
+            key=f"step.q.{index}.{hash(step)}",
+        )
+        if (note, question) != (step.note, step.question):
+            lesson.set_building(plans.edit_step(plan, index, note=note, question=question))
+            st.rerun()
+
+if plan.steps:
+    present, link_box, download = st.columns(3, vertical_alignment="bottom")
+    present.button(
+        "Present", type="primary", width="stretch", key="plan.present", on_click=lesson.present, args=(plan,)
+    )
+    try:
+        link = plans.to_link(plan)
+        with link_box.popover("Lesson link", icon=":material/link:", width="stretch"):
+            st.code(f"?{plans.PARAM}={link}", language=None, wrap_lines=True)
+            st.caption("Add this to the app's address: whoever opens it gets this lesson, ready to present.")
+    except AttnvizInputError as error:
+        link_box.caption(str(error))
+    download.download_button(
+        "Download (.json)",
+        plans.to_json(plan),
+        file_name="attnviz-lesson.json",
+        mime="application/json",
+        width="stretch",
+        icon=":material/download:",
+    )
+
+uploaded = st.file_uploader("Open a lesson file", type=["json"], key="plan.upload")
+if uploaded is not None and st.button("Open it as your lesson", key="plan.open"):
+    try:
+        lesson.set_building(plans.from_json(uploaded.getvalue()))
+        st.rerun()
+    except AttnvizInputError as error:
+        st.error(literal(str(error)))

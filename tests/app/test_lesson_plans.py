@@ -1,0 +1,109 @@
+"""Lesson plans through the app: built from the Share box of any page, reordered and annotated, carried by one link
+and reopened from it, presented step by step (the question first, its answer after), and a class question answered
+by several students at once, tallied on the teacher's screen."""
+
+from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.share import encode
+from attnviz.classroom.tally import shared_tally
+from attnviz.lessons.playground import OPENING
+from attnviz.ui.state import LESSON_PLAN, LESSON_RUN, setting_key
+from tests.app.test_playground import guess
+from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
+
+
+def add_this_setup(at):
+    return at.button(key="share.add_to_lesson").click().run()
+
+
+def test_a_lesson_is_built_from_two_pages_reordered_annotated_and_carried_by_one_link():
+    at = open_app()
+    add_this_setup(at)  # the Playground's first screen
+    at.switch_page("pages/step_by_step.py").run()
+    at.radio(key=setting_key("step_by_step", "stage")).set_value("mask").run()
+    add_this_setup(at)
+    plan = at.session_state[LESSON_PLAN]
+    assert [step.view.page for step in plan.steps] == ["playground", "step_by_step"]
+    assert dict(plan.steps[1].view.settings)["stage"] == "mask"
+
+    at.switch_page("pages/lesson_plans.py").run()
+    at.button(key="step.Down.0").click().run()  # the Playground's step goes second
+    plan = at.session_state[LESSON_PLAN]
+    assert [step.view.page for step in plan.steps] == ["step_by_step", "playground"]
+    at.text_area(key=f"step.note.1.{hash(plan.steps[1])}").set_value("Row 4: “good” reads “not”.").run()
+    at.text_input(key=f"step.q.1.{hash(at.session_state[LESSON_PLAN].steps[1])}").set_value("Which word?").run()
+    plan = at.session_state[LESSON_PLAN]
+    assert (plan.steps[1].note, plan.steps[1].question) == ("Row 4: “good” reads “not”.", "Which word?")
+
+    link = plans.to_link(plan)
+    assert plans.from_link(link) == plan
+    reopened = open_app(lesson=link)  # a fresh browser with the lesson's link
+    assert reopened.session_state[LESSON_PLAN] == plan
+    assert plans.from_json(plans.to_json(plan)) == plan
+
+
+def test_a_broken_lesson_link_says_so_and_keeps_the_defaults():
+    at = open_app(lesson="L1.not-a-lesson")
+    assert "This lesson link is damaged or incomplete" in texts(at.error)
+    assert LESSON_PLAN not in at.session_state and playground(at) == OPENING
+
+
+def present_ready(title: str):
+    at = open_app("lesson_plans")
+    at.button(key=f"ready.present.{title}").click().run()
+    run = at.session_state[LESSON_RUN]
+    return at.switch_page(f"pages/{run[0].steps[run[1]].view.page}.py").run()
+
+
+def follow(at):
+    """After Back or Next: AppTest stays where it is told, so it is sent to the step's page as the browser is."""
+    plan, index, _ = at.session_state[LESSON_RUN]
+    return at.switch_page(f"pages/{plan.steps[index].view.page}.py").run()
+
+
+def test_a_lesson_is_presented_question_first_then_its_answer_then_the_next_step():
+    at = present_ready("Why the mask and the scale exist")
+    assert at.session_state["presenter"] is True
+    assert "step 1 of 5" in texts(at.markdown) and "**Question:** Switch the causal mask on" in texts(at.markdown)
+    assert views(at)["weights"]["cover"] and not playground(at).causal  # asked: covered, before the switch
+    at.button(key="lesson.next").click().run()  # "Answer"
+    follow(at)
+    assert "cover" not in views(at)["weights"] and playground(at).causal  # the answer: the mask is on
+    assert "the causal mask sets their weights to 0" in texts(at.markdown)
+    at.button(key="lesson.next").click().run()
+    follow(at)
+    assert at.session_state[setting_key("step_by_step", "stage")] == "mask" and "step 2 of 5" in texts(at.markdown)
+    at.button(key="lesson.back").click().run()  # back to step 1's answer
+    follow(at)
+    assert at.session_state[LESSON_RUN][1:] == (0, True)
+    at.button(key="lesson.stop").click().run()
+    assert LESSON_RUN not in at.session_state and "step 1 of 5" not in texts(at.markdown)
+
+
+def test_a_class_answers_a_question_and_the_teacher_sees_the_tally():
+    teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
+    teacher.button(key="lesson.ask").click().run()
+    code = teacher.session_state["lesson.class_question"]
+    step_link = encode(OPENING)
+    answers = (3, 3, 10)  # two say “not”, one says “amazing”
+    for key in answers:
+        student = open_app(s=step_link)
+        use_control(student, "predict", 1)  # "which key gets the most weight?"
+        student.text_input(key="class.join").input(code.lower()).run()  # typed as they read it
+        guess(student, 4, key)
+        assert not student.exception and "not counted" not in texts(student.warning)
+    counts = shared_tally().counts(code, now=__import__("time").time())
+    assert counts.voters == 3 and counts.counts[3] == 2 and counts.counts[10] == 1
+    teacher.run()
+    bars = chart(teacher, "lesson.tally")["data"][0]
+    assert list(bars["x"])[:4] == ["0: The", "1: movie", "2: was", "3: not"]
+    assert "3 answered" in chart(teacher, "lesson.tally")["layout"]["title"]["text"]
+
+
+def test_a_wrong_class_code_is_said_and_nothing_is_counted():
+    student = open_app()
+    use_control(student, "predict", 1)
+    student.text_input(key="class.join").input("ZZZZZZ").run()
+    assert "No open question has the code ZZZZZZ" in texts(student.warning)
+    assert button  # the page still works: a prediction is simply not counted
+    guess(student, 4, 3)
+    assert not student.exception
