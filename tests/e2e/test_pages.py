@@ -26,6 +26,7 @@ PAGES = {
     "watch_it_learn": ("pages/watch_it_learn.py", "Watch it learn", "Watch attention learn"),
     "real_model": ("pages/real_model.py", "Real model", "A real model"),
     "challenges": ("pages/challenges.py", "Challenges", "Challenges"),
+    "lesson_plans": ("pages/lesson_plans.py", "Lesson plans", "Lesson plans"),
 }
 APP_TITLE = "attnviz"
 
