@@ -15,7 +15,8 @@ import sys
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from websockets.exceptions import ConnectionClosed
 
-from bench.st_client import ProtocolError, Session
+from bench.st_client import Session
+from bench.st_elements import ProtocolError
 
 OVERSIZED_BYTES = 9_000_000  # the table edit of the replay
 

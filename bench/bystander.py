@@ -23,7 +23,8 @@ from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_TOKENS
 from bench.harness.server import REPO, StreamlitServer
 from bench.load_moves import VIEWS, Student
 from bench.product import FIRST_SCREEN_TOKENS
-from bench.st_client import Session, user_key
+from bench.st_client import Session
+from bench.st_elements import user_key
 from bench.worst_moves import long_sentence
 
 TARGET_RATIO = 1.5

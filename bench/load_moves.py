@@ -20,7 +20,8 @@ from attnviz import attention
 from attnviz.core.playground_state import PlaygroundState, set_sentence
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.model_runs import POLL_S as MODEL_POLL_S  # how often the page asks whether the model run is ready
-from bench.st_client import ProtocolError, RunResult, Session, heatmap, table_columns, user_key
+from bench.st_client import Session
+from bench.st_elements import ProtocolError, RunResult, heatmap, table_columns, user_key
 
 # A student opens the Playground on its first screen (attnviz.lessons.playground.OPENING); the expected numbers are
 # derived from that state with the product's own moves, never restated here.

@@ -10,24 +10,18 @@ fragment when the widget it moved lives in one.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import re
 import time
 import urllib.request
-from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
-import numpy as np
-import pyarrow as pa
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
-from attnviz.core.numbers import MINUS
-from attnviz.figures.matrix_view import hover_digits
 from bench.harness.triggers import trigger_state
+from bench.st_elements import ProtocolError, RunResult, Widget, element_id, user_key
 
 FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN) is not the end of a move
     ForwardMsg.FINISHED_SUCCESSFULLY: "ok",
@@ -35,93 +29,6 @@ FINAL_STATUSES = {  # a run that another run replaced (FINISHED_EARLY_FOR_RERUN)
     ForwardMsg.FINISHED_WITH_COMPILE_ERROR: "compile error",
 }
 REPLICA_HEADER = "X-Attnviz-Replica"  # set by deploy/two-replicas.sh's nginx: which replica answered
-
-
-class ProtocolError(RuntimeError):
-    """The server closed, timed out or answered with something a browser could not show."""
-
-
-@dataclass(frozen=True)
-class Widget:
-    id: str
-    kind: str  # the element type: checkbox, text_input, dataframe (a data editor), ...
-    label: str
-    fragment_id: str  # "" outside a fragment
-    element: object  # the element's protobuf, e.g. its current value
-
-    def matches(self, *, label: str | None = None, kind=None, key_part: str | None = None) -> bool:
-        """True when every criterion given holds. ``kind`` is one element type or a tuple of them; ``key_part`` is
-        one word of the user key (see key_parts)."""
-        return (
-            (label is None or self.label == label)
-            and (kind is None or self.kind in ((kind,) if isinstance(kind, str) else kind))
-            and (key_part is None or key_part in key_parts(self.id))
-        )
-
-
-@dataclass
-class RunResult:
-    """What one rerun sent back."""
-
-    elapsed_ms: float
-    status: str
-    elements: list[Widget] = field(default_factory=list)  # every element with an id (widgets, charts), this run only
-    exceptions: list[str] = field(default_factory=list)
-    alerts: list[str] = field(default_factory=list)  # the text of every st.warning, st.error, … drawn this run
-    progress: list[str] = field(default_factory=list)  # the text of every progress bar drawn this run
-    messages: int = 0
-    largest_message: int = 0  # bytes: the largest message of this run, as it came over the websocket
-
-    def find(self, **criteria) -> Widget | None:
-        """The first element drawn in this run that matches (see Widget.matches), or None."""
-        return next((e for e in self.elements if e.matches(**criteria)), None)
-
-
-def user_key(widget_id: str) -> str:
-    """Streamlit ids read ``$$ID-<hash>-<user key>``; the key is ``None`` when the widget has none."""
-    return widget_id.split("-", 2)[-1] if widget_id.startswith("$$ID-") else widget_id
-
-
-def key_parts(widget_id: str) -> list[str]:
-    """The words of a user key: ``chart.weights`` and ``pg_weights`` both contain ``weights``; ``table.Q.0`` has Q."""
-    return re.split(r"[._-]", user_key(widget_id))
-
-
-def _element_id(element) -> str:
-    inner = getattr(element, element.WhichOneof("type"))
-    return getattr(inner, "id", "") or ""
-
-
-@dataclass(frozen=True)
-class Heatmap:
-    """The numbers a heatmap element carries, whichever library draws it."""
-
-    values: np.ndarray  # (rows, columns); NaN where the chart has no number
-    rows: list[str]  # the row labels, top to bottom
-    tolerance: float  # how exactly the chart carries each number
-
-
-def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
-    """The view ``view`` of an attention-grid component (attnviz/ui/attention_grid): its hover numbers, to
-    ``hover_digits`` significant digits (fewer above the text limit). A masked cell (no colour) is a weight of 0 or
-    a score of −∞. The tolerance holds for weights (below 1), which is what the load client checks."""
-    if widget.kind != "bidi_component":
-        raise ProtocolError(f"{user_key(widget.id)} is a {widget.kind}, not a matrix")
-    drawn = next(v for v in json.loads(widget.element.json)["views"] if v["name"] == view)
-    masked = 0.0 if drawn["value_name"] == "weight" else -np.inf
-    numbers = [
-        masked if colour is None else float(text.replace(MINUS, "-"))
-        for text, colour in zip(drawn["numbers"], drawn["colour"], strict=True)
-    ]
-    values = np.array(numbers).reshape(len(drawn["rows"]), len(drawn["cols"]))  # (rows, columns)
-    digits = hover_digits(bool(drawn["text"]))  # significant digits: for a weight (below 1), as many decimals at most
-    return Heatmap(values, drawn["rows"], tolerance=0.5 * 10.0**-digits + 1e-12)
-
-
-def table_columns(data_editor) -> list[str]:
-    """A data editor's column names (the names its edits are keyed by), read from the Arrow data it was sent."""
-    names = pa.ipc.open_stream(data_editor.arrow_data.data).read_all().column_names
-    return [name for name in names if not name.startswith("__index_level_")]
 
 
 def _http_get(url: str, cookie: str) -> tuple[str, str]:
@@ -317,11 +224,11 @@ class Session:
             result.alerts.append(element.alert.body)
         if kind == "progress":
             result.progress.append(element.progress.text)
-        element_id = _element_id(element)
-        if element_id:
+        found = element_id(element)
+        if found:
             inner = getattr(element, kind)
-            seen[element_id] = Widget(element_id, kind, getattr(inner, "label", ""), delta.fragment_id, inner)
-            result.elements.append(seen[element_id])
+            seen[found] = Widget(found, kind, getattr(inner, "label", ""), delta.fragment_id, inner)
+            result.elements.append(seen[found])
 
     def _remember(self, seen: dict[str, Widget], fragment_id: str, hashes: set[str]) -> None:
         """After a full run the page is what this run sent; after a fragment run only that fragment was redrawn."""

@@ -170,6 +170,35 @@ def moves() -> list[Move]:
         ),
         *real_model_moves(),
         *training_moves(),
+        *classroom_moves(),
+    ]
+
+
+def classroom_moves() -> list[Move]:
+    """The Challenges page's heaviest click (a challenge set up: its Playground state checked on the way) and the
+    Lesson plans page at its most steps (each step's link decoded to name it), moving a step."""
+    from attnviz.classroom import lesson_plan as plans
+    from attnviz.ui.state import LESSON_PLAN
+
+    def longest_plan(at) -> None:
+        ready = next(iter(plans.READY.values()))
+        at.session_state[LESSON_PLAN] = plans.LessonPlan("Longest", (ready.steps * plans.MAX_STEPS)[: plans.MAX_STEPS])
+
+    return [
+        Move(
+            "challenges",
+            "Try it: copy v₂",
+            "the challenge with the most moves",
+            lambda at: None,
+            (lambda at: at.button(key="challenge.copy_v2").click(),),
+        ),
+        Move(
+            "lesson_plans",
+            "move a step down, and back",
+            f"a lesson of {plans.MAX_STEPS} steps",
+            longest_plan,
+            (lambda at: at.button(key="step.Down.0").click(), lambda at: at.button(key="step.Up.1").click()),
+        ),
     ]
 
 

@@ -19,3 +19,17 @@ def test_the_moves_are_made_at_the_limits():
     assert len(long_sentence(MAX_TOKENS + 1).split(" ", 1)[1].split()) == MAX_TOKENS  # the other sentence
     assert [move.page for move in moves() if move.floor] == ["playground"]
     assert all(move.acts for move in moves())
+
+
+def test_the_classroom_pages_moves_run_in_the_app():
+    """Each act of the Challenges and Lesson plans pages' worst moves is a real click on a real widget."""
+    from bench.harness.apptest import open_app
+
+    for move in (m for m in moves() if m.page in ("challenges", "lesson_plans")):
+        at = open_app(move.page)
+        move.setup(at)
+        at.run()
+        for act in move.acts:
+            act(at)
+            at.run()
+            assert not at.exception, (move.name, at.exception)

@@ -62,3 +62,37 @@ def test_the_dark_theme_darkens_the_page_and_the_charts(browser, server):
         page.screenshot(path=str(SCREENSHOTS / "dark.png"))
     finally:
         context.close()
+
+
+def bar_says(page, text: str) -> None:
+    page.locator(".st-key-lesson_bar").filter(has_text=text).wait_for(timeout=30_000)
+    wait_for_app(page)
+
+
+def test_a_lesson_is_presented_at_1280x720_with_the_keyboard_only(page, server):
+    """Issue 25: the teacher tabs to Present, then walks the lesson with the arrow keys: the question first with the
+    Playground's views covered, the answer, the next step on its own page, and back."""
+    from tests.e2e.test_accessibility import tab_to
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_app_page(page, f"{server.url}/lesson_plans")
+    page.locator(".st-key-ready\\.present\\.Why\\ the\\ mask\\ and\\ the\\ scale\\ exist button").wait_for()
+    tab_to(page, ".st-key-ready\\.present\\.Why\\ the\\ mask\\ and\\ the\\ scale\\ exist button")
+    page.keyboard.press("Enter")
+    bar_says(page, "step 1 of 5")
+    wait_for_charts(page)
+    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "20px"  # presenter mode
+    assert page.locator('.attnviz-view[data-view="weights"] .attnviz-cover').is_visible()  # asked, covered
+    page.locator("body").click(position={"x": 5, "y": 400})  # nothing focused: the arrows go to the lesson
+    page.keyboard.press("ArrowRight")  # Answer
+    page.locator('.attnviz-view[data-view="weights"] .attnviz-cover').wait_for(state="hidden", timeout=30_000)
+    bar_says(page, "the causal mask sets their weights to 0")
+    page.keyboard.press("ArrowRight")  # the next step: Step by step at the Mask stage
+    bar_says(page, "step 2 of 5")
+    page.wait_for_url("**/step_by_step**")
+    page.locator(".attnviz-view-title").filter(has_text="After: the Playground's mask").wait_for()
+    page.keyboard.press("ArrowLeft")  # back to step 1's answer
+    bar_says(page, "step 1 of 5")
+    assert not page.locator('.attnviz-view[data-view="weights"] .attnviz-cover').is_visible()
+    shot = SCREENSHOTS / "lesson-presenter-1280x720.png"
+    page.screenshot(path=str(shot))

@@ -22,7 +22,8 @@ from attnviz.core.playground_state import PlaygroundState, column_names
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
 from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
 from bench.load_moves import VIEWS, Student
-from bench.st_client import Session, Widget
+from bench.st_client import Session
+from bench.st_elements import Widget
 from tests.load.test_load_protocol import run_apart
 from tests.models.conftest import require_package
 from tests.support.live import REPO, StreamlitServer

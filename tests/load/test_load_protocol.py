@@ -19,7 +19,8 @@ from attnviz import PRESETS
 from attnviz.figures.matrix_view import Scale, matrix_view
 from bench.harness.server import StreamlitServer
 from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
-from bench.st_client import Session, Widget, heatmap, key_parts, user_key
+from bench.st_client import Session
+from bench.st_elements import Widget, heatmap, key_parts, user_key
 from tests.reference import naive_attention
 
 
