@@ -10,11 +10,13 @@ import streamlit as st
 
 from attnviz.core.limits import MAX_D_MODEL
 from attnviz.core.numbers import format_number
-from attnviz.figures.stages import chosen_by_click, panel_widths, stage_notes, stage_views
+from attnviz.figures.stages import panel_widths, stage_notes, stage_views
+from attnviz.lessons import predictions
 from attnviz.lessons.stages import walkthrough
 from attnviz.ui import playground_session
 from attnviz.ui import state as session
-from attnviz.ui.attention_grid import clicked_cell, show_matrices
+from attnviz.ui import step_by_step as steps
+from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lesson_plan import running
 from attnviz.ui.lessons import explained_errors
@@ -44,20 +46,6 @@ def move(keys: list[str], by: int) -> None:
     """Back (−1) or Next (+1) through the stages."""
     at = keys.index(session.setting_value(PAGE, "stage"))
     session.set_setting(PAGE, "stage", keys[max(0, min(len(keys) - 1, at + by))])
-
-
-def choose_cell(stage) -> None:
-    """A click on a panel's cell chooses the query and column whose formula reads it."""
-    clicked = clicked_cell("steps.views")
-    names = [f"{stage.key}-{k}" for k in range(len(stage.panels))]
-    if clicked is None or clicked[0] not in names:
-        return
-    panel = stage.panels[names.index(clicked[0])]
-    rows, cols = panel.matrix.shape
-    if clicked[1] < rows and (clicked[2] is None or clicked[2] < cols):
-        column_setting = "key" if stage.columns_are == "key" else "dimension"
-        for name, value in chosen_by_click(panel, clicked[1], clicked[2]).items():
-            session.set_setting(PAGE, "query" if name == "query" else column_setting, value)
 
 
 rail, main = st.columns([1, 3.7], gap="medium")
@@ -129,14 +117,20 @@ with main:
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")
-    views = stage_views(stage, (query, column), font_size=chart_font_size())
+    guessed = steps.predicted(stage, query)
+    asking = bool(playground.predict) and guessed is None  # predict mode: the stage's result waits for a click
+    cover = predictions.stage_cover(stage, query, playground.labels) if asking else None
+    views = stage_views(stage, (query, column), font_size=chart_font_size(), cover=cover)
+    if playground.predict and guessed is not None:
+        st.info(predictions.stage_reveal(stage, query, guessed), icon=":material/lightbulb:")
     show_matrices(  # one key for every stage: Back and Next repaint the same canvases in place
         views,
-        key="steps.views",
+        key=steps.VIEWS,
         height=300 if session.presenting() else 330,
         font_size=chart_font_size(),
         columns=panel_widths(stage),
-        on_cell=partial(choose_cell, stage),
+        on_cell=partial(steps.choose_cell, stage),
+        on_guess=partial(steps.guess, stage, query),
         enter="Enter chooses this cell's formula.",
     )
     st.caption(

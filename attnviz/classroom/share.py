@@ -261,7 +261,7 @@ def _solved(keys) -> tuple[str, ...]:
     """The solved challenges' keys: known ones, each once."""
     if not isinstance(keys, list) or len(keys) > len(CHALLENGES):
         raise AttnvizInputError("the solved challenges are not a short list.")
-    unknown = [key for key in keys if key not in CHALLENGES]
+    unknown = [key for key in keys if not isinstance(key, str) or key not in CHALLENGES]
     if unknown:
         raise AttnvizInputError(f"there is no challenge called {str(unknown[0])[:30]!r}.")
     return tuple(sorted(set(keys)))

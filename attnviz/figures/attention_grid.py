@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from attnviz.core.numbers import format_number
-from attnviz.figures.matrix_view import Cells, Scale, cells_of, view_of
+from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 
 
 @lru_cache(maxsize=32)  # a state's cells are computed once: now, and again as "before" for the next change
@@ -68,18 +68,10 @@ def playground_views(
     )
     before = previous if _comparable(previous, state) else None
     covers = covers or {}
-    shown = [_covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
+    shown = [covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
     if "weights" in covers and choices:
         shown[2]["choices"] = list(choices)
     return shown
-
-
-def _covered(view: dict, cover: str | None) -> dict:
-    """A view covered until the student predicts (predict mode): its labels, none of its numbers or colours."""
-    if cover is None:
-        return view
-    blank = len(view["numbers"])
-    return view | {"colour": [None] * blank, "text": [], "numbers": [""] * blank, "changed": [], "cover": cover}
 
 
 def _comparable(previous, state) -> bool:

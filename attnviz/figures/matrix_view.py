@@ -175,3 +175,11 @@ def view_of(
 def matrix_view(matrix, row_labels: list[str], col_labels: list[str], *, scale: Scale, blocked=None, **view) -> dict:
     """``matrix`` (rows, cols) as a view: ``cells_of`` then ``view_of`` (which takes the rest by name)."""
     return view_of(cells_of(matrix, blocked, scale), row_labels, col_labels, scale=scale, **view)
+
+
+def covered(view: dict, cover: str | None) -> dict:
+    """A view covered until the student predicts (predict mode): its labels, none of its numbers or colours."""
+    if cover is None:
+        return view
+    blank = len(view["numbers"])
+    return view | {"colour": [None] * blank, "text": [], "numbers": [""] * blank, "changed": [], "cover": cover}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from attnviz.core.numbers import format_number
 from attnviz.figures.colours import reach_of
-from attnviz.figures.matrix_view import Scale, matrix_view
+from attnviz.figures.matrix_view import Scale, covered, matrix_view
 from attnviz.lessons.stages import Panel, Stage
 
 LABEL_COLUMNS = 2  # the width units the first panel's row labels take
@@ -52,26 +52,32 @@ def panel_widths(stage: Stage) -> list[int]:
     return [min(max(p.matrix.shape[1], 3), 12) + (LABEL_COLUMNS if k == 0 else 0) for k, p in enumerate(stage.panels)]
 
 
-def stage_views(stage: Stage, chosen: tuple[int, int] | None = None, *, font_size: int = 13) -> list[dict]:
+def stage_views(
+    stage: Stage, chosen: tuple[int, int] | None = None, *, font_size: int = 13, cover: str | None = None
+) -> list[dict]:
     """The view of each panel of ``stage``; ``chosen`` (query, column) outlines the cells its formula reads. The
-    panels share their rows: only the first labels them."""
+    panels share their rows: only the first labels them. With ``cover`` (predict mode), every panel but the stage's
+    inputs is covered with those words until the student predicts."""
     views = []
     for k, panel in enumerate(stage.panels):
         region = None if chosen is None else picked_region(panel, *chosen)
         views.append(
-            matrix_view(
-                panel.matrix,
-                panel.row_labels,
-                panel.col_labels,
-                scale=scale_of(panel),
-                blocked=panel.blocked,
-                name=f"{stage.key}-{k}",
-                title=panel.title,
-                value_name=_VALUE_NAME[panel.kind],
-                font_size=font_size,
-                changed=panel.changed,
-                boxes=[region] if region else [],
-                row_ticks=None if k == 0 else [""] * len(panel.row_labels),
+            covered(
+                matrix_view(
+                    panel.matrix,
+                    panel.row_labels,
+                    panel.col_labels,
+                    scale=scale_of(panel),
+                    blocked=panel.blocked,
+                    name=f"{stage.key}-{k}",
+                    title=panel.title,
+                    value_name=_VALUE_NAME[panel.kind],
+                    font_size=font_size,
+                    changed=panel.changed,
+                    boxes=[region] if region else [],
+                    row_ticks=None if k == 0 else [""] * len(panel.row_labels),
+                ),
+                None if panel.title.startswith("Before") else cover,
             )
         )
     return views

@@ -193,3 +193,39 @@ def _zeroed(state: PlaygroundState) -> str:
 
 def _root(state: PlaygroundState) -> str:
     return format_number(float(np.sqrt(state.d_k)))
+
+
+# ----------------------------------------------------------------------------- Step by step
+
+
+def stage_target(stage) -> int:
+    """The panel a stage's prediction is about: its first result (the first panel that is not an input)."""
+    return next(k for k, panel in enumerate(stage.panels) if not panel.title.startswith("Before"))
+
+
+def stage_cover(stage, query: int, labels: list[str]) -> str:
+    panel = stage.panels[stage_target(stage)]
+    return f"Predict first: which cell of row {labels[query]} will be the largest in “{panel.title}”? Click it."
+
+
+def stage_answer(stage, query: int) -> int:
+    """The column of the largest shown value in the query's row of the stage's first result (masked cells: never)."""
+    panel = stage.panels[stage_target(stage)]
+    row = panel.matrix[query].astype(float)
+    if panel.blocked is not None:
+        row = np.where(panel.blocked[query], -np.inf, row)
+    return int(np.argmax(row))
+
+
+def stage_reveal(stage, query: int, guess: int) -> str:
+    """The answer beside the prediction, with both values."""
+    panel = stage.panels[stage_target(stage)]
+    best, row = stage_answer(stage, query), panel.matrix[query]
+    masked = panel.blocked is not None and panel.blocked[query, guess]
+    yours = "masked" if masked else format_number(float(row[guess]))
+    verdict = "Right" if guess == best or row[guess] == row[best] else "Not this time"
+    return (
+        f"{verdict}: you predicted {panel.col_labels[guess]} ({yours}); the largest in row {panel.row_labels[query]} "
+        f"of “{panel.title}” is {panel.col_labels[best]}: {format_number(float(row[best]))}. "
+        "Another stage or query asks again."
+    )

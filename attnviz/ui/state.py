@@ -30,6 +30,7 @@ LINK_CHECKED = "link_checked"  # the share link in the address is applied once, 
 PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
+STAGE_PREDICTION = "steps.prediction"  # Step by step's predict mode: ((state, stage, query), the column clicked)
 PREDICTION = "playground.prediction"  # predict mode: (the state predicted for, the key the student clicked)
 VIEWS = "playground.views"  # the attention views component: its controls' changes arrive as triggers, by field
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
@@ -249,7 +250,7 @@ def set_active_challenge(key: str | None, *, missed: bool = False) -> None:
 
 
 def moves_to_play() -> tuple[list, list[str], float]:
-    """"Show me": (the moves still to play, the words of those played so far, when the last was played)."""
+    """ "Show me": (the moves still to play, the words of those played so far, when the last was played)."""
     rest, played, at = st.session_state.get(PLAYING, ([], [], 0.0))
     return list(rest), list(played), at
 

@@ -56,9 +56,38 @@ _FOCUS_CSS = """
 """
 
 
+# A button pressed from the keyboard that is disabled by the run it started (Step by step's Next at the last stage)
+# would drop the focus to the page's body: the keyboard user is sent back to the top. This puts the focus on the
+# nearest enabled button of the same row instead (Back), and only right after a key press, never after a click.
+_FOCUS_KEEPER_JS = """
+export default function () {
+  if (window.__attnvizFocusKeeper) return;
+  window.__attnvizFocusKeeper = true;
+  let pressed = null; // {button, row, at}: the button a key last pressed, its row of buttons, when
+  document.addEventListener('keydown', (event) => {
+    const button = event.target.closest && event.target.closest('button');
+    const row = button && button.closest('[data-testid="stHorizontalBlock"]');
+    pressed = row && ['Enter', ' '].includes(event.key) ? { button, row, at: performance.now() } : null;
+  }, true);
+  document.addEventListener('pointerdown', () => { pressed = null; }, true);
+  const keep = () => {
+    if (!pressed || performance.now() - pressed.at > 5000 || !pressed.row.isConnected) return;
+    const lost = document.activeElement === document.body || document.activeElement === null;
+    if (!lost || !(pressed.button.disabled || !pressed.button.isConnected)) return;
+    const next = [...pressed.row.querySelectorAll('button')].find((button) => !button.disabled);
+    if (next) next.focus();
+    pressed = null;
+  };
+  new MutationObserver(keep).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
+}
+"""
+_FOCUS_KEEPER = st.components.v2.component("attnviz_focus_keeper", js=_FOCUS_KEEPER_JS)
+
+
 def focus_rings() -> None:
-    """Drawn by app.py on every page."""
+    """Drawn by app.py on every page: the focus rings, and the focus kept on a row of buttons after a key press."""
     st.markdown(_FOCUS_CSS, unsafe_allow_html=True)
+    _FOCUS_KEEPER(key="focus_keeper")
 
 
 def compact_page() -> None:

@@ -73,12 +73,13 @@ def control_value(at: AppTest, field: str):
     return controls(at)[field]["value"]
 
 
-def click_cell(at: AppTest, key: str, view: str, row: int, col: int | None) -> AppTest:
+def click_cell(at: AppTest, key: str, view: str, row: int, col: int | None, *, covered: bool = False) -> AppTest:
     """Clicks cell (row, col) of ``view`` in the attention-grid component drawn with ``key`` (col None: the row's
-    label), as the browser does: a "cell" trigger sent with the rerun."""
+    label), as the browser does: a "cell" trigger sent with the rerun, or "guess" on a ``covered`` view."""
     (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{key}")]
     states = at._tree.get_widget_states()
-    states.widgets.append(trigger_state(component.proto.id, "cell", {"view": view, "row": row, "col": col}))
+    sent = {"row": row, "col": col} if covered else {"view": view, "row": row, "col": col}
+    states.widgets.append(trigger_state(component.proto.id, "guess" if covered else "cell", sent))
     return at._run(states)
 
 

@@ -17,9 +17,11 @@ from tests.support.apptest import (
     click_cell,
     control_key,
     heatmap_cells,
+    open_app,
     setting_key,
     shown_matrix,
     texts,
+    use_control,
     views_data,
 )
 
@@ -279,3 +281,27 @@ def test_a_click_on_a_cell_chooses_the_formula_that_reads_it(page):
     click_cell(page, "steps.views", "scores-2", 99, 0)  # past the view (only a crafted message): nothing changes
     click_cell(page, "steps.views", "softmax-1", 0, 0)  # another stage's picture: nothing changes
     assert (query.value, key.value) == (2, 7) and not page.exception
+
+
+def test_predict_mode_covers_each_stages_result_until_a_cell_of_the_query_row_is_clicked():
+    at = open_app()
+    use_control(at, "predict", 1)  # the Playground's predict mode holds on Step by step too
+    at.switch_page("pages/step_by_step.py").run()
+    for _ in range(3):  # Scores → Scale → Mask → Softmax: before = masked scores, after = weights
+        button(at, "Next").click().run()
+    before, after = charts(at)
+    assert "cover" not in before and after["cover"].startswith("Predict first: which cell of row 4: good")
+    assert set(after["colour"]) == {None}  # nothing to read the answer from
+    query = at.selectbox(key=setting_key("step_by_step", "query")).value
+    click_cell(at, "steps.views", "softmax-1", query, 10, covered=True)  # “amazing”
+    _, after = charts(at)
+    assert "cover" not in after and after["text"]
+    state = at.session_state["playground"]
+    Q, K, V = state.matrices()
+    weights = np.array(naive_attention(Q.tolist(), K.tolist(), V.tolist())[1])  # (12, 12)
+    best = int(np.argmax(weights[query]))
+    said = texts(at.info)
+    assert said.startswith("Not this time: you predicted 10: amazing (")
+    assert f"of “After: weights” is {state.labels[best]}: " in said
+    button(at, "Back").click().run()  # another stage asks again
+    assert charts(at)[1]["cover"]

@@ -74,13 +74,15 @@ def show_matrices(
     font_size: int,
     columns: list[float] | None = None,
     on_cell=None,
+    on_guess=None,
     enter: str = "",
     caption: str = "",
 ) -> None:
     """Draws ``views`` (attnviz.figures.matrix_view) side by side in ``columns`` (relative widths; one view a column by
     default, more views than columns wrap), each ``height`` px tall, updated in place on every rerun: a view keeps
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
-    cell; ``clicked_cell(key)`` then tells which. ``enter`` says in words what Enter on a cell does."""
+    cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
+    arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does."""
     _COMPONENT(
         key=key,
         data={
@@ -97,6 +99,7 @@ def show_matrices(
             "enter": enter,
         },
         **({"on_cell_change": on_cell} if on_cell else {}),
+        **({"on_guess_change": on_guess} if on_guess else {}),
     )
 
 
