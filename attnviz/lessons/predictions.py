@@ -20,7 +20,7 @@ KINDS = {
     "": "Off: show every view",
     "most": "Which key gets the most weight?",
     "sharper": "Scaling switched: sharper or flatter?",
-    "zeroed": "Causal mask switched: what drops to 0?",
+    "zeroed": "Mask switched: which keys drop to 0?",
 }
 SHARPER_CHOICES = ("Sharper", "Flatter", "No change")
 COVERED_OUTPUT = "Covered until you predict in view 3."

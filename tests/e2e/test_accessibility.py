@@ -107,7 +107,7 @@ def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
     assert by_key(page, '.attnviz-check[data-field="causal"] input', "Space").causal
     assert by_key(page, '.attnviz-range input[type="range"]', "ArrowRight").temperature == 1.05
     assert by_key(page, '.attnviz-toggle[value="3"]', "Enter").blocked_keys == (3,)
-    assert by_key(page, ".attnviz-choice select", "ArrowDown").focus == 5
+    assert by_key(page, ".attnviz-control[data-field=focus] select", "ArrowDown").focus == 5
     tab_to(page, '.attnviz-view[data-view="weights"] canvas')
     said = page.locator('.attnviz-view[data-view="weights"] p.attnviz-sr')
     said.filter(has_text="5: , → 0: The: weight").wait_for()

@@ -123,7 +123,7 @@ def test_clicking_a_cell_makes_its_row_the_focus_token(playground):
     )
     page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
     page.wait_for_function(
-        "() => document.querySelector('.attnviz-choice select').selectedOptions[0].text === '2: was'"
+        "() => document.querySelector('.attnviz-control[data-field=focus] select').selectedOptions[0].text === '2: was'"
     )
     wait_for_app(page)
     assert decode(current_link(page)).state.focus == 2
@@ -348,7 +348,7 @@ def test_a_view_is_read_cell_by_cell_from_the_keyboard(playground):
     said.filter(has_text=f"3: not → 2: was: weight {format_number(weights[3, 2])}").wait_for()
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "() => document.querySelector('.attnviz-choice select').selectedOptions[0].text === '3: not'"
+        "() => document.querySelector('.attnviz-control[data-field=focus] select').selectedOptions[0].text === '3: not'"
     )
     assert decode(current_link(page)).state.focus == 3
 
@@ -380,7 +380,7 @@ def test_on_a_laptop_nothing_scrolls_sideways(playground):
 
 def test_predict_mode_asks_then_reveals_with_a_click_on_the_covered_view(playground):
     page = playground
-    view_control(page, "Predict first").locator("input").click()
+    view_control(page, "Predict first").locator("select").select_option(index=1)  # which key gets the most?
     cover = page.locator('.attnviz-view[data-view="weights"] .attnviz-cover')
     cover.filter(has_text="Which key will “good” attend to most?").wait_for()
     wait_for_app(page)
@@ -388,9 +388,21 @@ def test_predict_mode_asks_then_reveals_with_a_click_on_the_covered_view(playgro
     at = page.evaluate(
         """() => JSON.parse(document.querySelector('.attnviz-view[data-view="weights"] canvas').dataset.layout)"""
     )
-    weights = PlaygroundState(predict=True).result().weights
+    weights = PlaygroundState(predict="most").result().weights
     best = int(np.argmax(weights[4]))
     page.mouse.click(box["x"] + at["left"] + (best + 0.5) * at["cellW"], box["y"] + at["top"] + 4.5 * at["cellH"])
     cover.wait_for(state="hidden")
     page.locator(".attnviz-caption").filter(has_text="Right: you predicted").wait_for()
     assert decode(current_link(page)).state.predict  # in the link: a teacher can share a setup that asks first
+
+
+def test_sharper_or_flatter_is_answered_with_a_button_on_the_cover(playground):
+    page = playground
+    view_control(page, "Predict first").locator("select").select_option(index=2)
+    cover = page.locator('.attnviz-view[data-view="weights"] .attnviz-cover')
+    cover.filter(has_text="Scaling off: will “good”'s row get sharper or flatter?").wait_for()
+    wait_for_app(page)
+    cover.get_by_role("button", name="Sharper").click()
+    cover.wait_for(state="hidden")
+    page.locator(".attnviz-caption").filter(has_text="You predicted sharper: right.").wait_for()
+    assert not view_control(page, "Scale by 1/√d_k").locator("input").is_checked()  # the switch was made

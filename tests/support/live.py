@@ -159,9 +159,9 @@ def wait_for_views_to_settle(page, *, timeout_ms: float = 30_000) -> dict[str, d
 def view_control(page, label: str):
     """A control beside the Playground's views, by its label: drawn by the views' component, not a Streamlit widget
     (a checkbox's ``locator("input")`` is its box; a click on it toggles it)."""
-    return page.locator(".attnviz-control").filter(has_text=label)
+    return page.locator(".attnviz-control").filter(has=page.get_by_text(label, exact=True))
 
 
 def chosen_focus(page) -> str:
     """The label the Playground's focus drop-down shows."""
-    return page.locator(".attnviz-choice select").evaluate("select => select.selectedOptions[0].text")
+    return page.locator('.attnviz-control[data-field="focus"] select').evaluate("select => select.selectedOptions[0].text")
