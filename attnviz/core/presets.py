@@ -11,9 +11,9 @@ from attnviz.core.tokenize import tokenize
 
 @dataclass(frozen=True)
 class Preset:
+    """A worked example's numbers (its title and what it shows are words: attnviz.lessons.examples)."""
+
     key: str
-    title: str
-    description: str  # one line, shown when the example is loaded
     sentence: str
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
@@ -44,23 +44,18 @@ _MOVIE = "The movie was not good, but the soundtrack was amazing."
 _NEGATION_QK = _rows(12, 2, r3=[20, 20], r4=[0, 1], r10=[19, 19])  # not, good, amazing
 _CAUSAL_QK = _rows(12, 2, r3=[0, 1], r4=[0, 1], r8=[19, 19], r10=[19, 19])  # not, good, soundtrack, amazing
 
+
+def _movie(key: str, qk: np.ndarray, v: np.ndarray, **settings) -> Preset:
+    """The movie review with queries and keys alike: each token looks for what it offers."""
+    return Preset(key=key, sentence=_MOVIE, Q=qk, K=qk, V=v, **settings)
+
+
 PRESETS: dict[str, Preset] = {
     preset.key: preset
     for preset in (
-        Preset(
-            key="movie_negation",
-            title="Movie review: “not good”",
-            description="“good” attends to “not” (0.67) and “amazing” (0.33), so its output carries the negation.",
-            sentence=_MOVIE,
-            Q=_NEGATION_QK,
-            K=_NEGATION_QK,
-            V=_rows(12, 2, r3=[1, 0], r4=[0, 1], r10=[1, 1]),
-            focus=4,
-        ),
+        _movie("movie_negation", _NEGATION_QK, _rows(12, 2, r3=[1, 0], r4=[0, 1], r10=[1, 1]), focus=4),
         Preset(
             key="pronoun_it",
-            title="What does “it” refer to?",
-            description="The query of “it”, [3, 1], matches the key of “animal” best: weights 0.87, 0.10 and 0.03.",
             sentence="animal street because it",
             Q=[[3, 1], [1, 4], [1.5, 0.5], [3, 1]],
             K=[[3, 1], [1, 4], [1.5, 0.5], [3, 1]],
@@ -70,8 +65,6 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             key="cat_sat",
-            title="The cat sat",
-            description="Three tokens with 2-D vectors, small enough to check every number by hand.",
             sentence="The cat sat",
             Q=[[0.5, 0.5], [0.8, 0.2], [0.3, 0.9]],
             K=[[0.2, 0.8], [0.9, 0.3], [0.1, 0.7]],
@@ -79,8 +72,6 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             key="notebook_causal",
-            title="Random 4×8 decoder (causal)",
-            description="Random 8-D vectors with the causal mask: each token sees only itself and the tokens before it.",
             sentence="my name is Aj",
             Q=[
                 [0.11672673, -2.54870451, -1.44065948, 0.93661829, 1.36278968, 1.04252277, -0.01310938, -1.3163937],
@@ -105,23 +96,13 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             key="identical_keys",
-            title="Identical keys",
-            description="Every key is the same, so every query scores them equally: the weights are uniform (0.25 each).",
             sentence="all keys look alike",
             Q=[[1, 0], [0, 2], [-1, 1], [2, 2]],
             K=[[1, 1], [1, 1], [1, 1], [1, 1]],
             V=[[1, 0], [0, 1], [1, 1], [0, 0]],
         ),
-        Preset(
-            key="causal_movie",
-            title="Movie review, causal (decoder)",
-            description="With the causal mask a token sees only itself and earlier tokens, so the first row is always [1, 0, …].",
-            sentence=_MOVIE,
-            Q=_CAUSAL_QK,
-            K=_CAUSAL_QK,
-            V=_rows(12, 2, r3=[1, 0], r4=[0, 1], r8=[1, 1], r10=[1, 1]),
-            causal=True,
-            focus=10,
+        _movie(
+            "causal_movie", _CAUSAL_QK, _rows(12, 2, r3=[1, 0], r4=[0, 1], r8=[1, 1], r10=[1, 1]), causal=True, focus=10
         ),
     )
 }

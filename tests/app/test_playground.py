@@ -13,6 +13,7 @@ from attnviz import PRESETS, random_qkv
 from attnviz.classroom.share import encode
 from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.examples import EXAMPLES
 from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
 from tests.support.apptest import (
@@ -232,7 +233,7 @@ def test_an_example_shows_its_documented_weights_and_focuses_its_token(app, key)
     assert app.text_input(key=control_key("sentence")).value == preset.sentence
     assert control_value(app, "causal") == preset.causal
     assert control_value(app, "focus") == preset.focus
-    assert views_data(app)["note"].startswith(preset.description)
+    assert views_data(app)["note"].startswith(EXAMPLES[key][1])
 
 
 def test_the_focus_table_works_one_row_out(app):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from attnviz import PRESETS, attention, tokenize
+from attnviz.lessons.examples import EXAMPLES
 from tests.reference import naive_attention
 
 
@@ -22,7 +23,8 @@ def test_preset_is_consistent(key):
     assert preset.Q.shape[0] == preset.K.shape[0] == preset.V.shape[0] == n
     assert preset.Q.shape[1] == preset.K.shape[1]
     assert 0 <= preset.focus < n
-    assert preset.description and "\n" not in preset.description
+    title, description = EXAMPLES[key]  # its words
+    assert title and description and "\n" not in description
     allowed = [[j not in preset.blocked_keys for j in range(n)] for _ in range(n)]
     _, weights, output = naive_attention(
         preset.Q.tolist(),

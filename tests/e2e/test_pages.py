@@ -15,29 +15,30 @@ from tests.support.live import (
     wait_for_views_to_settle,
 )
 
-# url path -> (page file, title in the navigation, the page's own heading), as app.py routes them;
-# test_the_page_list_here_is_the_page_table keeps this list honest.
+# url path -> (title in the navigation, the page's own heading), as app.py routes them (the file is pages/<name>.py,
+# the Playground's path ""); test_the_page_list_here_is_the_page_table keeps this list honest.
 PAGES = {
-    "": ("pages/playground.py", "Playground", "Attention playground"),
-    "step_by_step": ("pages/step_by_step.py", "Step by step", "Step by step"),
-    "geometry": ("pages/geometry.py", "Geometry of dot products", "The geometry of dot products"),
-    "why_scale": ("pages/why_scale.py", "Why we scale", "Why we divide by √d_k"),
-    "multi_head": ("pages/multi_head.py", "Multi-head and projections", "Multi-head attention and projections"),
-    "watch_it_learn": ("pages/watch_it_learn.py", "Watch it learn", "Watch attention learn"),
-    "real_model": ("pages/real_model.py", "Real model", "A real model"),
-    "challenges": ("pages/challenges.py", "Challenges", "Challenges"),
-    "lesson_plans": ("pages/lesson_plans.py", "Lesson plans", "Lesson plans"),
+    "": ("Playground", "Attention playground"),
+    "step_by_step": ("Step by step", "Step by step"),
+    "geometry": ("Geometry of dot products", "The geometry of dot products"),
+    "why_scale": ("Why we scale", "Why we divide by √d_k"),
+    "multi_head": ("Multi-head and projections", "Multi-head attention and projections"),
+    "watch_it_learn": ("Watch it learn", "Watch attention learn"),
+    "real_model": ("Real model", "A real model"),
+    "challenges": ("Challenges", "Challenges"),
+    "lesson_plans": ("Lesson plans", "Lesson plans"),
 }
 APP_TITLE = "attnviz"
 
 
 def test_the_page_list_here_is_the_page_table():
-    assert {path: title for path, title, _ in PAGES.values()} == {page.file: page.title for page in TABLE}
+    files = {f"pages/{path or 'playground'}.py": title for path, (title, _) in PAGES.items()}
+    assert files == {page.file: page.title for page in TABLE}
 
 
 @pytest.mark.parametrize("url_path", list(PAGES), ids=[p or "playground" for p in PAGES])
 def test_page_loads_draws_and_is_titled(page, url_path):
-    _, title, heading = PAGES[url_path]
+    title, heading = PAGES[url_path]
     count = open_app_page(page, f"{page.base_url}/{url_path}")
 
     # No traceback on screen.
