@@ -18,11 +18,11 @@ st.markdown(
 )
 
 st.subheader("Ready to present")
-for title, ready in plans.READY.items():
+for number, (title, ready) in enumerate(plans.READY.items()):
     name, show, copy = st.columns([4, 1, 1], vertical_alignment="center")
     name.markdown(f"**{title}**: {len(ready.steps)} steps")
-    show.button("Present", key=f"ready.present.{title}", width="stretch", on_click=lesson.present, args=(ready,))
-    if copy.button("Edit a copy", key=f"ready.copy.{title}", width="stretch"):
+    show.button("Present", key=f"ready.present.{number}", width="stretch", on_click=lesson.present, args=(ready,))
+    if copy.button("Edit a copy", key=f"ready.copy.{number}", width="stretch"):
         lesson.set_building(ready)
         st.rerun()
 

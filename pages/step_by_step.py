@@ -68,22 +68,11 @@ with rail:
     position = keys.index(chosen_key)
     back, forward = st.columns(2)
     arrows = running() is None  # the arrow keys walk the stages, or a lesson plan being presented (its bar's)
-    back.button(
-        "Back",
-        on_click=move,
-        args=(keys, -1),
-        disabled=position == 0,
-        width="stretch",
-        shortcut="Left" if arrows else None,
-    )
-    forward.button(  # the arrow keys drive the lesson from the keyboard (or a presenter's clicker)
-        "Next",
-        on_click=move,
-        args=(keys, 1),
-        disabled=position == len(keys) - 1,
-        width="stretch",
-        shortcut="Right" if arrows else None,
-    )
+    last = position == len(keys) - 1  # the arrow keys drive the lesson (or a presenter's clicker)
+    back.button("Back", on_click=move, args=(keys, -1), disabled=position == 0, width="stretch",
+                shortcut="Left" if arrows else None, key="steps.back")  # fmt: skip
+    forward.button("Next", on_click=move, args=(keys, 1), disabled=last, width="stretch",
+                   shortcut="Right" if arrows else None, key="steps.next")  # fmt: skip
     stage, r = stages[chosen_key], walk.result
     if chosen_key in STAGE_SWITCHES:  # the setting this stage explains, switched where its pictures are
         field, label = STAGE_SWITCHES[chosen_key]

@@ -159,7 +159,10 @@ def wait_for_views_to_settle(page, *, timeout_ms: float = 30_000) -> dict[str, d
 def view_control(page, label: str):
     """A control beside the Playground's views, by its label: drawn by the views' component, not a Streamlit widget
     (a checkbox's ``locator("input")`` is its box; a click on it toggles it)."""
-    return page.locator(".attnviz-control").filter(has=page.get_by_text(label, exact=True))
+    from attnviz.classroom.controls import CONTROLS
+
+    field = next(control.field for control in CONTROLS.values() if control.label == label)
+    return page.locator(f'.attnviz-control[data-field="{field}"]')
 
 
 def chosen_focus(page) -> str:
