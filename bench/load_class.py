@@ -21,11 +21,25 @@ class Scenario:
     duration_s: float
     reconnect_every: int = 0  # every this many moves, a session reconnects and must find its state (0: never)
     prefix: str = ""
+    bursts: int = 0  # > 0: a burst ("now everyone toggle"): every session moves once within BURST_WINDOW_S, this
+    # many times, ``move_every_s`` apart, instead of moving every ``move_every_s`` for ``duration_s``
 
     @property
     def name(self) -> str:
+        if self.bursts:
+            return f"{self.prefix}burst: {self.sessions} sessions × 1 move within {BURST_WINDOW_S:g} s, {self.bursts}×"
         every = "s" if self.move_every_s == 1 else f"{self.move_every_s:g} s"
         return f"{self.prefix}{self.sessions} sessions × 1 move/{every} × {self.duration_s:g} s"
+
+    def move_times(self, start: float, rng) -> list[float] | None:
+        """A burst's moves for one session (monotonic times), each at a random moment of its window; None when the
+        session moves every ``move_every_s`` instead."""
+        if not self.bursts:
+            return None
+        return [start + k * self.move_every_s + rng.uniform(0, BURST_WINDOW_S) for k in range(self.bursts)]
+
+
+BURST_WINDOW_S = 1.0
 
 
 @dataclass
@@ -40,6 +54,7 @@ class Tally:
     students: list[Student] = field(default_factory=list)
     loaded: asyncio.Event = field(default_factory=asyncio.Event)  # set when every session has loaded (or failed to)
     until: float = 0.0  # when moves stop: ``duration_s`` after the whole class is in
+    moves_from: float = 0.0  # when the whole class was in: moves start
 
     def fail(self, what: str, error: BaseException, *, wrong: bool) -> None:
         if wrong:
@@ -76,14 +91,16 @@ async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
 
     ok = await attempt(tally, "load", load())
     if len(tally.loads_ms) + tally.errors + tally.wrong >= scenario.sessions:
-        tally.until = time.monotonic() + scenario.duration_s
+        tally.moves_from = time.monotonic()
+        tally.until = tally.moves_from + (scenario.bursts * scenario.move_every_s or scenario.duration_s)
         tally.loaded.set()
     await tally.loaded.wait()  # moves start once the whole class is in, so opening is measured on its own
-    next_at = time.monotonic() + student.rng.uniform(0, scenario.move_every_s)  # students do not move in step
+    burst = scenario.move_times(tally.moves_from, student.rng)
+    next_at = burst.pop(0) if burst else time.monotonic() + student.rng.uniform(0, scenario.move_every_s)
     made = 0
     while ok:
         await asyncio.sleep(max(0.0, next_at - time.monotonic()))
-        if time.monotonic() >= tally.until:
+        if burst is None and time.monotonic() >= tally.until:
             break
         name, move = pick_move(student, reconnect_every=scenario.reconnect_every, made=made)
 
@@ -92,7 +109,9 @@ async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
 
         ok = await attempt(tally, name, timed())
         made += 1
-        next_at = max(next_at + scenario.move_every_s, time.monotonic())
+        if burst is not None and not burst:
+            break
+        next_at = burst.pop(0) if burst else max(next_at + scenario.move_every_s, time.monotonic())
     await student.session.close()
 
 
@@ -104,8 +123,9 @@ async def run_class(url: str, scenario: Scenario, sampler: Sampler) -> tuple[dic
     started = time.monotonic()
     tasks = [asyncio.create_task(_student(url, i, scenario, tally)) for i in range(scenario.sessions)]
     await tally.loaded.wait()
-    opened_s = time.monotonic() - started
+    opened_s, cpu_at_moves = time.monotonic() - started, sampler.cpu_now()
     await asyncio.gather(*tasks)
+    cpu_on_moves = sampler.cpu_now() - cpu_at_moves  # the server's CPU from the first move to the last answer
     await sampler.stop()
     client = os.times()
     elapsed = time.monotonic() - started
@@ -120,6 +140,8 @@ async def run_class(url: str, scenario: Scenario, sampler: Sampler) -> tuple[dic
         "rss_before_mb": round(rss_before, 1),
         "rss_after_mb": round(sampler.rss_now(), 1),
         **cpu_figures(sampler),
+        "server_cpu_ms_per_move": round(1000 * cpu_on_moves / max(1, len(tally.all_moves())), 1),
+        "slowest_ms": round(max(tally.all_moves(), default=0.0), 1),
         "client_cpu_pct_mean": round(
             100 * (client.user + client.system - client_before.user - client_before.system) / elapsed, 1
         ),

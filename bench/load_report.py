@@ -44,6 +44,10 @@ class Sampler:
     def rss_now(self) -> float:
         return sum(rss_mb(pid) for pid in self.pids)
 
+    def cpu_now(self) -> float:
+        """The servers' CPU seconds so far (user and system)."""
+        return sum(map(cpu_seconds, self.pids))
+
     def rss_at(self, seconds: float) -> float:
         """The first RSS sampled at or after ``seconds`` since start() (the last one if the run was shorter)."""
         return next((rss for t, rss in zip(self.times, self.rss, strict=True) if t >= seconds), self.rss[-1])
@@ -90,6 +94,7 @@ COLUMNS = (  # (heading, key, format)
     ("wrong", "wrong", "{}"),
     ("RSS MB", "rss_mb", "{:.0f}"),
     ("CPU % mean", "server_cpu_pct_mean", "{:.0f}"),
+    ("CPU ms/move", "server_cpu_ms_per_move", "{:.1f}"),
     ("opened/s", "sessions_opened_per_s", "{:.1f}"),
     ("load avg", "loadavg_1min_after", "{:.1f}"),
     ("targets", "met", "{}"),

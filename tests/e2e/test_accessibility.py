@@ -140,7 +140,7 @@ def test_streamlits_switches_and_radios_show_the_keyboards_focus(page, server):
 def test_the_last_next_of_step_by_step_keeps_the_keyboard_on_its_buttons(page, server):
     """Next is disabled at the last stage: the keyboard's focus moves to Back, not to the top of the page."""
     open_app_page(page, f"{server.url}/step_by_step")
-    tab_to(page, ".st-key-steps\\.next button")
+    tab_to(page, ".st-key-steps-next button")
     for stage in range(2, 6):
         page.keyboard.press("Enter")
         page.locator('[data-testid="stMain"] h3').filter(has_text=f"Stage {stage} of 5").wait_for()

@@ -76,7 +76,7 @@ def test_a_lesson_is_presented_at_1280x720_with_the_keyboard_only(page, server):
 
     page.set_viewport_size({"width": 1280, "height": 720})
     open_app_page(page, f"{server.url}/lesson_plans")
-    present = ".st-key-ready\\.present\\.1 button"  # "Why the mask and the scale exist"
+    present = ".st-key-ready-present-1 button"  # "Why the mask and the scale exist"
     page.locator(present).wait_for()
     tab_to(page, present)
     page.keyboard.press("Enter")

@@ -161,7 +161,7 @@ def view_control(page, label: str):
     (a checkbox's ``locator("input")`` is its box; a click on it toggles it)."""
     from attnviz.classroom.controls import CONTROLS
 
-    field = next(control.field for control in CONTROLS.values() if control.label == label)
+    field = next(control.field for control in CONTROLS.values() if control.label.startswith(label))
     return page.locator(f'.attnviz-control[data-field="{field}"]')
 
 
