@@ -84,7 +84,6 @@ def test_a_lesson_is_presented_at_1280x720_with_the_keyboard_only(page, server):
     wait_for_charts(page)
     assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "20px"  # presenter mode
     assert page.locator('.attnviz-view[data-view="weights"] .attnviz-cover').is_visible()  # asked, covered
-    page.locator("body").click(position={"x": 5, "y": 400})  # nothing focused: the arrows go to the lesson
     page.keyboard.press("ArrowRight")  # Answer
     page.locator('.attnviz-view[data-view="weights"] .attnviz-cover').wait_for(state="hidden", timeout=30_000)
     bar_says(page, "the causal mask sets their weights to 0")

@@ -33,7 +33,9 @@ export default function (component) {
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
   setIfNew(instrument.dataset, 'presenter', String(data.font_size > 13)); // grid.css: the note goes under the views
   setIfNew(instrument.dataset, 'bare', String(!data.controls.length)); // grid.css: no rail, the views take the width
-  setIfNew(views.style, 'gridTemplateColumns', data.columns.map((width) => `minmax(0, ${width}fr)`).join(' '));
+  // The columns Python asks for, as a variable: grid.css uses it, except on a phone (one view a row).
+  const columns = data.columns.map((width) => `minmax(0, ${width}fr)`).join(' ');
+  if (views.style.getPropertyValue('--attnviz-columns') !== columns) views.style.setProperty('--attnviz-columns', columns);
   rail.update(data);
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);
