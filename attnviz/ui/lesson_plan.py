@@ -22,6 +22,24 @@ from attnviz.ui.charts import show_chart
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
+# While a lesson is presented, the arrow keys (and a presenter's clicker, which sends Page Down and Page Up) move it,
+# unless the keyboard is in a field or a view that uses the arrows itself. Sent as the trigger "move": next or back.
+_KEYS_JS = """
+export default function ({ setTriggerValue }) {
+  window.__attnvizLessonMove = setTriggerValue; // the newest callback to Python
+  if (window.__attnvizLessonKeys) return;
+  window.__attnvizLessonKeys = true;
+  document.addEventListener('keydown', (event) => {
+    const to = { ArrowRight: 'next', PageDown: 'next', ArrowLeft: 'back', PageUp: 'back' }[event.key];
+    const busy = event.target.closest && event.target.closest('input, select, textarea, canvas, [contenteditable]');
+    if (!to || busy || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!document.querySelector('.st-key-lesson_bar')) return; // no lesson on the page
+    event.preventDefault();
+    window.__attnvizLessonMove('move', to);
+  }, true);
+}
+"""
+_KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
 
 
 def open_from_link() -> None:
@@ -100,6 +118,13 @@ def _back(plan: plans.LessonPlan, index: int, answered: bool) -> None:
         _go(plan, index - 1, answered=bool(plan.steps[index - 1].question))
 
 
+def _by_key() -> None:
+    """An arrow key (trigger "move"): Next or Back of the step shown."""
+    run, to = running(), (state.widget_value(state.LESSON_KEYS) or {}).get("move")
+    if run is not None and to in ("next", "back"):
+        (_next if to == "next" else _back)(*run)
+
+
 def _stop() -> None:
     st.session_state.pop(state.LESSON_RUN, None)
 
@@ -115,23 +140,23 @@ def lesson_bar(page: str) -> None:
         st.switch_page(page_named(step.view.page).file)
     with st.container(border=True, key="lesson_bar"):
         words, buttons = st.columns([4, 2], vertical_alignment="center")
-        words.markdown(f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}")
+        words.markdown(
+            f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)} · the arrow keys or a clicker move"
+        )
         if step.question:
             words.markdown(f"**Question:** {literal(step.question)}")
         if answered or not step.question:
             words.markdown(literal(step.note))
         back, forward, stop = buttons.columns(3)
         last = index + 1 == len(plan.steps) and (answered or not step.question)
-        if back.button(
-            "Back", width="stretch", disabled=index == 0 and not answered, shortcut="Left", key="lesson.back"
-        ):
-            _back(plan, index, answered)
+        where = (plan, index, answered)
+        back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
+                    args=where)  # fmt: skip
         label = "Answer" if step.question and not answered else "Next"
-        if forward.button(label, width="stretch", disabled=last, shortcut="Right", key="lesson.next", type="primary"):
-            _next(plan, index, answered)
-        if stop.button("Stop", width="stretch", key="lesson.stop"):
-            st.session_state.pop(state.LESSON_RUN, None)
-            st.rerun()
+        forward.button(label, width="stretch", disabled=last, key="lesson.next", type="primary", on_click=_next,
+                       args=where)  # fmt: skip
+        stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
+        _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if step.question and not answered and page == "playground":
             _class_question(step)
 

@@ -45,6 +45,7 @@ VOTER = "class.voter"  # this session's anonymous id in a class tally: one answe
 CLASS_JOIN = "class.join"  # the box a student types the class code into
 LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)
 LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whether the step's answer is shown)
+LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where
 LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
 CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
 

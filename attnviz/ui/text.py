@@ -49,7 +49,7 @@ _STYLE = """
 # 1.2 : 1): a ring in the text's own colour, which contrasts with both themes' backgrounds (WCAG 2.1, 2.4.7 and 1.4.11).
 _FOCUS_CSS = """
 <style>
-.st-key-focus_keeper { display: none; } /* a script, nothing to see: it takes no room in the page */
+.st-key-keyboard { display: none; } /* a script, nothing to see: it takes no room in the page */
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
@@ -58,12 +58,12 @@ _FOCUS_CSS = """
 
 
 # A button pressed from the keyboard that is disabled by the run it started (Step by step's Next at the last stage)
-# would drop the focus to the page's body: the keyboard user is sent back to the top. This puts the focus on the
-# nearest enabled button of the same row instead (Back), and only right after a key press, never after a click.
-_FOCUS_KEEPER_JS = """
+# would drop the focus to the page's body, sending the keyboard user back to the top: the focus goes to the nearest
+# enabled button of the same row instead (Back), only right after a key press, never after a click.
+_KEYBOARD_JS = """
 export default function () {
-  if (window.__attnvizFocusKeeper) return;
-  window.__attnvizFocusKeeper = true;
+  if (window.__attnvizKeyboard) return;
+  window.__attnvizKeyboard = true;
   let pressed = null; // {button, row, at}: the button a key last pressed, its row of buttons, when
   document.addEventListener('keydown', (event) => {
     const button = event.target.closest && event.target.closest('button');
@@ -82,13 +82,13 @@ export default function () {
   new MutationObserver(keep).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
 }
 """
-_FOCUS_KEEPER = st.components.v2.component("attnviz_focus_keeper", js=_FOCUS_KEEPER_JS)
+_KEYBOARD = st.components.v2.component("attnviz_keyboard", js=_KEYBOARD_JS)
 
 
 def focus_rings() -> None:
-    """Drawn by app.py on every page: the focus rings, and the focus kept on a row of buttons after a key press."""
+    """Drawn by app.py on every page: the focus rings, and the keyboard's helpers (_KEYBOARD_JS)."""
     st.markdown(_FOCUS_CSS, unsafe_allow_html=True)
-    _FOCUS_KEEPER(key="focus_keeper")
+    _KEYBOARD(key="keyboard")
 
 
 def compact_page() -> None:
