@@ -32,33 +32,34 @@ from attnviz.lessons.playground import (
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_attention_views
-from attnviz.ui.challenges import bar_outdated
+from attnviz.ui.challenges import bar_outdated, tried_on
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import join_box
+from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.text import compact_page, literal, token_chips
+from attnviz.ui.text import compact_page, literal, token_chips, unseen_heading
 from attnviz.ui.up_close import one_token_up_close
 
 PAGE = "playground"
 compact_page()
 
 # ----------------------------------------------------------------------------- sentence and example
-heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_alignment="bottom")
-heading.title("Attention playground")
-sentence.text_input(
-    "Sentence",
-    **session.playground_control("sentence", set_sentence),
-)
-example.selectbox(
-    "Example",
-    example_options(session.playground()),
-    format_func=partial(example_title, session.playground()),
-    **session.playground_control("example", load_example),
-)
-with share:
-    share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
-if not state.presenting():  # on a projector the teacher says it, and the views keep the room
+if lesson_running():  # a lesson sets the page up: its bar takes the heading row's room (the h1 stays, for readers)
+    unseen_heading("Attention playground")
+else:
+    heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_alignment="bottom")
+    heading.title("Attention playground")
+    sentence.text_input("Sentence", **session.playground_control("sentence", set_sentence))
+    example.selectbox(
+        "Example",
+        example_options(session.playground()),
+        format_func=partial(example_title, session.playground()),
+        **session.playground_control("example", load_example),
+    )
+    with share:
+        share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
+if not (state.presenting() or tried_on(PAGE)):  # the teacher or the challenge's bar says it; the views keep the room
     st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does to the vectors
 for message in state.take_messages():
     st.warning(literal(message), icon=":material/warning:")

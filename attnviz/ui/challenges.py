@@ -65,20 +65,18 @@ def challenge_bar(page: str) -> None:
     done = solved_now(key)
     if done:
         state.mark_solved(key)
-    with st.container(border=True, key="challenge_bar"):
-        goal, buttons = st.columns([3, 2], vertical_alignment="center")
-        goal.markdown(f"**Challenge:** {literal(challenge.goal)}")
-        if done:
-            goal.success("Solved! The numbers on this page meet the goal.", icon=":material/check_circle:")
-        elif missed:
-            goal.info(f"Not yet. Hint: {literal(challenge.hint)}", icon=":material/lightbulb:")
-        rest, played, _ = state.moves_to_play()
-        if played:
-            goal.caption("Show me: " + "; then ".join(played) + ("…" if rest else "."))
-        check, show, leave = buttons.columns(3)
+    rest, played, _ = state.moves_to_play()
+    with st.container(border=True, key="challenge_bar"):  # one compact row: the page keeps the screen
+        goal, check, show, leave = st.columns([7, 1, 1.2, 1], vertical_alignment="center")
+        status = " · :material/check_circle: **Solved!** The numbers on this page meet the goal." if done else ""
+        goal.markdown(f"**Challenge:** {literal(challenge.goal)}{status}")
         check.button("Check", on_click=_check, args=(key,), disabled=done, width="stretch")
         show.button("Show me", on_click=_show_me, args=(key,), disabled=done, width="stretch")
         leave.button("Leave", on_click=_leave, width="stretch")
+        if missed and not done:
+            st.caption(f"Not yet. Hint: {literal(challenge.hint)}")
+        if played:
+            st.caption("Show me: " + "; then ".join(played) + ("…" if rest else "."))
         if rest:
             _play(page)  # a fragment that ticks only while there are moves to play
 
@@ -93,6 +91,12 @@ def _play(page: str) -> None:
     _show(page, after)
     state.set_moves_to_play(rest, [*played, words], time.monotonic())
     st.rerun(scope="app")
+
+
+def tried_on(page: str) -> bool:
+    """Whether a challenge is being tried on ``page`` (its bar is above it)."""
+    active = state.active_challenge()
+    return active is not None and CHALLENGES[active[0]].page == page
 
 
 def bar_outdated(page: str) -> bool:

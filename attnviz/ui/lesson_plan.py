@@ -138,34 +138,30 @@ def lesson_bar(page: str) -> None:
     step = plan.steps[index]
     if st.session_state.pop(state.LESSON_MOVED, False) and step.view.page != page:
         st.switch_page(page_named(step.view.page).file)
-    with st.container(border=True, key="lesson_bar"):
-        words, buttons = st.columns([4, 2], vertical_alignment="center")
-        words.markdown(
-            f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)} · the arrow keys or a clicker move"
-        )
-        if step.question:
-            words.markdown(f"**Question:** {literal(step.question)}")
-        if answered or not step.question:
-            words.markdown(literal(step.note))
-        back, forward, stop = buttons.columns(3)
-        last = index + 1 == len(plan.steps) and (answered or not step.question)
+    asking = bool(step.question) and not answered
+    with st.container(border=True, key="lesson_bar"):  # one compact row: the page keeps the screen
+        words, back, forward, stop, ask = st.columns([5, 1.1, 1.4, 1.1, 1.9], vertical_alignment="center")
+        said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
+        said += f" · **Question:** {literal(step.question)}" if step.question else ""
+        words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
+        last = index + 1 == len(plan.steps) and not asking
         where = (plan, index, answered)
         back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
-                    args=where)  # fmt: skip
-        label = "Answer" if step.question and not answered else "Next"
-        forward.button(label, width="stretch", disabled=last, key="lesson.next", type="primary", on_click=_next,
-                       args=where)  # fmt: skip
+                    args=where, help="Or the ← key (a clicker's Page Up).")  # fmt: skip
+        forward.button("Answer" if asking else "Next", width="stretch", disabled=last, key="lesson.next",
+                       type="primary", on_click=_next, args=where, help="Or the → key (a clicker's Page Down).")  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
-        if step.question and not answered and page == "playground":
-            _class_question(step)
+        if asking and page == "playground":
+            _class_question(step, ask)
 
 
-def _class_question(step: plans.Step) -> None:
-    """Opens the step's question to the class (a code on the projector) and shows the answers as they come."""
+def _class_question(step: plans.Step, place) -> None:
+    """Opens the step's question to the class (a code on the projector, in ``place``) and shows the answers as they
+    come, under the bar."""
     opened = st.session_state.get(state.CLASS_QUESTION)
     if opened is None:
-        if st.button("Ask the class", icon=":material/groups:", key="lesson.ask"):
+        if place.button("Ask the class", icon=":material/groups:", key="lesson.ask", width="stretch"):
             current = playground_session.playground()
             try:
                 code = shared_tally().open(step.question, predictions.options(current), now=time.time())
@@ -185,8 +181,9 @@ def _tally(code: str) -> None:
     except AttnvizInputError as error:
         st.caption(str(error))
         return
-    st.markdown(f"Class code **{code}**: students type it under the Playground's views, then click their answer.")
-    show_chart(tally_bars(counts), key="lesson.tally")
+    words, bars = st.columns([1, 2.4], vertical_alignment="center")
+    words.markdown(f"Class code **{code}**: students type it under the Playground's views, then click their answer.")
+    show_chart(tally_bars(counts, height=200), key="lesson.tally", container=bars)
 
 
 # ----------------------------------------------------------------------------- a student's side

@@ -50,6 +50,11 @@ _STYLE = """
 _FOCUS_CSS = """
 <style>
 .st-key-keyboard { display: none; } /* a script, nothing to see: it takes no room in the page */
+/* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
+.attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+  padding: 0 !important; margin: 0 !important; white-space: nowrap; }
+.st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
+.st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
@@ -89,6 +94,11 @@ def focus_rings() -> None:
     """Drawn by app.py on every page: the focus rings, and the keyboard's helpers (_KEYBOARD_JS)."""
     st.markdown(_FOCUS_CSS, unsafe_allow_html=True)
     _KEYBOARD(key="keyboard")
+
+
+def unseen_heading(text: str) -> None:
+    """The page's h1 for screen readers only, where something else takes its room on screen."""
+    st.markdown(f'<h1 class="attnviz-unseen">{html.escape(text)}</h1>', unsafe_allow_html=True)
 
 
 def compact_page() -> None:

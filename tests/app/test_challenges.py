@@ -34,7 +34,7 @@ def test_every_challenge_starts_unsolved_hints_on_a_miss_and_show_me_solves_it(k
     assert f"Not yet. Hint: {challenge.hint}" in bar(at).replace("\\", "")
     button(at, "Show me").click().run()
     assert not at.exception
-    assert "Solved! The numbers on this page meet the goal." in bar(at), bar(at)
+    assert "**Solved!** The numbers on this page meet the goal." in bar(at), bar(at)
     assert "Show me: " in bar(at) and key in at.session_state[SOLVED]
 
 

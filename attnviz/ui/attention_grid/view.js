@@ -36,7 +36,9 @@ class View {
     this.canvas.addEventListener('click', (event) => this.click(event));
     this.png.addEventListener('click', () => this.savePng());
     this.canvas.addEventListener('keydown', (event) => this.key(event));
-    this.canvas.addEventListener('focus', () => this.onCell(this.cursor ?? { i: this.view.focus ?? 0, j: 0 }));
+    this.canvas.addEventListener('focus', () => { // from the keyboard only: a click says its own cell
+      if (this.canvas.matches(':focus-visible')) this.onCell(this.cursor ?? { i: this.view.focus ?? 0, j: 0 });
+    });
     this.canvas.addEventListener('blur', () => { this.tip.hidden = true; this.draw(); });
     document.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.tip.hidden = true; });
   }
@@ -68,15 +70,13 @@ class View {
   // DOM writes only (no reads, so four views cost one layout, not four): labels, the reader's table, new colours.
   update(view, shared, palette) {
     const reshaped = !this.view || this.view.rows.length !== view.rows.length || this.view.ticks.length !== view.ticks.length;
+    this.showCover(view);
     this.view = view;
     this.shared = shared;
     this.palette = palette;
     this.box = null; // laid out again at the next paint
     setIfNew(this.figure.dataset, 'view', view.name);
     setIfNew(this.title, 'textContent', view.title);
-    setIfNew(this.coverText, 'textContent', view.cover ?? '');
-    setIfNew(this.cover, 'hidden', !view.cover);
-    this.showChoices(view.choices ?? []);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
     setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
     const named = `Save ${view.title} as PNG`; // what it saves, with the word it shows
@@ -98,6 +98,15 @@ class View {
     const still = reshaped || !view.text.length || matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.from = still ? target : this.drawn;
     this.to = target;
+  }
+
+  // Predict mode's cover: its question, and its answers where an answer is not a cell. A tip shown over the cover spoke
+  // of it: hidden when the cover comes or goes.
+  showCover(view) {
+    if (this.view && Boolean(this.view.cover) !== Boolean(view.cover)) this.tip.hidden = true;
+    setIfNew(this.coverText, 'textContent', view.cover ?? '');
+    setIfNew(this.cover, 'hidden', !view.cover);
+    this.showChoices(view.choices ?? []);
   }
 
   // Predict mode's answers as buttons on the cover (sharper, flatter, …): a click sends the choice's position.
