@@ -138,8 +138,14 @@ class View {
     step(started);
   }
 
+  // Views that share their rows label them once, on the left; on a phone, stacked, each labels its own.
+  labelled() {
+    const alone = !this.view.row_ticks.some(Boolean) && matchMedia('(max-width: 640px)').matches;
+    return alone ? { ...this.view, row_ticks: this.view.rows } : this.view;
+  }
+
   draw() {
-    const { canvas, view, shared, width } = this;
+    const { canvas, shared, width } = this, view = this.labelled();
     const ratio = window.devicePixelRatio || 1, height = this.height || shared.height;
     if (!width || !this.drawn) return;
     if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
@@ -189,15 +195,12 @@ class View {
     this.tip.style.top = `${y + 14}px`;
   }
 
-  click(event) {
-    const at = this.cellAt(event);
-    if (at) this.pick(at);
-  }
+  click(event) { const at = this.cellAt(event); if (at) this.pick(at); }
 
-  // A cell or a row label chosen: its row becomes the focus token; on a covered view, its key is the prediction.
+  // A cell or a row label (j null) chosen: its row becomes the focus token; on a covered view, it is the prediction
+  // (a row label: "none", where the question allows it).
   pick({ i, j }) {
-    if (!this.view.cover) this.shared.choose({ view: this.view.name, row: i, col: j });
-    else if (j !== null) this.shared.predict({ row: i, col: j });
+    (this.view.cover ? this.shared.predict : (cell) => this.shared.choose({ view: this.view.name, ...cell }))({ row: i, col: j });
   }
 
   savePng() {
