@@ -7,13 +7,16 @@ cells, and builds the hover sentence from the labels and numbers sent.
 
 A view is a dict; every per-cell list is flat, in reading order (row by row):
 
-- ``colour``: the position on the scale (0…1 for weights, −1…1 otherwise), or None for a masked cell;
+- ``colour``: the position on the scale (0…1 for weights, −1…1 otherwise), or None for a masked cell; above the
+  text limit packed into one base64 string of 16-bit codes (``packed_positions``): a list of thousands of floats is
+  the slowest thing to turn into JSON, and a large view's colours are sent on every run;
 - ``text``: what the cell says (empty when the view is too large for text; hover still names the number);
 - ``numbers``: the number the hover sentence gives (4 significant digits, 3 above the text limit).
 """
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,11 +59,32 @@ class Scale:
         return "0" if self.kind == "weights" else "−∞"
 
 
+PACKED_STEPS = 65534  # a packed position's code: 0 masked, else 1 + its place on the scale in 65,534 steps
+
+
+def packed_positions(positions: np.ndarray, masked: np.ndarray, scale_range: tuple[float, float]) -> str:
+    """Positions (rows, cols) as base64 of little-endian uint16 codes, in reading order: 0 for a masked cell."""
+    lo, hi = scale_range
+    codes = np.zeros(positions.shape, "<u2")
+    shown = np.clip(positions[~masked], lo, hi)
+    codes[~masked] = 1 + np.rint((shown - lo) / (hi - lo) * PACKED_STEPS).astype("<u2")
+    return base64.b64encode(codes.tobytes()).decode("ascii")
+
+
+def colour_positions(view: dict) -> list[float | None]:
+    """A view's colour positions in reading order (None where masked), packed or not: what the browser paints."""
+    if not isinstance(view["colour"], str):
+        return list(view["colour"])
+    lo, hi = view["range"]
+    codes = np.frombuffer(base64.b64decode(view["colour"]), "<u2")
+    return [None if code == 0 else lo + (code - 1) / PACKED_STEPS * (hi - lo) for code in codes.tolist()]
+
+
 @dataclass(frozen=True)
 class Cells:
     """One matrix's cells as a reader gets them, in reading order."""
 
-    colour: list  # positions on the view's scale; None where masked
+    colour: list | str  # positions on the view's scale, None where masked; packed above the text limit
     text: list  # what each cell says (empty above the text limit)
     numbers: list  # what the hover says
     said: np.ndarray  # (rows, cols) what a reader is told: text, or the hover number above the limit; mask text
@@ -92,13 +116,17 @@ def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
     digits = hover_digits(show_text)
     shown = z[~blocked]
     colour = np.full(z.shape, np.nan)
-    colour[~blocked] = np.round(scale.positions(shown), digits)
+    colour[~blocked] = scale.positions(shown)
+    if show_text:  # sent as a list: rounded, which keeps its JSON short (a packed view's codes are short anyway)
+        colour = np.round(colour, digits)
     numbers = np.full(z.shape, "", dtype=object)
     numbers[~blocked] = format_numbers(shown, digits=digits)
     said = np.full(z.shape, scale.masked_text, dtype=object)
     said[~blocked] = cell_labels(shown, scale) if show_text else numbers[~blocked]
     return Cells(
-        colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()],
+        colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()]
+        if show_text
+        else packed_positions(colour, blocked, scale.range),
         text=said.ravel().tolist() if show_text else [],
         numbers=numbers.ravel().tolist(),
         said=said,

@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pytest
 
+from attnviz.figures.matrix_view import colour_positions
 from attnviz.models import ModelUnavailableError
 from attnviz.models import background as bg
 from attnviz.models.stats import LABEL_THRESHOLD
@@ -350,5 +351,6 @@ def test_a_runs_maps_and_labels_are_made_once_and_shared_by_every_pick(encoder):
     np.testing.assert_array_equal(hidden.attention, hide_sinks(run.attention, run.sinks))
     assert hidden.stats.labels().tolist() == head_statistics(hidden.attention, run.sinks).labels().tolist()
     side = shown.maps.side  # 6 layers × 12 heads: heads across; layer 0, head 7 is the 8th map of the first row
-    grid = np.array(shown.maps.cells.colour, dtype=float).reshape(6 * side, 12 * side)
+    packed = {"colour": shown.maps.cells.colour, "range": [0.0, 1.0]}  # above the text limit: packed
+    grid = np.array(colour_positions(packed), dtype=float).reshape(6 * side, 12 * side)
     np.testing.assert_allclose(grid[:side, 7 * side : 8 * side], pooled(run.attention[0, 7], side), atol=5e-4)

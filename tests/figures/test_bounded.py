@@ -18,7 +18,7 @@ from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.figures import multi_head as multi_head_figures
 from attnviz.figures.attention_grid import playground_views
-from attnviz.figures.matrix_view import CHANGED_LIMIT, TEXT_LIMIT
+from attnviz.figures.matrix_view import CHANGED_LIMIT, PACKED_STEPS, TEXT_LIMIT, colour_positions, packed_positions
 from attnviz.lessons.multi_head import MultiHead, Setup
 
 SIZES = (32, 128)
@@ -52,8 +52,8 @@ def test_playground_views_send_one_entry_a_cell_and_nothing_per_masked_cell_beyo
     blocked = state.result().blocked
     for name, view in by_name.items():
         cells = n * widths[name]
-        assert len(view["colour"]) == len(view["numbers"]) == cells, name
-        masked = {k for k, colour in enumerate(view["colour"]) if colour is None}
+        assert len(colour_positions(view)) == len(view["numbers"]) == cells, name
+        masked = {k for k, colour in enumerate(colour_positions(view)) if colour is None}
         assert masked == (set(np.flatnonzero(blocked).tolist()) if name in ("scaled", "weights") else set()), name
         assert view["focus"] == n // 2 and len(view["rows"]) == n, name
         # The causal mask just went on and changed thousands of cells: too many to box, so none is (the line under
@@ -94,7 +94,26 @@ def test_multi_head_views_send_each_cell_once_whatever_the_size(n):
     lesson = MultiHead(X, W_q, W_k, W_v, W_o, result, Setup(MAX_D_MODEL, MAX_D_MODEL, 0, True, False))
     labels = [f"{i}: word{i}" for i in range(n)]
     for head in multi_head_figures.head_maps(lesson, labels):
-        assert len(head["colour"]) == len(head["numbers"]) == n * n and head["text"] == []  # above the text limit
-        assert head["colour"].count(None) == n * (n - 1) // 2 and head["boxes"] == [] and head["changed"] == []
+        assert len(colour_positions(head)) == len(head["numbers"]) == n * n and head["text"] == []  # above the text limit
+        assert colour_positions(head).count(None) == n * (n - 1) // 2 and head["boxes"] == [] and head["changed"] == []
     concat, _, _ = multi_head_figures.mixing_maps(lesson, labels)
-    assert len(concat["colour"]) == n * MAX_D_MODEL and concat["groups"] == [1, 1]  # d_head = 1: a line a column
+    assert len(colour_positions(concat)) == n * MAX_D_MODEL and concat["groups"] == [1, 1]  # d_head = 1: a line a column
+
+
+def test_a_large_views_colours_are_packed_and_decode_to_within_a_step():
+    """Above the text limit a view's colours travel as one base64 string of 16-bit codes (tests/js/colour.test.mjs
+    decodes the same bytes in the browser's code)."""
+    positions = np.array([[np.nan, 0.0], [1.0, 0.123456]])  # (2, 2), one cell masked
+    packed = packed_positions(positions, np.isnan(positions), (0.0, 1.0))
+    assert packed.startswith("AAABAP//")  # codes 0 (masked), 1 (the bottom), 65535 (the top)
+    decoded = colour_positions({"colour": packed, "range": [0.0, 1.0]})
+    assert decoded[:3] == [None, 0.0, 1.0] and abs(decoded[3] - 0.123456) <= 0.5 / PACKED_STEPS
+    n = TEXT_LIMIT + 1
+    state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), causal=True)
+    weights = playground_views(state)[2]
+    assert isinstance(weights["colour"], str)
+    np.testing.assert_allclose(
+        [np.nan if p is None else p for p in colour_positions(weights)],
+        np.where(state.result().blocked, np.nan, state.result().weights).ravel(),
+        atol=0.5 / PACKED_STEPS,
+    )

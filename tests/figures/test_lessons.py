@@ -10,7 +10,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import geometry as geometry_figures
 from attnviz.figures import scaling as scaling_figures
 from attnviz.figures import stages as stage_figures
-from attnviz.figures.matrix_view import CHANGED_LIMIT
+from attnviz.figures.matrix_view import CHANGED_LIMIT, colour_positions
 from attnviz.lessons import costs, geometry, scaling
 from attnviz.lessons.stages import walkthrough
 from tests.reference import naive_attention
@@ -84,10 +84,10 @@ def stage_of(state: PlaygroundState, key: str):
 def cells(view: dict, masked: bool = False) -> dict[tuple[int, int], tuple]:
     """{(row, col): (colour position, text, hover number)} of a view's unmasked (or masked) cells."""
     cols = len(view["cols"])
-    texts = view["text"] or [""] * len(view["colour"])
+    texts = view["text"] or [""] * len(colour_positions(view))
     return {
         divmod(k, cols): (colour, text, number)
-        for k, (colour, text, number) in enumerate(zip(view["colour"], texts, view["numbers"], strict=True))
+        for k, (colour, text, number) in enumerate(zip(colour_positions(view), texts, view["numbers"], strict=True))
         if (colour is None) == masked
     }
 
@@ -144,7 +144,7 @@ def test_scale_stage_draws_before_and_after_on_the_raw_scores_colour_scale():
 
     stage = stage_of(state, "scale")
     before, after = stage_figures.stage_views(stage)
-    drawn_before, drawn_after = (np.array(view["colour"], dtype=float).reshape(12, 12) for view in (before, after))
+    drawn_before, drawn_after = (np.array(colour_positions(view), dtype=float).reshape(12, 12) for view in (before, after))
     assert before["range"] == after["range"] == [-1.0, 1.0]
     np.testing.assert_allclose(drawn_before, colour(raw), atol=5e-5)
     np.testing.assert_allclose(drawn_after, colour(raw / 2), atol=5e-5)
@@ -188,9 +188,9 @@ def test_heaviest_stages_send_every_cell_once_and_box_no_dense_mask(n):
         views = stage_figures.stage_views(stage, (n - 1, 0))
         for panel, view in zip(stage.panels, views, strict=True):
             rows, cols = panel.matrix.shape
-            assert len(view["colour"]) == len(view["numbers"]) == rows * cols and not view["text"]
+            assert len(colour_positions(view)) == len(view["numbers"]) == rows * cols and not view["text"]
             masked = 0 if panel.blocked is None else int(np.count_nonzero(panel.blocked))
-            assert view["colour"].count(None) == masked and len(view["changed"]) <= CHANGED_LIMIT
+            assert colour_positions(view).count(None) == masked and len(view["changed"]) <= CHANGED_LIMIT
     notes = stage_figures.stage_notes(stage_of(state, "mask"), stage_figures.stage_views(stage_of(state, "mask")))
     assert "Where too many cells changed to box them, the changed ones are the grey, masked cells." in notes
 

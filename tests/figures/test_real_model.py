@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from attnviz.figures.matrix_view import colour_positions
 from attnviz.figures.real_model import MIN_LINE_WEIGHT, head_map, head_maps, line_view, next_token_bars, overview
 from attnviz.lessons.real_model import overview_side
 from tests.support.apptest import decode
@@ -24,7 +25,7 @@ def tokens_for(n):
 
 def grid(view: dict) -> np.ndarray:
     """A view's colour positions as a (rows, cols) array, NaN where masked."""
-    return np.array([np.nan if c is None else c for c in view["colour"]]).reshape(len(view["rows"]), len(view["cols"]))
+    return np.array([np.nan if c is None else c for c in colour_positions(view)]).reshape(len(view["rows"]), len(view["cols"]))
 
 
 def test_each_small_map_is_its_heads_attention_where_every_token_fits():
@@ -59,7 +60,7 @@ def test_the_decoders_overview_at_128_tokens_stays_small():
     side = overview_side(n_maps, n)
     maps = head_maps(random_attention(30, 9, n, n, causal=True), tokens_for(n), side=side)
     view, height = overview(maps, chosen=(0, 0))
-    assert len(view["colour"]) == n_maps * side**2 <= 20_000 and view["text"] == []
+    assert len(colour_positions(view)) == n_maps * side**2 <= 20_000 and view["text"] == []
     assert len(json.dumps(view)) < 500_000
     assert height <= 380
 
@@ -83,8 +84,8 @@ def test_a_long_sentences_map_sends_a_colour_and_a_number_a_cell():
     n = 128
     weights = random_attention(n, n, causal=True)
     view = head_map(weights, tokens_for(n), causal=True, query=0, title="t")
-    assert len(view["colour"]) == len(view["numbers"]) == n * n and view["text"] == []
-    assert view["colour"].count(None) == n * (n - 1) // 2
+    assert len(colour_positions(view)) == len(view["numbers"]) == n * n and view["text"] == []
+    assert colour_positions(view).count(None) == n * (n - 1) // 2
     assert float(view["numbers"][-1].replace("−", "-")) == pytest.approx(weights[-1, -1], rel=0.5e-2)
     assert len(json.dumps(view)) < 1_000_000
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { blend, contrast, paletteColour, targetColours, textOn } from '../../attnviz/ui/attention_grid/colour.js';
+import { blend, contrast, paletteColour, targetColours, textOn, positionsOf } from '../../attnviz/ui/attention_grid/colour.js';
 
 const hex = (text) => [1, 3, 5].map((at) => parseInt(text.slice(at, at + 2), 16));
 
@@ -42,4 +42,11 @@ test('masked cells take the masked colour over the page, the rest their palette 
   assert.deepEqual(masked, [191.5, 191.5, 191.5]);
   const out = targetColours([0, null, 1], [[0, 0, 0], [250, 250, 250]], [0, 1], masked);
   assert.deepEqual(Array.from(out), [0, 0, 0, 191.5, 191.5, 191.5, 250, 250, 250]);
+});
+
+test('packed positions decode to the places Python packed, 0 as masked', () => {
+  // uint16 codes 0, 1, 65535 little-endian: masked, the bottom of the range, the top (matrix_view.packed_positions)
+  assert.deepEqual(positionsOf('AAABAP//', [0, 1]), [null, 0, 1]);
+  assert.deepEqual(positionsOf('AQD//w==', [-1, 1]), [-1, 1]);
+  assert.deepEqual(positionsOf([0.5, null], [0, 1]), [0.5, null]); // a list passes as it is
 });

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from attnviz.figures.matrix_view import colour_positions
 from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
 from bench.harness.apptest import (
     APP,
@@ -85,7 +86,7 @@ def matrix_views(at: AppTest, key: str) -> dict[str, dict]:
 def shown_matrix(view: dict) -> np.ndarray:
     """A view's numbers as its hovers give them, as a (rows, cols) array; NaN where masked."""
     numbers = [np.nan if colour is None else float(text.replace("−", "-")) for text, colour in zip(
-        view["numbers"], view["colour"], strict=True)]  # fmt: skip
+        view["numbers"], colour_positions(view), strict=True)]  # fmt: skip
     return np.array(numbers).reshape(len(view["rows"]), len(view["cols"]))
 
 
@@ -117,7 +118,7 @@ def heatmap_cells(view: dict) -> tuple[dict[tuple[int, int], str], dict[tuple[in
 
 def heatmap_colour(view: dict) -> np.ndarray:
     """The colour position of every cell, as a (rows, cols) array with NaN where masked."""
-    colour = [np.nan if p is None else p for p in view["colour"]]
+    colour = [np.nan if p is None else p for p in colour_positions(view)]
     return np.array(colour, dtype=float).reshape(len(view["rows"]), len(view["cols"]))
 
 

@@ -41,3 +41,16 @@ export function targetColours(positions, stops, range, masked) {
   positions.forEach((p, k) => out.set(p === null ? masked : paletteColour(stops, range, p), 3 * k));
   return out;
 }
+
+// A view's colour positions as sent: a list (null where masked), or above the text limit one base64 string of
+// little-endian 16-bit codes, 0 for masked, else 1 + the place on the view's range in 65,534 steps
+// (attnviz/figures/matrix_view.py, packed_positions).
+export function positionsOf(colour, [lo, hi]) {
+  if (typeof colour !== 'string') return colour;
+  const bytes = Uint8Array.from(atob(colour), (c) => c.charCodeAt(0));
+  const codes = new DataView(bytes.buffer);
+  return Array.from({ length: bytes.length / 2 }, (_, k) => {
+    const code = codes.getUint16(2 * k, true);
+    return code === 0 ? null : lo + ((code - 1) / 65534) * (hi - lo);
+  });
+}
