@@ -13,6 +13,7 @@ from attnviz.lessons import training as words
 from attnviz.train import TrainConfig, background
 from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
 from attnviz.ui import state
+from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal
@@ -142,3 +143,4 @@ with main:
     elif problem is None:
         st.info(words.IDLE_TEXT, icon=":material/play_arrow:")
         charts((), config.total_steps, words.starting_rows(config), config.target_position)
+share_link_box(PAGE)

@@ -2,8 +2,8 @@
 hand out "Why we scale at d_k = 512" or "Step by step at the mask, from embeddings". A value a page offers as a choice
 (a stage, a token, a layer) is checked for its type here and falls back to the page's default when the page does not
 offer it (``attnviz.ui.state.page_setting``); a slider's or a number box's value is checked against its range here,
-since a widget refuses a value outside it. Watch it learn's run is not carried: the link would hold a training run's
-settings but not its result."""
+since a widget refuses a value outside it. Watch it learn's run settings are carried, not its result: the link opens
+the run set up, to train."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, MAX_SEED, VECTOR_LIMIT
 from attnviz.models.base import MAX_CHARACTERS
 from attnviz.models.registry import MODEL_NAMES
+from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
 
 
 def _choice(value, what: str) -> Any:
@@ -71,6 +72,15 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
         "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
         "causal": partial(check.boolean, what="the causal setting"),
         "tie": partial(check.boolean, what="the tie switch"),
+    },
+    "watch_it_learn": {
+        "samples": partial(check.whole, what="the samples", low=100, high=MAX_SAMPLES),
+        "epochs": partial(check.whole, what="the epochs", low=1, high=MAX_EPOCHS),
+        "learning_rate": partial(check.finite_number, what="the learning rate"),  # the page offers its choices
+        "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
+        "target_position": partial(_choice, what="the target position"),
+        "target_value": partial(check.whole, what="the target value", low=SMALLEST_TOKEN, high=LARGEST_TOKEN),
+        "balanced": partial(check.boolean, what="the balanced switch"),
     },
     "real_model": {
         "sentence": _sentence,

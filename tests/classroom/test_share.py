@@ -396,3 +396,15 @@ def test_geometrys_arrows_travel_in_the_link_within_their_limits():
     assert dict(decode(link).settings) == {"key1_x": -1.0, "key1_y": 3.0}
     with pytest.raises(AttnvizInputError, match="the key1's x is 11, outside −10 to 10"):
         decode(pack({"p": "geometry", "g": {"key1_x": 11}}))
+
+
+def test_watch_it_learns_run_settings_travel_in_the_link_and_are_checked():
+    link = encode(PlaygroundState(), "watch_it_learn", {"epochs": 3, "learning_rate": 0.01, "balanced": True})
+    assert dict(decode(link).settings) == {"epochs": 3, "learning_rate": 0.01, "balanced": True}
+    for crafted, message in (
+        ({"epochs": 51}, "the epochs must be a whole number from 1 to 50"),
+        ({"target_value": 99}, "the target value must be a whole number from 1 to 50"),
+        ({"learning_rate": "fast"}, "the learning rate is not a number"),
+    ):
+        with pytest.raises(AttnvizInputError, match=message):
+            decode(pack({"p": "watch_it_learn", "g": crafted}))

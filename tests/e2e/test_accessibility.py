@@ -6,6 +6,7 @@ tests/figures/test_contrast.py and tests/js/colour.test.mjs."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -102,7 +103,8 @@ def by_key(page, selector: str, key: str):
 
 
 def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
-    """Toggle, temperature, block a key, choose the focus token, read a cell: Tab, Space, Enter and arrows only."""
+    """Toggle, temperature, block a key, choose the focus token, read a cell, edit a Q cell: Tab, Space, Enter, arrows
+    and typing only."""
     open_app_page(page, server.url)
     assert by_key(page, '.attnviz-check[data-field="causal"] input', "Space").causal
     assert by_key(page, '.attnviz-range input[type="range"]', "ArrowRight").temperature == 1.05
@@ -113,6 +115,27 @@ def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
     said.filter(has_text="5: , → 0: The: weight").wait_for()
     page.keyboard.press("ArrowRight")
     said.filter(has_text="5: , → 1: movie: weight").wait_for()
+    edit_a_cell_by_keyboard(page)
+
+
+def edit_a_cell_by_keyboard(page) -> None:
+    """Tab into the Q table's grid, arrow to row 3's first cell, Enter, type, Enter: the edit is in the state."""
+    from attnviz.classroom.share import decode
+
+    tab_to(page, '[data-testid="stDataFrame"] canvas[data-testid="data-grid-canvas"]')
+    for key in ("ArrowDown", "ArrowDown", "ArrowDown", "ArrowRight", "Enter"):  # the grid's first key selects (0, q1)
+        page.keyboard.press(key)
+    editor = page.locator("textarea.gdg-input")
+    editor.wait_for()
+    assert editor.input_value() == "20"  # q₃ of the movie example, as the table shows it
+    page.keyboard.press("Control+a")
+    page.keyboard.type("5")
+    page.keyboard.press("Enter")
+    deadline = time.monotonic() + 30
+    while not decode(page.url.split("s=", 1)[1]).state.edits:  # the address holds the state: wait for the edit
+        assert time.monotonic() < deadline, "the typed cell never reached the state"
+        page.wait_for_timeout(100)
+    assert decode(page.url.split("s=", 1)[1]).state.edits == ((("Q", 3, 0), 5.0),)
 
 
 UNDO_OFF_JS = "() => document.querySelector('.attnviz-button[data-field=undo]').disabled"

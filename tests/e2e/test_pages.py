@@ -49,6 +49,9 @@ def test_page_loads_draws_and_is_titled(page, url_path):
     # Every chart draws: each Plotly plot has data and drawn content; each ECharts view has a canvas and its data.
     state = charts_state(page)
     assert state == {"count": count, "drawn": count}
+    # Issue 23: every matrix is the one component's (a canvas a view); plotly and ECharts draw lines and bars only.
+    echarts_heatmaps = page.locator('[data-testid="stEChartsChart"][aria-label*="heatmap"]').count()
+    assert echarts_heatmaps == 0 and not any(t["type"] == "heatmap" for p in read_plots(page) for t in p["traces"])
     for plot in read_plots(page):
         assert plot["traces"], f"a chart on {title!r} has no traces"
         for trace in plot["traces"]:
