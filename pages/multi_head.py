@@ -1,5 +1,7 @@
 """Multi-head attention: embeddings, projections, heads side by side, concatenation, W_O, and what it costs."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -10,7 +12,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import multi_head as figs
 from attnviz.lessons import costs
 from attnviz.lessons import multi_head as lesson
-from attnviz.ui import playground_session
+from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.charts import show_chart
@@ -94,16 +96,16 @@ heading.header(lesson.heads_heading(setup))
 mask.checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", playground.causal))
 st.markdown(lesson.heads_text(setup))
 if n_heads > lesson.MAX_HEADS_DRAWN:
-    st.caption(
-        f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; every head is in the concatenation below."
-    )
-show_matrices(  # one key for every head count: the mask switch repaints the same canvases in place
-    figs.head_maps(model, labels),
-    key="mh.heads",
-    height=layout.head_height,
-    font_size=font,
-    columns=[1] * layout.heads_per_row,
-)
+    st.caption(f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below.")
+heads, asked = figs.head_maps(model, labels), {}
+if playground.predict:  # the Playground's predict mode: each head asks about the focus token's row
+    drawn = [(head.weights, head.blocked) for head in model.result.heads[: lesson.MAX_HEADS_DRAWN]]
+    heads, asked, said = predict.ask_rows(PAGE, heads, drawn, min(playground.focus, n - 1))
+    for line in said:
+        st.info(line, icon=":material/lightbulb:")
+guessed = partial(predict.guess, "mh.heads", asked) if asked else None  # one key: a switch repaints in place
+show_matrices(heads, key="mh.heads", height=layout.head_height, font_size=font, columns=[1] * layout.heads_per_row,
+              on_guess=guessed)  # fmt: skip
 
 # ----------------------------------------------------------------------------- concat and W_O
 st.header("3. Concatenate, then mix with W_O")
@@ -117,9 +119,7 @@ show_matrices(figs.mixing_maps(model, labels), key="mh.mixing", height=layout.to
 st.header("4. Exercise: tie W_Q and W_K")
 switch, scores = st.columns([1, 1.6], gap="medium")
 switch.checkbox("Tie W_K = W_Q", **session.page_setting(PAGE, "tie", False))
-switch.caption(
-    "Predict first: with one matrix for queries and keys, what must be true of the scores S in the chart beside?"
-)
+switch.caption("Predict first: with one matrix for queries and keys, what must be true of the scores S beside?")
 (switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
 with scores:
     show_matrices([figs.scores_map(model, labels)], key="mh.scores", height=layout.head_height, font_size=font)

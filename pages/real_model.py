@@ -3,17 +3,19 @@ up close, and any head handed to the Playground."""
 
 from functools import partial
 
+import numpy as np
 import streamlit as st
 
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
 from attnviz.figures import real_model as figs
 from attnviz.lessons import real_model as words
 from attnviz.models import MAX_TOKENS, MODEL_NAMES
-from attnviz.ui import state
+from attnviz.ui import predict, state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.model_runs import model_run, shown_run
 from attnviz.ui.playground_import import open_in_playground
+from attnviz.ui.playground_session import predicts as playground_predicts
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.text import compact_page, literal
 
@@ -120,14 +122,15 @@ with lines:
         f"Queries left, keys right; a line's opacity is its weight (below {figs.MIN_LINE_WEIGHT:.0%}: not drawn)."
     )
 with square:
-    show_matrices(
-        [figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)],
-        key="rm.head",
-        height=min(620, 140 + 24 * n),
-        font_size=font,
-        on_cell=partial(choose, "rm.head"),
-        enter="Enter makes its row the query.",
-    )
+    head = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
+    maps, asked = [head], {}
+    if playground_predicts():  # the Playground's predict mode: which key the query attends to most, asked first
+        hidden = np.triu(np.ones((n, n), bool), 1) if run.causal else None
+        maps, asked, said = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)
+        for line in said:
+            st.info(line, icon=":material/lightbulb:")
+    show_matrices(maps, key="rm.head", height=min(620, 140 + 24 * n), font_size=font, on_cell=partial(choose, "rm.head"),
+                  on_guess=partial(predict.guess, "rm.head", asked), enter="Enter makes its row the query.")  # fmt: skip
 
 # ----------------------------------------------------------------------------- the decoder's next token
 if run.causal:

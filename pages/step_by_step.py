@@ -13,7 +13,7 @@ from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_notes, stage_views
 from attnviz.lessons import predictions
 from attnviz.lessons.stages import walkthrough
-from attnviz.ui import playground_session
+from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps
 from attnviz.ui.attention_grid import show_matrices
@@ -106,8 +106,10 @@ with main:
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")
-    guessed = steps.predicted(stage, query)
-    asking = bool(playground.predict) and guessed is None  # predict mode: the stage's result waits for a click
+    target = predictions.stage_target(stage)  # predict mode: the stage's result waits for a click on its query's row
+    asked = predict.question(PAGE, f"{stage.key}-{target}", query, stage.panels[target].matrix[query])
+    guessed = predict.predicted(asked)
+    asking = bool(playground.predict) and guessed is None
     cover = predictions.stage_cover(stage, query, playground.labels) if asking else None
     views = stage_views(stage, (query, column), font_size=chart_font_size(), cover=cover)
     if playground.predict and guessed is not None:
@@ -119,7 +121,7 @@ with main:
         font_size=chart_font_size(),
         columns=panel_widths(stage),
         on_cell=partial(steps.choose_cell, stage),
-        on_guess=partial(steps.guess, stage, query),
+        on_guess=partial(predict.guess, steps.VIEWS, {asked[1]: (asked, stage.panels[target].matrix.shape[1])}),
         enter="Enter chooses this cell's formula.",
     )
     st.caption(

@@ -204,28 +204,43 @@ def stage_target(stage) -> int:
 
 
 def stage_cover(stage, query: int, labels: list[str]) -> str:
-    panel = stage.panels[stage_target(stage)]
-    return f"Predict first: which cell of row {labels[query]} will be the largest in “{panel.title}”? Click it."
+    return row_cover(labels[query], stage.panels[stage_target(stage)].title)
 
 
 def stage_answer(stage, query: int) -> int:
     """The column of the largest shown value in the query's row of the stage's first result (masked cells: never)."""
     panel = stage.panels[stage_target(stage)]
-    row = panel.matrix[query].astype(float)
-    if panel.blocked is not None:
-        row = np.where(panel.blocked[query], -np.inf, row)
-    return int(np.argmax(row))
+    return row_answer(panel.matrix, panel.blocked, query)
 
 
 def stage_reveal(stage, query: int, guess: int) -> str:
-    """The answer beside the prediction, with both values."""
     panel = stage.panels[stage_target(stage)]
-    best, row = stage_answer(stage, query), panel.matrix[query]
-    masked = panel.blocked is not None and panel.blocked[query, guess]
-    yours = "masked" if masked else format_number(float(row[guess]))
-    verdict = "Right" if guess == best or row[guess] == row[best] else "Not this time"
+    return row_reveal(panel.matrix, panel.blocked, query, guess, panel.row_labels, panel.col_labels, panel.title)
+
+
+# ----------------------------------------------------------------------------- any matrix: which cell of a row wins
+
+
+def row_cover(row_label: str, title: str) -> str:
+    return f"Predict first: which cell of row {row_label} will be the largest in “{title}”? Click it."
+
+
+def row_answer(matrix, blocked, row: int) -> int:
+    """The column of the largest value in ``row`` of ``matrix`` (rows, cols), never a ``blocked`` (masked) cell."""
+    values = np.asarray(matrix, dtype=float)[row]
+    if blocked is not None:
+        values = np.where(np.asarray(blocked, bool)[row], -np.inf, values)
+    return int(np.argmax(values))
+
+
+def row_reveal(matrix, blocked, row: int, guess: int, row_labels, col_labels, title: str) -> str:
+    """The answer beside the prediction, with both values."""
+    values = np.asarray(matrix, dtype=float)[row]
+    best = row_answer(matrix, blocked, row)
+    masked = blocked is not None and bool(np.asarray(blocked, bool)[row, guess])
+    yours = "masked" if masked else format_number(float(values[guess]))
+    verdict = "Right" if guess == best or (not masked and values[guess] == values[best]) else "Not this time"
     return (
-        f"{verdict}: you predicted {panel.col_labels[guess]} ({yours}); the largest in row {panel.row_labels[query]} "
-        f"of “{panel.title}” is {panel.col_labels[best]}: {format_number(float(row[best]))}. "
-        "Another stage or query asks again."
+        f"{verdict}: you predicted {col_labels[guess]} ({yours}); the largest in row {row_labels[row]} of “{title}” "
+        f"is {col_labels[best]}: {format_number(float(values[best]))}. A change asks again."
     )

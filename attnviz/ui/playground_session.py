@@ -163,6 +163,11 @@ def views_callbacks() -> dict:
     )
 
 
+def predicts() -> bool:
+    """Whether the Playground is in predict mode: the guided pages ask first too."""
+    return bool(playground().predict)
+
+
 def predicted() -> tuple[int, PlaygroundState] | None:
     """In predict mode, once the student has clicked a prediction for the state shown now: (the prediction, the state
     it was asked on, which the state shown is or follows by the change the question asked about). None until then:

@@ -78,7 +78,7 @@ def click_cell(at: AppTest, key: str, view: str, row: int, col: int | None, *, c
     label), as the browser does: a "cell" trigger sent with the rerun, or "guess" on a ``covered`` view."""
     (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{key}")]
     states = at._tree.get_widget_states()
-    sent = {"row": row, "col": col} if covered else {"view": view, "row": row, "col": col}
+    sent = {"view": view, "row": row, "col": col}  # as the browser sends both
     states.widgets.append(trigger_state(component.proto.id, "guess" if covered else "cell", sent))
     return at._run(states)
 

@@ -263,3 +263,21 @@ def test_presenter_mode_sends_larger_numbers_for_the_browser_to_fit(page):
     page.run()
     heads = views_data(page, "mh.heads")
     assert heads["font_size"] == 18 and all(len(view["text"]) == N * N for view in heads["views"])
+
+
+def test_predict_mode_covers_each_head_until_its_focus_row_is_clicked():
+    from tests.support.apptest import click_cell, open_app, use_control
+
+    at = open_app()
+    use_control(at, "predict", 1)  # the Playground's predict mode holds here too
+    at.switch_page(PAGE).run()
+    heads = matrix_views(at, "mh.heads")
+    assert all(view["cover"].startswith("Predict first: which cell of row 4: good") for view in heads.values())
+    click_cell(at, "mh.heads", "head2", 4, 3, covered=True)
+    heads = matrix_views(at, "mh.heads")
+    assert "cover" not in heads["head2"] and heads["head1"]["cover"]  # each head asks on its own
+    weights = shown_matrix(heads["head2"])[4]
+    best = int(np.argmax(weights))
+    said = texts(at.info)
+    assert ("Right" if best == 3 else "Not this time") + ": you predicted 3: not (" in said
+    assert f"is {heads['head2']['cols'][best]}: " in said

@@ -29,7 +29,9 @@ from tests.support.apptest import (
     open_app,
     setting_key,
     shown_matrix,
+    texts,
     trace,
+    use_control,
     views,
 )
 
@@ -354,3 +356,19 @@ def test_a_runs_maps_and_labels_are_made_once_and_shared_by_every_pick(encoder):
     packed = {"colour": shown.maps.cells.colour, "range": [0.0, 1.0]}  # above the text limit: packed
     grid = np.array(colour_positions(packed), dtype=float).reshape(6 * side, 12 * side)
     np.testing.assert_allclose(grid[:side, 7 * side : 8 * side], pooled(run.attention[0, 7], side), atol=5e-4)
+
+
+def test_predict_mode_covers_the_head_until_the_querys_row_is_clicked(encoder):
+    at = open_app()
+    use_control(at, "predict", 1)  # the Playground's predict mode holds here too
+    at.switch_page("pages/real_model.py").run()
+    ready(at)
+    query = setting(at, "selectbox", "query").value
+    assert head_view(at)["cover"].startswith(f"Predict first: which cell of row {query}: ")
+    click_cell(at, "rm.head", "head", query, 1, covered=True)
+    assert "cover" not in head_view(at)
+    run = encoder.run(SENTENCE)
+    best = int(np.argmax(run.attention[0, 0][query]))
+    said = texts(at.info)
+    assert ("Right" if best == 1 else "Not this time") + ": you predicted 1: the (" in said
+    assert f"is {head_view(at)['cols'][best]}: " in said

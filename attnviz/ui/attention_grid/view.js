@@ -201,7 +201,7 @@ class View {
   // A cell or a row label (j null) chosen: its row becomes the focus token; on a covered view, it is the prediction
   // (a row label: "none", where the question allows it).
   pick({ i, j }) {
-    (this.view.cover ? this.shared.predict : (cell) => this.shared.choose({ view: this.view.name, ...cell }))({ row: i, col: j });
+    (this.view.cover ? this.shared.predict : this.shared.choose)({ view: this.view.name, row: i, col: j });
   }
 
   savePng() {
