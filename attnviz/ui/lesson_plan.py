@@ -182,7 +182,11 @@ def _tally(code: str) -> None:
         st.caption(str(error))
         return
     words, bars = st.columns([1, 2.4], vertical_alignment="center")
-    words.markdown(f"Class code **{code}**: students type it under the Playground's views, then click their answer.")
+    words.markdown(
+        f"Class code **{code}**. Students open this setup (add the line below to the app's address), type the code "
+        "under the views, then click their answer."
+    )
+    words.code(f"?s={encode(playground_session.playground(), 'playground')}", language=None, wrap_lines=True)
     show_chart(tally_bars(counts, height=200), key="lesson.tally", container=bars)
 
 

@@ -3,7 +3,7 @@ and reopened from it, presented step by step (the question first, its answer aft
 by several students at once, tallied on the teacher's screen."""
 
 from attnviz.classroom import lesson_plan as plans
-from attnviz.classroom.share import encode
+from attnviz.classroom.share import decode
 from attnviz.classroom.tally import shared_tally
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.state import LESSON_PLAN, LESSON_RUN, setting_key
@@ -83,11 +83,12 @@ def test_a_class_answers_a_question_and_the_teacher_sees_the_tally():
     teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
     teacher.button(key="lesson.ask").click().run()
     code = teacher.session_state["lesson.class_question"]
-    step_link = encode(OPENING)
+    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]  # the setup students open
+    step_link = shown.removeprefix("?s=")
+    assert decode(step_link).state.predict == "most"  # it opens asking, as the teacher's screen does
     answers = (3, 3, 10)  # two say “not”, one says “amazing”
     for key in answers:
         student = open_app(s=step_link)
-        use_control(student, "predict", 1)  # "which key gets the most weight?"
         student.text_input(key="class.join").input(code.lower()).run()  # typed as they read it
         guess(student, 4, key)
         assert not student.exception and "not counted" not in texts(student.warning)
