@@ -14,6 +14,7 @@ import numpy as np
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.scaling import entropy
 
 # kind: what the rail's drop-down says. "" is predict mode off.
 KINDS = {
@@ -107,13 +108,12 @@ def answer(before: PlaygroundState) -> int:
     """The right prediction for ``before`` (a key, a choice or NO_KEY), from the core's numbers."""
     i, after = before.focus, outcome(before)
     if before.predict == "sharper":
-        change = _spread(after.result().weights[i]) - _spread(before.result().weights[i])
+        change = float(entropy(after.result().weights[i]) - entropy(before.result().weights[i]))
         return 0 if change < -1e-9 else 1 if change > 1e-9 else 2
     if before.predict == "zeroed":
         flips = np.flatnonzero(before.result().blocked[i] != after.result().blocked[i])
         return int(flips[0]) if len(flips) else NO_KEY
-    row = before.result().weights[i]
-    return int(np.argmax(row))
+    return row_answer(before.result().weights, before.result().blocked, i)
 
 
 def reveal(before: PlaygroundState, after: PlaygroundState, guess: int) -> str:
@@ -135,7 +135,7 @@ def _most_why(state: PlaygroundState, guess: int) -> str:
     if result.fully_masked[i]:
         return f"Every key is blocked for “{tokens[i]}”, so it attends to nothing, whatever the prediction."
     row, scores = result.weights[i], result.masked[i]  # (n,), −∞ where masked
-    best = int(np.argmax(row))
+    best = row_answer(result.weights, result.blocked, i)
     verdict = "Right" if row[guess] == row[best] else "Not this time"
     why = f"its score {format_number(float(scores[best]))} is the largest “{tokens[i]}” may use"
     if np.isinf(scores[guess]):
@@ -159,8 +159,8 @@ def _sharper_why(before: PlaygroundState, after: PlaygroundState) -> str:
     )
     return (f"Without ÷ √d_k the row has {factor}" if before.scale else f"With ÷ √d_k the row has {factor}") + (
         f", and softmax turns a wider spread into sharper weights: “{tokens[top]}” {format_fixed(float(old[top]))} → "
-        f"{format_fixed(float(new[top]))}; the row's spread (entropy) {format_fixed(_spread(old))} → "
-        f"{format_fixed(_spread(new))} bits. Change anything and you are asked again."
+        f"{format_fixed(float(new[top]))}; the row's spread (entropy) {format_fixed(float(entropy(old)))} → "
+        f"{format_fixed(float(entropy(new)))} bits. Change anything and you are asked again."
     )
 
 
@@ -175,12 +175,6 @@ def _zeroed_why(before: PlaygroundState, after: PlaygroundState) -> str:
         f"The causal mask hides every key after the query ({i}), so {len(flips)} key(s) {went}: {keys}; the first is "
         f"“{tokens[flips[0]]}” ({flips[0]}). Change anything and you are asked again."
     )
-
-
-def _spread(row: np.ndarray) -> float:
-    """A row's entropy in bits: 0 when one key takes everything, log2(n) when all share equally."""
-    shares = row[row > 0]
-    return float(-(shares * np.log2(shares)).sum())
 
 
 def _switched(on: bool) -> str:

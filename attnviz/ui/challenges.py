@@ -41,9 +41,10 @@ def _show(page: str, shown: Situation) -> None:
 
 
 def _check(key: str) -> None:
-    if solved_now(key):
+    solved = solved_now(key)
+    if solved:
         state.mark_solved(key)
-    state.set_active_challenge(key, missed=not solved_now(key))
+    state.set_active_challenge(key, missed=not solved)
 
 
 def _show_me(key: str) -> None:
@@ -57,10 +58,9 @@ def _leave() -> None:
 
 def challenge_bar(page: str) -> None:
     """Above ``page``: the challenge being tried there, checked on every run; nothing when none is."""
-    active = state.active_challenge()
-    if active is None or CHALLENGES[active[0]].page != page:
+    if not tried_on(page):
         return
-    key, missed = active
+    key, missed = state.active_challenge()
     challenge = CHALLENGES[key]
     done = solved_now(key)
     if done:
@@ -102,10 +102,10 @@ def tried_on(page: str) -> bool:
 def bar_outdated(page: str) -> bool:
     """True in a run of the Playground's views alone (a fragment) after a move that solved the challenge being tried
     there: the bar above the page must say so."""
-    active = state.active_challenge()
-    if active is None or CHALLENGES[active[0]].page != page:
+    if not tried_on(page):
         return False
-    return solved_now(active[0]) and active[0] not in state.solved_challenges()
+    key, _ = state.active_challenge()
+    return solved_now(key) and key not in state.solved_challenges()
 
 
 def progress_line() -> str:
