@@ -2,25 +2,23 @@
 
 import streamlit as st
 
-from attnviz.pages import DEFAULT_PAGE, PAGES
 from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
 from attnviz.ui.lesson_plan import lesson_bar, open_from_link
 from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_switch
+from attnviz.ui.routes import routes
 from attnviz.ui.state import keep_page_settings
 from attnviz.ui.text import focus_rings
 
-routes = {
-    page.name: st.Page(page.file, title=page.title, icon=page.icon, default=page.name == DEFAULT_PAGE) for page in PAGES
-}
-current = st.navigation(list(routes.values()), position="top")
+pages = routes()
+current = st.navigation(list(pages.values()), position="top")
 # Each page its own browser-tab title (a screen reader announces it; a student with six tabs open finds the right one).
 st.set_page_config(page_title=f"{current.title} · attnviz", page_icon="🔍", layout="wide")
 keep_page_settings()
 begin()
-page = next(name for name, route in routes.items() if route.url_path == current.url_path)
+page = next(name for name, route in pages.items() if route.url_path == current.url_path)
 restore_from_link(page)
 open_from_link()  # a lesson link (?lesson=…), once
 presenter_switch()

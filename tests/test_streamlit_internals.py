@@ -20,6 +20,8 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | and its websocket handler's name                            | tests/load/test_attack.py)                             |
 | ``policies.check_session_state_rules``                      | tests/app/test_lesson_settings.py                      |
 | ``ScriptRunner._run_script``                                | bench/worst.py, bench/profile.py (timing script runs)  |
+| ``StreamlitPage._can_be_called`` (set by st.navigation on   | attnviz/ui/routes.py (pages made once, copied a run)   |
+| the chosen page, for one run)                               |                                                        |
 | the browser protocol: ``/_stcore/stream``, ``BackMsg``,     | bench/st_client.py (the load client)                   |
 | ``ForwardMsg`` fields                                       |                                                        |
 
@@ -169,3 +171,10 @@ def test_streamlit_still_writes_the_lines_the_edge_shortens():
         assert module.__name__ in edge._STREAMLIT_REFUSALS, why
         assert all(said in inspect.getsource(module) for said in edge._STREAMLIT_REFUSALS[module.__name__]), why
     assert f"def {edge._WEBSOCKET_HANDLER}(" in inspect.getsource(starlette_websocket), why
+
+
+def test_a_page_is_marked_runnable_per_object_so_a_copy_per_run_keeps_sessions_apart():
+    from streamlit.navigation.page import StreamlitPage
+
+    why = broke("StreamlitPage._can_be_called", "attnviz/ui/routes.py (tests/app/test_router.py)")
+    assert "self._can_be_called = False" in inspect.getsource(StreamlitPage.run), why

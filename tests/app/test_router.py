@@ -29,3 +29,15 @@ def test_streamlit_still_needs_the_legacy_pages_workaround(monkeypatch):
     monkeypatch.setattr(PagesManager, "uses_pages_directory", None)
     PagesManager(APP)
     assert PagesManager.uses_pages_directory is True
+
+
+def test_each_run_gets_its_own_page_objects_made_from_one_set():
+    """st.navigation marks the chosen page runnable on the object itself: sessions running at once must not share."""
+    at = open_app()
+    from attnviz.ui.routes import routes
+
+    first, second = routes(), routes()
+    assert list(first) == [page.name for page in PAGES]
+    assert all(first[name] is not second[name] for name in first)
+    assert [p.url_path for p in first.values()] == [p.url_path for p in second.values()]
+    assert not at.exception
