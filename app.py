@@ -2,15 +2,16 @@
 
 import streamlit as st
 
+from attnviz.pages import page_named
 from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
 from attnviz.ui.lesson_plan import lesson_bar, open_from_link
 from attnviz.ui.playground_session import begin, take_typed_cells
-from attnviz.ui.presenter import presenter_switch
+from attnviz.ui.presenter import presenter_css, presenter_switch
 from attnviz.ui.routes import routes
 from attnviz.ui.state import keep_page_settings
-from attnviz.ui.text import focus_rings
+from attnviz.ui.text import page_style
 
 pages = routes()
 current = st.navigation(list(pages.values()), position="top")
@@ -22,7 +23,7 @@ page = next(name for name, route in pages.items() if route.url_path == current.u
 restore_from_link(page)
 open_from_link()  # a lesson link (?lesson=…), once
 presenter_switch()
-focus_rings()
+page_style(compact=page_named(page).compact, more_css=presenter_css())
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
 take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads

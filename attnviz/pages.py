@@ -14,6 +14,7 @@ class Page:
     title: str
     icon: str
     keeps_settings: bool = False  # a guided page whose sliders and inputs survive a visit to another page
+    compact: bool = False  # tighter spacing: the page's controls and the charts they change fit one laptop screen
 
     @property
     def file(self) -> str:
@@ -21,13 +22,13 @@ class Page:
 
 
 PAGES = (
-    Page("playground", "Playground", ":material/tune:"),
-    Page("step_by_step", "Step by step", ":material/stairs:", keeps_settings=True),
+    Page("playground", "Playground", ":material/tune:", compact=True),
+    Page("step_by_step", "Step by step", ":material/stairs:", keeps_settings=True, compact=True),
     Page("geometry", "Geometry of dot products", ":material/architecture:", keeps_settings=True),
-    Page("why_scale", "Why we scale", ":material/balance:", keeps_settings=True),
+    Page("why_scale", "Why we scale", ":material/balance:", keeps_settings=True, compact=True),
     Page("multi_head", "Multi-head and projections", ":material/hub:", keeps_settings=True),
-    Page("watch_it_learn", "Watch it learn", ":material/model_training:", keeps_settings=True),
-    Page("real_model", "Real model", ":material/psychology:", keeps_settings=True),
+    Page("watch_it_learn", "Watch it learn", ":material/model_training:", keeps_settings=True, compact=True),
+    Page("real_model", "Real model", ":material/psychology:", keeps_settings=True, compact=True),
     Page("challenges", "Challenges", ":material/emoji_events:"),
     Page("lesson_plans", "Lesson plans", ":material/co_present:"),
 )

@@ -38,11 +38,10 @@ from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import join_box
 from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.text import compact_page, literal, token_chips, unseen_heading
+from attnviz.ui.text import literal, token_chips, unseen_heading
 from attnviz.ui.up_close import one_token_up_close
 
 PAGE = "playground"
-compact_page()
 
 # ----------------------------------------------------------------------------- sentence and example
 if lesson_running():  # a lesson sets the page up: its bar takes the heading row's room (the h1 stays, for readers)

@@ -17,11 +17,10 @@ from attnviz.ui.model_runs import model_run, shown_run
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.playground_session import predicts as playground_predicts
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.text import compact_page, literal
+from attnviz.ui.text import literal
 
 PAGE = "real_model"
 SENTENCE = "The animal didn't cross the street because it was too tired."
-compact_page()
 font = chart_font_size()
 
 heading, sentence_box, model_box = st.columns([1, 3, 1.3], vertical_alignment="bottom")

@@ -21,13 +21,12 @@ from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lesson_plan import running
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.text import compact_page, literal
+from attnviz.ui.text import literal
 
 PAGE = "step_by_step"
 SENTENCE_SHOWN = 80  # characters of the sentence quoted in the introduction; the charts label every token
 # The Playground setting each of these stages is about: (field, switch label).
 STAGE_SWITCHES = {"scale": ("scale", "Scale by 1/√d_k"), "mask": ("causal", "Causal mask (decoder)")}
-compact_page()
 playground = playground_session.playground()
 
 heading, intro = st.columns([1.35, 3.35], vertical_alignment="center")

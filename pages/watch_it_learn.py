@@ -16,12 +16,11 @@ from attnviz.ui import state
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.text import compact_page, literal
+from attnviz.ui.text import literal
 
 PAGE = "watch_it_learn"
 POLL_S = 0.5  # the live view reads the worker's progress this often
 CHART_HEIGHT = 300
-compact_page()
 background.warm_up()  # the worker spawns while the student reads, not when Train is pressed
 
 st.title("Watch attention learn")

@@ -10,10 +10,8 @@ from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.state import page_setting
-from attnviz.ui.text import compact_page
 
 PAGE = "why_scale"
-compact_page()  # the slider and both charts it moves on one laptop screen
 
 st.title("Why we divide by √d_k")
 st.caption(

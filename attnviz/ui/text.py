@@ -27,8 +27,8 @@ def literal(text: str) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", plain(text))
 
 
-_STYLE = """
-<style>
+# A compact page's spacing (attnviz.pages.Page.compact): its controls and the charts they change on one laptop screen.
+_COMPACT_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
 [data-testid="stVerticalBlock"] { gap: 0.45rem; }
 [data-testid="stMain"] h1 { font-size: 1.45rem !important; line-height: 1.3 !important; padding: 0 !important; }
@@ -41,14 +41,12 @@ _STYLE = """
 @media (max-width: 640px) {
   [data-testid="stHorizontalBlock"]:has([data-testid="stRadio"]) > [data-testid="stColumn"]:last-child { order: -1; }
 }
-</style>
 """
 
 
 # Streamlit's switches, tick boxes and radio buttons show no keyboard focus of their own (a radio's is a pale fill, about
 # 1.2 : 1): a ring in the text's own colour, which contrasts with both themes' backgrounds (WCAG 2.1, 2.4.7 and 1.4.11).
 _FOCUS_CSS = """
-<style>
 .st-key-keyboard { display: none; } /* a script, nothing to see: it takes no room in the page */
 /* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
 .attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
@@ -58,7 +56,6 @@ _FOCUS_CSS = """
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
-</style>
 """
 
 
@@ -90,20 +87,18 @@ export default function () {
 _KEYBOARD = st.components.v2.component("attnviz_keyboard", js=_KEYBOARD_JS)
 
 
-def focus_rings() -> None:
-    """Drawn by app.py on every page: the focus rings, and the keyboard's helpers (_KEYBOARD_JS)."""
-    st.markdown(_FOCUS_CSS, unsafe_allow_html=True)
+def page_style(*, compact: bool, more_css: str = "") -> None:
+    """Drawn by app.py on every page: the focus rings, a compact page's spacing and ``more_css``, in one element (each
+    element is a message to the browser, and a class's load counts them: issue 27), then the keyboard's helpers
+    (_KEYBOARD_JS)."""
+    css = _FOCUS_CSS + (_COMPACT_CSS if compact else "") + more_css
+    st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
     _KEYBOARD(key="keyboard")
 
 
 def unseen_heading(text: str) -> None:
     """The page's h1 for screen readers only, where something else takes its room on screen."""
     st.markdown(f'<h1 class="attnviz-unseen">{html.escape(text)}</h1>', unsafe_allow_html=True)
-
-
-def compact_page() -> None:
-    """Tighter spacing, so a page's controls and the charts they change fit one laptop screen."""
-    st.markdown(_STYLE, unsafe_allow_html=True)
 
 
 def token_chips(tokens) -> None:
