@@ -3,7 +3,6 @@ label, a run's result, and the numbers an attention-grid view carries (checked a
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -12,6 +11,7 @@ import pyarrow as pa
 
 from attnviz.core.numbers import MINUS
 from attnviz.figures.matrix_view import colour_positions, hover_digits
+from attnviz.ui.attention_grid import sent_data
 
 
 class ProtocolError(RuntimeError):
@@ -84,7 +84,7 @@ def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
     a score of −∞. The tolerance holds for weights (below 1), which is what the load client checks."""
     if widget.kind != "bidi_component":
         raise ProtocolError(f"{user_key(widget.id)} is a {widget.kind}, not a matrix")
-    drawn = next(v for v in json.loads(widget.element.json)["views"] if v["name"] == view)
+    drawn = next(v for v in sent_data(widget.element.json)["views"] if v["name"] == view)
     masked = 0.0 if drawn["value_name"] == "weight" else -np.inf
     numbers = [
         masked if colour is None else float(text.replace(MINUS, "-"))

@@ -3,12 +3,12 @@ through its router, a button by its label, the Playground's controls beside the 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from attnviz.ui.attention_grid import sent_data
 from bench.harness.triggers import trigger_state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -46,7 +46,7 @@ def button(at: AppTest, label: str):
 def all_views_data(at: AppTest) -> dict[str, dict]:
     """What every attention-grid component on the page (attnviz/ui/attention_grid) was sent, by its key."""
     return {
-        c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.json)
+        c.proto.id.rsplit("-", 1)[-1]: sent_data(c.proto.json)
         for c in at.get("bidi_component")
         if c.proto.component_name == "attnviz_attention_views"
     }

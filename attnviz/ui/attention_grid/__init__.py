@@ -12,6 +12,7 @@ canvas each across reruns and repaint their cells in place.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import streamlit as st
@@ -47,9 +48,9 @@ def show_attention_views(
     the controls, ``warning`` above the views and ``caption`` under them. A click on a cell or a row label chooses
     that row as the focus token."""
     playground = playground_session.playground()
-    _COMPONENT(
-        key=playground_session.views_key(),
-        data={
+    _send(
+        playground_session.views_key(),
+        {
             "views": [_plain_labels(view) for view in views],
             "controls": _controls(playground),
             "note": plain(note or ""),
@@ -83,9 +84,9 @@ def show_matrices(
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
     cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
     arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does."""
-    _COMPONENT(
-        key=key,
-        data={
+    _send(
+        key,
+        {
             "views": [_plain_labels(view) for view in views],
             "controls": [],
             "note": "",
@@ -101,6 +102,19 @@ def show_matrices(
         **({"on_cell_change": on_cell} if on_cell else {}),
         **({"on_guess_change": on_guess} if on_guess else {}),
     )
+
+
+def _send(key: str, data: dict, **callbacks) -> None:
+    """Hands the component its data as one JSON text, made here once. Handed a dict, Streamlit scans it for
+    dataframes, then dumps it twice a run (to send, and key-sorted, to hash it): 5 % of the server's CPU under a
+    class's load (issue 27). The browser parses the text (index.js)."""
+    _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
+
+
+def sent_data(element_json: str) -> dict:
+    """What a page sent the component, read back from its element's ``json`` field: for the tests and the load
+    client, which read the views as the browser gets them."""
+    return json.loads(json.loads(element_json))
 
 
 def clicked_cell(key: str) -> tuple[str, int, int | None] | None:

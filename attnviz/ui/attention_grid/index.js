@@ -22,7 +22,8 @@ function build(parentElement) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { parentElement, setTriggerValue } = component;
+  const data = JSON.parse(component.data); // sent as one JSON text (attnviz/ui/attention_grid/__init__.py, _send)
   if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
     instruments.set(parentElement, build(parentElement));
   }
