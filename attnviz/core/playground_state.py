@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from attnviz.core.attention import AttentionResult, attention
+from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.imported_head import MAX_TOKEN_CHARS, ImportedHead
 from attnviz.core.limits import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKENS
@@ -118,7 +119,7 @@ def _base(
     return tuple(base)
 
 
-@lru_cache(maxsize=64)
+@cached_for_a_class  # every session's state and the one before it: the views and their changed cells read both
 def _attend(state: PlaygroundState) -> AttentionResult:
     Q, K, V = state.matrices()
     return attention(

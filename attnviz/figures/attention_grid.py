@@ -7,15 +7,14 @@ as "before" for the next change, which is what decides the changed cells.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 
 
-@lru_cache(maxsize=32)  # a state's cells are computed once: now, and again as "before" for the next change
+@cached_for_a_class  # a state's cells are computed once: now, and again as "before" for the next change
 def _cells(state, drawn: str, masked: bool, scale: Scale) -> Cells:
     result = state.result()
     return cells_of(getattr(result, drawn), result.blocked if masked else None, scale)

@@ -18,12 +18,13 @@ def number_table(values, row_labels: list[str], column_names: list[str], *, name
     arrived as 19 and "1.5e-3" as -1.53, and it clamps to its bounds without a word. As text, the app receives
     exactly what was typed, and ``attnviz.core.numbers.parse_number`` accepts it or says why not.
     """
-    # Plain Python strings (object dtype), not pandas' Arrow-backed ones: the editor hashes the row labels and applies
-    # edits on every run, and on Arrow strings that cost 9 % of the server's CPU under a class's load (issue 27).
+    # Plain Python strings (object dtype), not pandas' Arrow-backed ones: the editor hashes the labels, checks the
+    # column names and applies edits on every run, which on Arrow strings cost 12 % of the server's CPU under a
+    # class's load (issue 27).
     frame = pd.DataFrame(
         [[cell_text(value) for value in row] for row in np.asarray(values, dtype=float)],
         index=pd.Index(row_labels, dtype=object),
-        columns=column_names,
+        columns=pd.Index(column_names, dtype=object),
         dtype=object,
     )
     settings = {
