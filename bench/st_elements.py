@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from attnviz.core.numbers import MINUS
-from attnviz.figures.matrix_view import colour_positions, hover_digits
+from attnviz.figures.matrix_view import colour_positions, hover_digits, hover_numbers
 from attnviz.ui.attention_grid import sent_data
 
 
@@ -88,7 +88,7 @@ def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
     masked = 0.0 if drawn["value_name"] == "weight" else -np.inf
     numbers = [
         masked if colour is None else float(text.replace(MINUS, "-"))
-        for text, colour in zip(drawn["numbers"], colour_positions(drawn), strict=True)
+        for text, colour in zip(hover_numbers(drawn), colour_positions(drawn), strict=True)
     ]
     values = np.array(numbers).reshape(len(drawn["rows"]), len(drawn["cols"]))  # (rows, columns)
     digits = hover_digits(bool(drawn["text"]))  # significant digits: for a weight (below 1), as many decimals at most

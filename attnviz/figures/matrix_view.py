@@ -80,13 +80,32 @@ def colour_positions(view: dict) -> list[float | None]:
     return [None if code == 0 else lo + (code - 1) / PACKED_STEPS * (hi - lo) for code in codes.tolist()]
 
 
+def packed_numbers(numbers: list[str]) -> dict | list[str]:
+    """Hover numbers, in reading order, as their distinct texts ("words") and one code a cell (base64 of little-endian
+    uint16 indexes into words): a head overview's 18,432 numbers, sent as a list, were three quarters of its 250 kB.
+    More distinct texts than a code can number (no view here has that many cells) stay a list."""
+    index: dict[str, int] = {}
+    codes = [index.setdefault(text, len(index)) for text in numbers]
+    if len(index) > 1 << 16:
+        return numbers
+    return {"words": list(index), "codes": base64.b64encode(np.array(codes, "<u2").tobytes()).decode("ascii")}
+
+
+def hover_numbers(view: dict) -> list[str]:
+    """A view's hover numbers in reading order, packed or not: what the browser shows."""
+    numbers = view["numbers"]
+    if isinstance(numbers, list):
+        return list(numbers)
+    return [numbers["words"][code] for code in np.frombuffer(base64.b64decode(numbers["codes"]), "<u2").tolist()]
+
+
 @dataclass(frozen=True)
 class Cells:
     """One matrix's cells as a reader gets them, in reading order."""
 
     colour: list | str  # positions on the view's scale, None where masked; packed above the text limit
     text: list  # what each cell says (empty above the text limit)
-    numbers: list  # what the hover says
+    numbers: list | dict  # what the hover says; packed above the text limit
     said: np.ndarray  # (rows, cols) what a reader is told: text, or the hover number above the limit; mask text
 
 
@@ -128,7 +147,7 @@ def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
         if show_text
         else packed_positions(colour, blocked, scale.range),
         text=said.ravel().tolist() if show_text else [],
-        numbers=numbers.ravel().tolist(),
+        numbers=numbers.ravel().tolist() if show_text else packed_numbers(numbers.ravel().tolist()),
         said=said,
     )
 
@@ -209,5 +228,5 @@ def covered(view: dict, cover: str | None) -> dict:
     """A view covered until the student predicts (predict mode): its labels, none of its numbers or colours."""
     if cover is None:
         return view
-    blank = len(view["numbers"])
+    blank = len(view["rows"]) * len(view["cols"])
     return view | {"colour": [None] * blank, "text": [], "numbers": [""] * blank, "changed": [], "cover": cover}

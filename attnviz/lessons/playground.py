@@ -128,7 +128,7 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
         return _new_words(old, new) if same_source and new.example != WORDS else "New words: every view is new."
     if not same_source:
         return "New vectors: every view is new."
-    changed, total = weights_view["changed_count"], len(weights_view["numbers"])
+    changed, total = weights_view["changed_count"], len(weights_view["rows"]) * len(weights_view["cols"])
     if not changed:
         return "The last change left every weight as it was shown."
     before, after = old.result().weights, new.result().weights  # (n, n)

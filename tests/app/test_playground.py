@@ -13,6 +13,7 @@ from attnviz import PRESETS, random_qkv
 from attnviz.classroom.share import encode
 from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.examples import EXAMPLES
 from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
@@ -322,7 +323,7 @@ def test_a_long_sentence_is_capped_once_and_drops_cell_text(app):
     ]
     weights = views(app)["weights"]
     assert len(weights["rows"]) == 128 and weights["text"] == []  # hover still gives every number
-    assert len(weights["numbers"]) == 128 * 128
+    assert len(hover_numbers(weights)) == 128 * 128
 
 
 def test_html_and_markdown_in_the_sentence_are_shown_as_text(app):

@@ -18,7 +18,15 @@ from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.figures import multi_head as multi_head_figures
 from attnviz.figures.attention_grid import playground_views
-from attnviz.figures.matrix_view import CHANGED_LIMIT, PACKED_STEPS, TEXT_LIMIT, colour_positions, packed_positions
+from attnviz.figures.matrix_view import (
+    CHANGED_LIMIT,
+    PACKED_STEPS,
+    TEXT_LIMIT,
+    colour_positions,
+    hover_numbers,
+    packed_numbers,
+    packed_positions,
+)
 from attnviz.lessons.multi_head import MultiHead, Setup
 
 SIZES = (32, 128)
@@ -52,7 +60,7 @@ def test_playground_views_send_one_entry_a_cell_and_nothing_per_masked_cell_beyo
     blocked = state.result().blocked
     for name, view in by_name.items():
         cells = n * widths[name]
-        assert len(colour_positions(view)) == len(view["numbers"]) == cells, name
+        assert len(colour_positions(view)) == len(hover_numbers(view)) == cells, name
         masked = {k for k, colour in enumerate(colour_positions(view)) if colour is None}
         assert masked == (set(np.flatnonzero(blocked).tolist()) if name in ("scaled", "weights") else set()), name
         assert view["focus"] == n // 2 and len(view["rows"]) == n, name
@@ -94,10 +102,26 @@ def test_multi_head_views_send_each_cell_once_whatever_the_size(n):
     lesson = MultiHead(X, W_q, W_k, W_v, W_o, result, Setup(MAX_D_MODEL, MAX_D_MODEL, 0, True, False))
     labels = [f"{i}: word{i}" for i in range(n)]
     for head in multi_head_figures.head_maps(lesson, labels):
-        assert len(colour_positions(head)) == len(head["numbers"]) == n * n and head["text"] == []  # above the text limit
+        assert len(colour_positions(head)) == len(hover_numbers(head)) == n * n and head["text"] == []  # above the text limit
         assert colour_positions(head).count(None) == n * (n - 1) // 2 and head["boxes"] == [] and head["changed"] == []
     concat, _, _ = multi_head_figures.mixing_maps(lesson, labels)
     assert len(colour_positions(concat)) == n * MAX_D_MODEL and concat["groups"] == [1, 1]  # d_head = 1: a line a column
+
+
+def test_a_large_views_hover_numbers_are_packed_as_their_distinct_texts_and_a_code_a_cell():
+    """tests/js/colour.test.mjs decodes the same bytes in the browser's code."""
+    packed = packed_numbers(["0.1", "", "0.1", "−2"])
+    assert packed == {"words": ["0.1", "", "−2"], "codes": "AAABAAAAAgA="}
+    assert hover_numbers({"numbers": packed}) == ["0.1", "", "0.1", "−2"]
+    assert hover_numbers({"numbers": ["a", "b"]}) == ["a", "b"]  # a small view's list, as it is
+    n = TEXT_LIMIT + 1
+    state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), causal=True)
+    weights = playground_views(state)[2]
+    assert set(weights["numbers"]) == {"words", "codes"} and len(hover_numbers(weights)) == n * n
+    masked = state.result().blocked.ravel()
+    assert {hover_numbers(weights)[k] for k in np.flatnonzero(masked)} == {""}
+    shown = [float(t.replace("−", "-")) for t in np.array(hover_numbers(weights))[~masked]]
+    np.testing.assert_allclose(shown, state.result().weights.ravel()[~masked], rtol=0.5e-2, atol=0)
 
 
 def test_a_large_views_colours_are_packed_and_decode_to_within_a_step():

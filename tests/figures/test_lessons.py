@@ -10,7 +10,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import geometry as geometry_figures
 from attnviz.figures import scaling as scaling_figures
 from attnviz.figures import stages as stage_figures
-from attnviz.figures.matrix_view import CHANGED_LIMIT, colour_positions
+from attnviz.figures.matrix_view import CHANGED_LIMIT, colour_positions, hover_numbers
 from attnviz.lessons import costs, geometry, scaling
 from attnviz.lessons.stages import walkthrough
 from tests.reference import naive_attention
@@ -87,7 +87,7 @@ def cells(view: dict, masked: bool = False) -> dict[tuple[int, int], tuple]:
     texts = view["text"] or [""] * len(colour_positions(view))
     return {
         divmod(k, cols): (colour, text, number)
-        for k, (colour, text, number) in enumerate(zip(colour_positions(view), texts, view["numbers"], strict=True))
+        for k, (colour, text, number) in enumerate(zip(colour_positions(view), texts, hover_numbers(view), strict=True))
         if (colour is None) == masked
     }
 
@@ -188,7 +188,7 @@ def test_heaviest_stages_send_every_cell_once_and_box_no_dense_mask(n):
         views = stage_figures.stage_views(stage, (n - 1, 0))
         for panel, view in zip(stage.panels, views, strict=True):
             rows, cols = panel.matrix.shape
-            assert len(colour_positions(view)) == len(view["numbers"]) == rows * cols and not view["text"]
+            assert len(colour_positions(view)) == len(hover_numbers(view)) == rows * cols and not view["text"]
             masked = 0 if panel.blocked is None else int(np.count_nonzero(panel.blocked))
             assert colour_positions(view).count(None) == masked and len(view["changed"]) <= CHANGED_LIMIT
     notes = stage_figures.stage_notes(stage_of(state, "mask"), stage_figures.stage_views(stage_of(state, "mask")))

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { blend, contrast, paletteColour, targetColours, textOn, positionsOf } from '../../attnviz/ui/attention_grid/colour.js';
+import { blend, contrast, numbersOf, paletteColour, targetColours, textOn, positionsOf, unpacked } from '../../attnviz/ui/attention_grid/colour.js';
 
 const hex = (text) => [1, 3, 5].map((at) => parseInt(text.slice(at, at + 2), 16));
 
@@ -49,4 +49,13 @@ test('packed positions decode to the places Python packed, 0 as masked', () => {
   assert.deepEqual(positionsOf('AAABAP//', [0, 1]), [null, 0, 1]);
   assert.deepEqual(positionsOf('AQD//w==', [-1, 1]), [-1, 1]);
   assert.deepEqual(positionsOf([0.5, null], [0, 1]), [0.5, null]); // a list passes as it is
+});
+
+test('the hover numbers of a large view unpack from their distinct texts and a 16-bit code a cell, as Python packs them', () => {
+  // attnviz/figures/matrix_view.py packed_numbers(["0.1", "", "0.1", "−2"]) (tests/figures/test_bounded.py)
+  const packed = { words: ['0.1', '', '−2'], codes: 'AAABAAAAAgA=' };
+  assert.deepEqual(numbersOf(packed), ['0.1', '', '0.1', '−2']);
+  assert.deepEqual(numbersOf(['a', 'b']), ['a', 'b']); // a small view's list, as it is
+  const view = unpacked({ colour: 'AAABAP//', range: [0, 1], numbers: packed, title: 't' });
+  assert.deepEqual([view.colour.slice(0, 3), view.numbers.length, view.title], [[null, 0, 1], 4, 't']);
 });

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attnviz.figures.matrix_view import colour_positions
+from attnviz.figures.matrix_view import colour_positions, hover_numbers
 from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
 from bench.harness.apptest import (
     APP,
@@ -86,7 +86,7 @@ def matrix_views(at: AppTest, key: str) -> dict[str, dict]:
 def shown_matrix(view: dict) -> np.ndarray:
     """A view's numbers as its hovers give them, as a (rows, cols) array; NaN where masked."""
     numbers = [np.nan if colour is None else float(text.replace("−", "-")) for text, colour in zip(
-        view["numbers"], colour_positions(view), strict=True)]  # fmt: skip
+        hover_numbers(view), colour_positions(view), strict=True)]  # fmt: skip
     return np.array(numbers).reshape(len(view["rows"]), len(view["cols"]))
 
 
@@ -124,7 +124,7 @@ def heatmap_colour(view: dict) -> np.ndarray:
 
 def hover_number(view: dict, row: int, col: int) -> str:
     """The number the hover sentence of a cell gives ("4: good → 3: not: weight <this>")."""
-    return view["numbers"][row * len(view["cols"]) + col]
+    return hover_numbers(view)[row * len(view["cols"]) + col]
 
 
 # ----------------------------------------------------------------------------- plotly (the guided pages)

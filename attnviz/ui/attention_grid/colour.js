@@ -1,5 +1,6 @@
-// Colours of cells: where a position falls on a palette, and the text drawn on a cell. Pure functions (tested with
-// node --test in tests/js); the palette stops arrive as [r, g, b] from the caller.
+// Colours of cells: where a position falls on a palette, and the text drawn on a cell; and a large view's colours and
+// hover numbers unpacked. Pure functions (tested with node --test in tests/js); the palette stops arrive as [r, g, b]
+// from the caller.
 
 // Where a position falls on the palette, linearly between its evenly spaced stops: [r, g, b].
 export function paletteColour(stops, range, position) {
@@ -53,4 +54,18 @@ export function positionsOf(colour, [lo, hi]) {
     const code = codes.getUint16(2 * k, true);
     return code === 0 ? null : lo + ((code - 1) / 65534) * (hi - lo);
   });
+}
+
+// A view's hover numbers as sent: a list, or above the text limit its distinct texts ("words") and a base64 string of
+// little-endian 16-bit indexes into them, one a cell (attnviz/figures/matrix_view.py, packed_numbers).
+export function numbersOf(numbers) {
+  if (Array.isArray(numbers)) return numbers;
+  const bytes = Uint8Array.from(atob(numbers.codes), (c) => c.charCodeAt(0));
+  const codes = new DataView(bytes.buffer);
+  return Array.from({ length: bytes.length / 2 }, (_, k) => numbers.words[codes.getUint16(2 * k, true)]);
+}
+
+// A view as sent, with its colour positions and hover numbers as lists.
+export function unpacked(view) {
+  return { ...view, colour: positionsOf(view.colour, view.range), numbers: numbersOf(view.numbers) };
 }

@@ -4,7 +4,7 @@
 
 import { element, setIfNew, theme } from './dom.js';
 import { cellAt, layout, moved } from './layout.js';
-import { positionsOf } from './colour.js';
+import { unpacked } from './colour.js';
 import { coloursOf, paint } from './paint.js';
 import { savePng } from './png.js';
 import { sentence, updateTable } from './reader.js';
@@ -243,7 +243,7 @@ export function drawViews(root, data, choose, predict) {
     shown.shared = shared; // the newest callback to Python
     if (sent === shown.sent && palette.text === shown.palette.text) return; // unchanged (raw scores, on a toggle)
     shown.sent = sent;
-    shown.update({ ...view, colour: positionsOf(view.colour, view.range) }, shared, palette);
+    shown.update(unpacked(view), shared, palette);
     shown.glide();
   });
   for (const extra of grid.views.splice(data.views.length)) extra.figure.remove();
