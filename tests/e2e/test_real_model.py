@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from attnviz.core.numbers import format_fixed
+from attnviz.figures.matrix_view import hover_numbers
+from attnviz.figures.real_model import head_maps, overview
+from attnviz.lessons.real_model import overview_side
 from attnviz.models import load_model
 from tests.models.conftest import require_package
 from tests.support.live import view_titled, wait_for_app, wait_for_charts, wait_for_views_to_settle
@@ -32,6 +35,21 @@ def real_model(page, server):
     wait_for_charts(page, timeout_ms=120_000)  # the encoder loads on the server's worker thread first
     wait_for_views_to_settle(page)
     return page
+
+
+def test_the_overviews_packed_hover_numbers_reach_the_screen_readers_table(real_model):
+    """The overview's 4,608 cells are past the text limit: their numbers travel packed (a code a cell) and the browser
+    unpacks them into the table a screen reader reads, cell for cell what Python made."""
+    run = load_model(MODEL).run(SENTENCE)
+    n_layers, n_heads = run.attention.shape[:2]
+    side = overview_side(n_layers * n_heads, len(run.tokens))
+    view, _ = overview(head_maps(run.attention, run.tokens, side=side), chosen=(0, 0))
+    assert isinstance(view["numbers"], dict)  # packed
+    read = real_model.evaluate(
+        """() => [...document.querySelector('.attnviz-view[data-view="heads"] table').tBodies[0].rows]
+                 .flatMap((row) => [...row.cells].slice(1).map((cell) => cell.textContent))"""
+    )
+    assert read == hover_numbers(view)
 
 
 def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(real_model):
