@@ -4,7 +4,7 @@ Each student is a real session (bench.st_client) making the moves of bench.load_
 gets back. Each scenario starts a fresh server on a free loopback port and stops it after. Writes
 ``artifacts/load.json`` (one row per scenario) and prints a table.
 
-    python -m bench.load                 # the busy class, the burst, the class scenarios and memory, about 6 minutes
+    python -m bench.load                 # the busy class, the burst, the class scenarios and memory, about 4 minutes
     python -m bench.load --soak          # 10 sessions for 10 minutes
     python -m bench.load --busy          # 60 sessions × 1 move/s, and a burst of 60 moves in one second, 3 times
     python -m bench.load --replicas      # two replicas behind nginx (deploy/two-replicas.sh)
