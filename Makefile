@@ -66,8 +66,8 @@ attack: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
 
-# A class of real sessions over Streamlit's protocol (about 4 min, the busy class and the burst included; SOAK=1: the 10-minute soak instead; REPLICAS=2:
-# the same class through two replicas behind nginx). Writes artifacts/load.json.
+# A class of real sessions over Streamlit's protocol (about 4 min, the busy class and the burst included; SOAK=1:
+# the 10-minute soak instead; REPLICAS=2: the same class through two replicas behind nginx). Writes artifacts/load.json.
 load: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.load $(if $(SOAK),--soak) $(if $(REPLICAS),--replicas)
 
