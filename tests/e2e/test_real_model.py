@@ -45,10 +45,17 @@ def test_the_overviews_packed_hover_numbers_reach_the_screen_readers_table(real_
     side = overview_side(n_layers * n_heads, len(run.tokens))
     view, _ = overview(head_maps(run.attention, run.tokens, side=side), chosen=(0, 0))
     assert isinstance(view["numbers"], dict)  # packed
-    read = real_model.evaluate(
-        """() => [...document.querySelector('.attnviz-view[data-view="heads"] table').tBodies[0].rows]
-                 .flatMap((row) => [...row.cells].slice(1).map((cell) => cell.textContent))"""
-    )
+    # The table is written a frame after the paint (attention_grid/view.js): wait for it to hold every number.
+    read = real_model.wait_for_function(
+        """(count) => {
+             const table = document.querySelector('.attnviz-view[data-view="heads"] table');
+             const texts = table && table.tBodies.length ? [...table.tBodies[0].rows]
+               .flatMap((row) => [...row.cells].slice(1).map((cell) => cell.textContent)) : [];
+             return texts.length === count && texts.some((text) => text !== '') && texts;
+           }""",
+        arg=len(hover_numbers(view)),
+        timeout=30_000,
+    ).json_value()
     assert read == hover_numbers(view)
 
 
