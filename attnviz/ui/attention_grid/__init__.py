@@ -47,22 +47,18 @@ def show_attention_views(
     rail left of ``views`` (attnviz.figures.attention_grid), two by two, each ``height`` px tall. ``note`` sits above
     the controls, ``warning`` above the views and ``caption`` under them. A click on a cell or a row label chooses
     that row as the focus token."""
-    playground = playground_session.playground()
     _send(
         playground_session.views_key(),
-        {
-            "views": [_plain_labels(view) for view in views],
-            "controls": _controls(playground),
-            "note": plain(note or ""),
-            "warning": plain(warning or ""),
-            "caption": plain(caption),
-            "height": height,
-            "font_size": font_size,
-            "colours": _COLOURS,
-            "columns": [1, 1],
-            "clicks": "focus",
-            "enter": "Enter makes its row the focus token.",
-        },
+        views,
+        controls=_controls(playground_session.playground()),
+        note=note or "",
+        warning=warning or "",
+        caption=caption,
+        height=height,
+        font_size=font_size,
+        columns=[1, 1],
+        clicks="focus",
+        enter="Enter makes its row the focus token.",
         **playground_session.views_callbacks(),
     )
 
@@ -86,28 +82,49 @@ def show_matrices(
     arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does."""
     _send(
         key,
-        {
-            "views": [_plain_labels(view) for view in views],
-            "controls": [],
-            "note": "",
-            "warning": "",
-            "caption": plain(caption),
-            "height": height,
-            "font_size": font_size,
-            "colours": _COLOURS,
-            "columns": columns or [1] * max(1, len(views)),
-            "clicks": "cell" if on_cell else None,
-            "enter": enter,
-        },
+        views,
+        caption=caption,
+        height=height,
+        font_size=font_size,
+        columns=columns or [1] * max(1, len(views)),
+        clicks="cell" if on_cell else None,
+        enter=enter,
         **({"on_cell_change": on_cell} if on_cell else {}),
         **({"on_guess_change": on_guess} if on_guess else {}),
     )
 
 
-def _send(key: str, data: dict, **callbacks) -> None:
-    """Hands the component its data as one JSON text, made here once. Handed a dict, Streamlit scans it for
-    dataframes, then dumps it twice a run (to send, and key-sorted, to hash it): 5 % of the server's CPU under a
-    class's load (issue 27). The browser parses the text (index.js)."""
+def _send(
+    key: str,
+    views: list[dict],
+    *,
+    caption: str,
+    height: int,
+    font_size: int,
+    columns: list[float],
+    clicks: str | None,
+    enter: str,
+    controls: list[dict] = (),
+    note: str = "",
+    warning: str = "",
+    **callbacks,
+) -> None:
+    """Hands the component its data, user text made plain, as one JSON text made here once. Handed a dict, Streamlit
+    scans it for dataframes, then dumps it twice a run (to send, and key-sorted, to hash it): 5 % of the server's CPU
+    under a class's load (issue 27). The browser parses the text (index.js)."""
+    data = {
+        "views": [_plain_labels(view) for view in views],
+        "controls": list(controls),
+        "note": plain(note),
+        "warning": plain(warning),
+        "caption": plain(caption),
+        "height": height,
+        "font_size": font_size,
+        "colours": _COLOURS,
+        "columns": columns,
+        "clicks": clicks,
+        "enter": enter,
+    }
     _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
 
 
