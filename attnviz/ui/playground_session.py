@@ -39,7 +39,7 @@ from attnviz.ui.state import (
     TABLE_VERSION,
     UNDO,
     VIEWS,
-    VOTER_CODE,
+    class_code,
     confirm,
     control_key,
     name_voter,
@@ -188,7 +188,7 @@ def _on_guess() -> None:
     if after != current:
         set_playground(after)
     st.session_state[PREDICTION] = (after, guess, current)
-    if code := st.session_state.get(VOTER_CODE):  # counted, anonymously, on the teacher's screen
+    if code := class_code():  # counted, anonymously, on the teacher's screen
         try:
             shared_tally().answer(code, voter(), predictions.option_of(current, guess), now=time.time())
         except AttnvizInputError as error:
