@@ -96,12 +96,15 @@ def guess_of(state: PlaygroundState, sent) -> int | None:
         return None
     if state.predict == "sharper":
         choice = sent.get("choice")
-        ok = isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(SHARPER_CHOICES)
-        return choice if ok else None
+        return choice if _index_below(choice, len(SHARPER_CHOICES)) else None
     col = sent.get("col")
     if col is None and state.predict == "zeroed" and sent.get("row") == state.focus:
         return NO_KEY
-    return col if isinstance(col, int) and not isinstance(col, bool) and 0 <= col < state.n else None
+    return col if _index_below(col, state.n) else None
+
+
+def _index_below(value, size: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
 def answer(before: PlaygroundState) -> int:
@@ -111,7 +114,7 @@ def answer(before: PlaygroundState) -> int:
         change = float(entropy(after.result().weights[i]) - entropy(before.result().weights[i]))
         return 0 if change < -1e-9 else 1 if change > 1e-9 else 2
     if before.predict == "zeroed":
-        flips = np.flatnonzero(before.result().blocked[i] != after.result().blocked[i])
+        flips = _flipped_keys(before, after)
         return int(flips[0]) if len(flips) else NO_KEY
     return row_answer(before.result().weights, before.result().blocked, i)
 
@@ -166,7 +169,7 @@ def _sharper_why(before: PlaygroundState, after: PlaygroundState) -> str:
 
 def _zeroed_why(before: PlaygroundState, after: PlaygroundState) -> str:
     i, tokens = before.focus, before.tokens
-    flips = np.flatnonzero(before.result().blocked[i] != after.result().blocked[i])
+    flips = _flipped_keys(before, after)
     if not len(flips):
         return f"“{tokens[i]}” is the last token it may see up to: the mask hides only later keys. Change anything to ask again."
     keys = ", ".join(f"“{tokens[j]}”" for j in flips[:6]) + (" …" if len(flips) > 6 else "")
@@ -175,6 +178,12 @@ def _zeroed_why(before: PlaygroundState, after: PlaygroundState) -> str:
         f"The causal mask hides every key after the query ({i}), so {len(flips)} key(s) {went}: {keys}; the first is "
         f"“{tokens[flips[0]]}” ({flips[0]}). Change anything and you are asked again."
     )
+
+
+def _flipped_keys(before: PlaygroundState, after: PlaygroundState) -> np.ndarray:
+    """The focus row's keys masked in one state and not the other, in order."""
+    i = before.focus
+    return np.flatnonzero(before.result().blocked[i] != after.result().blocked[i])
 
 
 def _switched(on: bool) -> str:
