@@ -6,7 +6,6 @@ playground_session), as its questions may ask about a switch."""
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from attnviz.figures.matrix_view import covered
 from attnviz.lessons.predictions import row_cover, row_reveal
@@ -22,7 +21,7 @@ def question(page: str, view: str, row: int, values) -> tuple:
 
 def predicted(asked: tuple) -> int | None:
     """The column clicked for ``asked``, or None while it is still asked."""
-    return st.session_state.get(state.PREDICTIONS, {}).get(asked)
+    return state.guided_prediction(asked)
 
 
 def guess(component_key: str, questions: dict[str, tuple[tuple, int]]) -> None:
@@ -34,8 +33,7 @@ def guess(component_key: str, questions: dict[str, tuple[tuple, int]]) -> None:
         return
     asked, columns = questions[view]
     if 0 <= col < columns:
-        kept = st.session_state.get(state.PREDICTIONS, {})
-        st.session_state[state.PREDICTIONS] = dict(list(kept.items())[-KEPT + 1 :]) | {asked: col}
+        state.keep_guided_prediction(asked, col, kept=KEPT)
 
 
 def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], dict, list[str]]:

@@ -260,6 +260,17 @@ def set_moves_to_play(rest: list, played: list[str], at: float = 0.0) -> None:
     st.session_state[PLAYING] = (list(rest), list(played), at)
 
 
+def guided_prediction(asked: tuple) -> int | None:
+    """Predict mode on a guided page: the column clicked for the question ``asked`` (attnviz.ui.predict), or None."""
+    return st.session_state.get(PREDICTIONS, {}).get(asked)
+
+
+def keep_guided_prediction(asked: tuple, column: int, *, kept: int) -> None:
+    """Keeps the prediction for ``asked``, and the ``kept`` - 1 newest before it."""
+    newest = list(st.session_state.get(PREDICTIONS, {}).items())[-kept + 1 :]
+    st.session_state[PREDICTIONS] = dict(newest) | {asked: column}
+
+
 # ----------------------------------------------------------------------------- the class question
 
 
