@@ -4,8 +4,8 @@ teacher's screen shows the counts before the reveal.
 ``Tally`` is the one interface the pages use. ``MemoryTally`` keeps everything in this process, which is right for a
 single Streamlit process (Community Cloud). Replicas would need a shared store behind the same interface, e.g. Redis
 with one hash per code and a TTL (``HSET code voter option`` to answer, ``HVALS code`` to count); that is not
-implemented here. A voter is an opaque id (a Streamlit session id): it is only used to count one answer per student
-and is never shown.
+implemented here. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to
+count one answer per student and is never shown.
 """
 
 from __future__ import annotations
