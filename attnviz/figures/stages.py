@@ -77,7 +77,7 @@ def stage_views(
                     boxes=[region] if region else [],
                     row_ticks=None if k == 0 else [""] * len(panel.row_labels),
                 ),
-                None if panel.title.startswith("Before") else cover,
+                None if panel.is_input else cover,
             )
         )
     return views

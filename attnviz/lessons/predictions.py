@@ -203,7 +203,7 @@ def _root(state: PlaygroundState) -> str:
 
 def stage_target(stage) -> int:
     """The panel a stage's prediction is about: its first result (the first panel that is not an input)."""
-    return next(k for k, panel in enumerate(stage.panels) if not panel.title.startswith("Before"))
+    return next(k for k, panel in enumerate(stage.panels) if not panel.is_input)
 
 
 def stage_cover(stage, query: int, labels: list[str]) -> str:

@@ -62,6 +62,11 @@ class Panel:
     changed: np.ndarray | None = None  # (rows, cols) bool
     picks: str = "cell"
 
+    @property
+    def is_input(self) -> bool:
+        """An input of its stage ("Before: …"), not what the stage computes: predict mode never covers one."""
+        return self.title.startswith("Before")
+
 
 @dataclass(frozen=True)
 class Stage:
