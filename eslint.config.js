@@ -1,8 +1,11 @@
-// ESLint for the Playground component's ES modules (attnviz/ui/attention_grid) and their Node tests (tests/js).
+// ESLint for the attention-grid component's ES modules (attnviz/ui/attention_grid: both hosts' entries, index.js and
+// widget.js) and their Node tests (tests/js).
 import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
+  // Installed packages and outputs are not ours (the virtualenv holds JupyterLab's and marimo's built files).
+  { ignores: ['.venv/', 'artifacts/', 'mutants/'] },
   js.configs.recommended,
   {
     files: ['attnviz/ui/attention_grid/**/*.js'],

@@ -18,17 +18,8 @@ from attnviz.core.playground_state import (
     set_dim,
     set_sentence,
 )
-from attnviz.figures.attention_grid import playground_views
-from attnviz.lessons import predictions
-from attnviz.lessons.playground import (
-    INTRODUCTION,
-    MATRIX_ROLES,
-    describe_change,
-    example_note,
-    example_title,
-    fully_masked_message,
-    source_line,
-)
+from attnviz.figures.attention_grid import playground_data
+from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_title, source_line
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_attention_views
@@ -80,25 +71,15 @@ def attention_views() -> None:
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
     ) or bar_outdated(PAGE):
         st.rerun()
-    previous, made = session.previous_playground(), session.predicted()
-    covered = bool(playground.predict) and made is None  # predict mode: the weights and outputs wait for a prediction
-    covers = {"weights": predictions.cover(playground), "output": predictions.COVERED_OUTPUT} if covered else None
-    views = playground_views(
-        playground, previous, font_size=chart_font_size(), covers=covers, choices=predictions.choices(playground)
-    )
-    if playground.predict:
-        said = predictions.prompt(playground) if covered else predictions.reveal(made[1], playground, made[0])
-    else:
-        said = describe_change(previous, playground, views[2])
-    show_attention_views(  # the controls of attnviz.classroom.controls in a rail, beside the four views
-        views,
-        note=None if covered else example_note(playground),  # an example's note would give the answer away
-        warning=fully_masked_message(playground),
-        caption=said
-        + " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys.",
-        height=250 if not state.presenting() else 222,
+    data = playground_data(  # the controls of attnviz.classroom.controls in a rail, beside the four views
+        playground,
+        session.previous_playground(),
+        session.predicted(),
         font_size=chart_font_size(),
+        height=250 if not state.presenting() else 222,
+        can_undo=session.can_undo(),
     )
+    show_attention_views(data)
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
     if playground.predict:

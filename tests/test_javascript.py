@@ -7,13 +7,14 @@ tests skip and say why, except in CI (ATTNVIZ_REQUIRE_NODE=1), where a missing N
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from attnviz.ui.attention_grid.bundle import bundle
+from attnviz.figures.grid_bundle import bundle
 
 REPO = Path(__file__).resolve().parents[1]
 COMPONENT = REPO / "attnviz" / "ui" / "attention_grid"
@@ -53,6 +54,24 @@ def test_the_bundle_is_one_valid_module_with_the_entry_last(tmp_path):
     text = script.read_text(encoding="utf-8")
     assert text.count("export default function") == 1 and "import " not in text
     assert text.index("const __module_dom") < text.index("const __module_view") < text.index("export default")
+
+
+def test_the_notebook_widget_joins_the_same_modules_as_the_page(tmp_path):
+    """anywidget's module (attnviz.notebook) is the same files: every module but the entries identical in both
+    bundles, and the whole a module Node loads, whose default export has render."""
+    page, notebook = bundle(COMPONENT), bundle(COMPONENT, entry="widget.js")
+    scoped = dict(re.findall(r"^const __module_(\w+) = (\(\(\) => \{\n.*?\n\}\)\(\);)$", notebook, re.S | re.M))
+    assert set(scoped) >= {"instrument", "view", "rail", "paint", "reader", "dom"}
+    for name, body in scoped.items():
+        assert f"const __module_{name} = {body}" in page  # the same text, module by module: nothing forked
+    assert "import " not in notebook and notebook.count("export default {") == 1
+    script = tmp_path / "widget.mjs"
+    script.write_text(notebook, encoding="utf-8")
+    loaded = subprocess.run(
+        [node_or_skip(), "--input-type=module", "-e", f"import w from {str(script)!r}; console.log(typeof w.render)"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert loaded.stdout.strip() == "function", loaded.stderr
 
 
 def test_the_bundler_refuses_what_it_does_not_read(tmp_path):

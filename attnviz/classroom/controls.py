@@ -6,7 +6,7 @@ listed apart."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from attnviz.classroom import link_values
@@ -80,3 +80,10 @@ CONTROLS: dict[str, Control] = {
     )
 }
 ACTIONS = {"undo": "Undo"}  # buttons beside the controls: not fields, nothing to check
+
+
+def set_control(state, field: str, value):
+    """The state with ``field`` set from ``value`` as a control sent it (checked by the field's control; blocked keys
+    kept sorted), whichever host sent it. AttnvizInputError, in words for a student, if the value fails."""
+    checked = CONTROLS[field].check(value, state.n)
+    return replace(state, **{field: tuple(sorted(checked)) if field == "blocked_keys" else checked})

@@ -11,7 +11,10 @@ import numpy as np
 
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
+from attnviz.figures.grid_data import component_data, controls_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
+from attnviz.lessons import predictions
+from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
 
 
 @cached_for_a_class  # a state's cells are computed once: now, and again as "before" for the next change
@@ -93,3 +96,34 @@ def scores_title(state) -> str:
     if not steps:
         return "2. Scores, masked" if masked else "2. Scores as they are (no scaling, no mask)"
     return f"2. Scores QKᵀ {' '.join(steps)}" + (", masked" if masked else "")
+
+
+READING = " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys."
+
+
+def playground_data(
+    state, previous, made, *, font_size: int, height: int, can_undo: bool, warning: str | None = None
+) -> dict:
+    """The Playground's instrument as the component takes it, for either host (a page, a notebook widget): its
+    controls in a rail beside the four views, the example's note, a warning (``warning``, else a fully masked row's)
+    and the line saying what moved. ``made`` is predict mode's (prediction, state it was asked on), None until the
+    student clicks one: until then the weights and outputs are covered."""
+    covered_ = bool(state.predict) and made is None
+    covers = {"weights": predictions.cover(state), "output": predictions.COVERED_OUTPUT} if covered_ else None
+    views = playground_views(state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state))
+    if state.predict:
+        said = predictions.prompt(state) if covered_ else predictions.reveal(made[1], state, made[0])
+    else:
+        said = describe_change(previous, state, views[2])
+    return component_data(
+        views,
+        controls=controls_of(state, can_undo=can_undo),
+        note="" if covered_ else example_note(state) or "",  # an example's note would give the answer away
+        warning=warning or fully_masked_message(state) or "",
+        caption=said + READING,
+        height=height,
+        font_size=font_size,
+        columns=[1, 1],
+        clicks="focus",
+        enter="Enter makes its row the focus token.",
+    )

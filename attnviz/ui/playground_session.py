@@ -20,10 +20,10 @@ from typing import Any
 
 import streamlit as st
 
-from attnviz.classroom.controls import ACTIONS, CONTROLS
+from attnviz.classroom.controls import ACTIONS, CONTROLS, set_control
 from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_SEED
+from attnviz.core.limits import MAX_SEED, MAX_UNDO
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
@@ -53,7 +53,6 @@ from attnviz.ui.state import (
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
 # widget redrawn. (The controls beside the views are not widgets: _VIEW_CHECKS checks theirs.)
 _seeds = SystemRandom()  # Randomise's new seeds
-MAX_UNDO = 50  # moves Undo can step back through; older ones are forgotten
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
     "d_k": int,
@@ -200,11 +199,9 @@ def _on_view_control(field: str) -> None:
     changed, say) is ignored, and every control shows the state again."""
     current = playground()
     try:
-        value = CONTROLS[field].check(st.session_state.get(VIEWS, {}).get(field), current.n)
+        set_playground(set_control(current, field, st.session_state.get(VIEWS, {}).get(field)))
     except AttnvizInputError:
         set_playground(current)
-        return
-    set_playground(replace(current, **{field: tuple(sorted(value)) if field == "blocked_keys" else value}))
 
 
 _VIEW_ACTIONS = {"undo": undo}

@@ -1,7 +1,9 @@
 """The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view). On
 the Playground it is the instrument, the attention controls beside the four views they change
-(``show_attention_views``); elsewhere the views alone (``show_matrices``). Its browser side is ES modules beside this file (index.js the entry; view.js, paint.js, layout.js,
-colour.js, reader.js the views; rail.js the controls; dom.js; grid.css), joined into one script by bundle.py.
+(``show_attention_views``); elsewhere the views alone (``show_matrices``). Its browser side is ES modules beside this
+file (index.js this host's entry, instrument.js the instrument; view.js, paint.js, layout.js, colour.js, reader.js the
+views; rail.js the controls; dom.js; grid.css), joined into one script by attnviz.figures.grid_bundle; a notebook is
+the other host (widget.js, attnviz.notebook).
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
 sends. Drawn as Streamlit widgets, the rail's six controls were a third of a click's time in the browser; drawn here,
@@ -17,48 +19,27 @@ from pathlib import Path
 
 import streamlit as st
 
-from attnviz.classroom.controls import ACTIONS, CONTROLS
-from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
+from attnviz.figures.grid_bundle import bundle
+from attnviz.figures.grid_data import component_data
 from attnviz.ui import playground_session
-from attnviz.ui.attention_grid.bundle import bundle
 from attnviz.ui.state import widget_value
-from attnviz.ui.text import plain
 
 _HERE = Path(__file__).parent
-_COLOURS = {"masked": MASKED_GREY, "changed": CHANGED, "focus": FOCUS}
 _COMPONENT = st.components.v2.component(
     "attnviz_attention_views",
-    js=bundle(_HERE),  # the ES modules beside this file, joined into the one script a component takes
+    js=bundle(),  # the ES modules beside this file, joined into the one script a component takes
     css=(_HERE / "grid.css").read_text(encoding="utf-8"),
     isolate_styles=False,  # the views take the page's font and theme colours
 )
 
 
-def show_attention_views(
-    views: list[dict],
-    *,
-    note: str | None,
-    warning: str | None,
-    caption: str,
-    height: int,
-    font_size: int,
-) -> None:
-    """Draws the Playground's controls (attnviz.classroom.controls, in order, each showing its field, then Undo) in a
-    rail left of ``views`` (attnviz.figures.attention_grid), two by two, each ``height`` px tall. ``note`` sits above
-    the controls, ``warning`` above the views and ``caption`` under them. A click on a cell or a row label chooses
-    that row as the focus token."""
-    _send(
-        playground_session.views_key(),
-        views,
-        controls=_controls(playground_session.playground()),
-        note=note or "",
-        warning=warning or "",
-        caption=caption,
-        height=height,
-        font_size=font_size,
-        columns=[1, 1],
-        clicks="focus",
-        enter="Enter makes its row the focus token.",
+def show_attention_views(data: dict) -> None:
+    """Draws the Playground's instrument (attnviz.figures.attention_grid.playground_data: the controls in a rail left
+    of the four views, two by two). A control's change or a click on a cell or a row label comes back as a trigger
+    named after its field (attnviz.ui.playground_session.views_callbacks makes the move)."""
+    _COMPONENT(
+        key=playground_session.views_key(),
+        data=json.dumps(data, separators=(",", ":")),
         **playground_session.views_callbacks(),
     )
 
@@ -109,22 +90,21 @@ def _send(
     warning: str = "",
     **callbacks,
 ) -> None:
-    """Hands the component its data, user text made plain, as one JSON text made here once. Handed a dict, Streamlit
-    scans it for dataframes, then dumps it twice a run (to send, and key-sorted, to hash it): 5 % of the server's CPU
-    under a class's load (issue 27). The browser parses the text (index.js)."""
-    data = {
-        "views": [_plain_labels(view) for view in views],
-        "controls": list(controls),
-        "note": plain(note),
-        "warning": plain(warning),
-        "caption": plain(caption),
-        "height": height,
-        "font_size": font_size,
-        "colours": _COLOURS,
-        "columns": columns,
-        "clicks": clicks,
-        "enter": enter,
-    }
+    """Hands the component its data (attnviz.figures.grid_data) as one JSON text made here once. Handed a dict,
+    Streamlit scans it for dataframes, then dumps it twice a run (to send, and key-sorted, to hash it): 5 % of the
+    server's CPU under a class's load (issue 27). The browser parses the text (index.js)."""
+    data = component_data(
+        views,
+        controls=controls,
+        note=note,
+        warning=warning,
+        caption=caption,
+        height=height,
+        font_size=font_size,
+        columns=columns,
+        clicks=clicks,
+        enter=enter,
+    )
     _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
 
 
@@ -148,37 +128,3 @@ def clicked_cell(key: str) -> tuple[str, int, int | None] | None:
 
 def _position(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _controls(playground) -> list[dict]:
-    """Each control of the table as the rail draws it, with its field's current value (a tuple as a list) and its
-    user text (token labels) made plain; then the actions."""
-    shown = []
-    for control in CONTROLS.values():
-        spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
-        if control.kind == "range":
-            spec |= {"min": control.low, "max": control.high, "step": control.step}
-        elif control.options:  # a choice of its own options: shown by label, sent back by position
-            spec["options"] = list(control.options.values())
-        elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
-            spec["options"] = [
-                plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
-            ]
-        value = getattr(playground, control.field)
-        if control.options:
-            value = list(control.options).index(value)
-        shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
-    can_undo = playground_session.can_undo()
-    return shown + [
-        {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
-        for action, label in ACTIONS.items()
-    ]
-
-
-def _plain_labels(view: dict) -> dict:
-    """The view with every piece of user text (tokens in labels, the title) made plain: no line breaks, no direction
-    overrides. The component sets text, never markup, so nothing else needs escaping."""
-    return view | {
-        "title": plain(view["title"]),
-        **{part: [plain(label) for label in view[part]] for part in ("rows", "cols", "ticks", "row_ticks")},
-    }

@@ -28,9 +28,18 @@ export function rgbOf(css) {
   return probe.cache.get(css);
 }
 
-// The page's text colour and opaque background under ``root``: light or dark theme.
+// The first opaque background from ``node`` up, crossing a shadow root to its host (a notebook cell may be one).
+function backgroundFrom(node) {
+  for (let at = node; at; at = at.parentElement || at.getRootNode().host) {
+    const background = rgbOf(getComputedStyle(at).backgroundColor || 'transparent');
+    if (background[3]) return background;
+  }
+  return [255, 255, 255, 1];
+}
+
+// The host's text colour and opaque background under ``root``: light or dark theme (Streamlit's app, or a notebook's
+// cell, whichever holds it).
 export function theme(root) {
-  const app = root.closest('[data-testid="stApp"]') || document.body;
-  const background = rgbOf(getComputedStyle(app).backgroundColor || '#fff');
-  return { text: getComputedStyle(root).color || '#31333f', background: background[3] ? background : [255, 255, 255, 1] };
+  const background = backgroundFrom(root.closest('[data-testid="stApp"]') || root);
+  return { text: getComputedStyle(root).color || '#31333f', background };
 }

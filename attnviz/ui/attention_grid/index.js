@@ -1,49 +1,8 @@
-// The component's entry: on the Playground the rail of controls left and the four views right (a warning above them,
-// a line under them saying what the last change did); elsewhere the views alone ("bare": no controls sent), laid out
-// in the columns Python asks for. Built once, then updated in place on every rerun.
+// The Streamlit v2 component's entry: the data arrives as one JSON text (attnviz/ui/attention_grid/__init__.py,
+// _send) and a choice goes back as a trigger.
 
-import { lightness } from './colour.js';
-import { element, setIfNew, theme } from './dom.js';
-import { Rail } from './rail.js';
-import { drawViews } from './view.js';
-
-const instruments = new WeakMap(); // the parts built for each mount, by its parent element
-
-function build(parentElement) {
-  const rail = element('div', { className: 'attnviz-rail' });
-  const warning = element('p', { className: 'attnviz-warning', role: 'status' });
-  const views = element('div', { className: 'attnviz-views' });
-  const caption = element('p', { className: 'attnviz-caption', role: 'status' }); // what moved: said, politely
-  const note = element('p', { className: 'attnviz-note attnviz-note-below' }); // on a phone, where the rail's note goes
-  const main = element('div', { className: 'attnviz-main' }, warning, views, caption, note);
-  const instrument = element('div', { className: 'attnviz-instrument' }, rail, main);
-  parentElement.appendChild(instrument);
-  return { instrument, rail: new Rail(rail), warning, views, caption, note };
-}
+import { mount } from './instrument.js';
 
 export default function (component) {
-  const { parentElement, setTriggerValue } = component;
-  const data = JSON.parse(component.data); // sent as one JSON text (attnviz/ui/attention_grid/__init__.py, _send)
-  if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
-    instruments.set(parentElement, build(parentElement));
-  }
-  const { instrument, rail, warning, views, caption, note } = instruments.get(parentElement);
-  rail.send = setTriggerValue; // the newest callback to Python
-  // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
-  const background = theme(instrument).background;
-  setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
-  setIfNew(instrument.dataset, 'presenter', String(data.font_size > 13)); // grid.css: the note goes under the views
-  setIfNew(instrument.dataset, 'bare', String(!data.controls.length)); // grid.css: no rail, the views take the width
-  // The columns Python asks for, as a variable: grid.css uses it, except on a phone (one view a row).
-  const columns = data.columns.map((width) => `minmax(0, ${width}fr)`).join(' ');
-  if (views.style.getPropertyValue('--attnviz-columns') !== columns) views.style.setProperty('--attnviz-columns', columns);
-  rail.update(data);
-  setIfNew(warning, 'textContent', data.warning);
-  setIfNew(warning, 'hidden', !data.warning);
-  setIfNew(caption, 'textContent', data.caption);
-  setIfNew(note, 'textContent', data.note);
-  setIfNew(note, 'hidden', !data.note);
-  // A click on a cell: the Playground's focus row, or the cell itself ({view, row, col}) where the page asks for cells.
-  const choose = data.clicks === 'cell' ? (cell) => setTriggerValue('cell', cell) : (cell) => setTriggerValue('focus', cell.row);
-  drawViews(views, data, choose, (cell) => setTriggerValue('guess', cell));
+  mount(component.parentElement, JSON.parse(component.data), component.setTriggerValue);
 }

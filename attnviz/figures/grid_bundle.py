@@ -1,8 +1,8 @@
-"""The component's ES modules as the one script a Streamlit v2 component takes.
-
-A v2 component serves a folder of files only from an installed package (a manifest in its pyproject.toml); attnviz
-runs as `streamlit run app.py` from a checkout, so the modules beside this file are joined here, at import, into one
-script: each module's body in a scope of its own, its `import { a } from './m.js'` lines turned into
+"""The attention-grid component's ES modules (attnviz/ui/attention_grid) as the one script each host takes: a
+Streamlit v2 component (entry index.js) and an anywidget (entry widget.js, attnviz.notebook). Neither host can load
+sibling modules: a v2 component serves a folder of files only from an installed package (attnviz runs as
+`streamlit run app.py` from a checkout), and an anywidget's module is inline. Here, without Streamlit, so that both
+hosts join the same files: each module's body in a scope of its own, its `import { a } from './m.js'` lines turned into
 `const { a } = <m's exports>`, its exports returned. The files stay real ES modules: ESLint lints them and Node's test
 runner imports them (tests/js). Only this small form is read: single-line named imports of sibling modules, and
 `export` before a function, class or const declaration (the entry's `export default function` is kept as it is).
@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ENTRY = "index.js"
+GRID = Path(__file__).parents[1] / "ui" / "attention_grid"  # the files, read by path: attnviz.ui imports Streamlit
+ENTRY = "index.js"  # the Streamlit component's; the widget's is "widget.js"
 _IMPORT = re.compile(r"^import \{ ([\w, ]+) \} from '\./([\w-]+)\.js';$", re.MULTILINE)
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*? |class |const |let )(\w+)", re.MULTILINE)
 
 
-def bundle(folder: Path) -> str:
-    """The script: every module reachable from the entry, each before the modules that import it."""
+def bundle(folder: Path = GRID, entry: str = ENTRY) -> str:
+    """The script: every module reachable from ``entry``, each before the modules that import it."""
     sources = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*.js")}
     order: list[str] = []
 
@@ -34,7 +35,7 @@ def bundle(folder: Path) -> str:
             visit(imported, (*path, name))
         order.append(name)
 
-    visit(Path(ENTRY).stem)
+    visit(Path(entry).stem)
     parts = [_scoped(name, sources[name]) for name in order[:-1]]
     return "\n".join([*parts, _imports_resolved(sources[order[-1]])])
 

@@ -1,0 +1,74 @@
+"""What the attention-grid component is sent, whatever the host: a Streamlit page (attnviz.ui.attention_grid) or a
+notebook widget (attnviz.notebook). Plain Python, no Streamlit: views (attnviz.figures.matrix_view), the Playground's
+controls with their fields' values, and the words around the views, user text made plain."""
+
+from __future__ import annotations
+
+from attnviz.classroom.controls import ACTIONS, CONTROLS
+from attnviz.core.text import plain
+from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
+
+COLOURS = {"masked": MASKED_GREY, "changed": CHANGED, "focus": FOCUS}
+
+
+def component_data(
+    views: list[dict],
+    *,
+    caption: str,
+    height: int,
+    font_size: int,
+    columns: list[float],
+    clicks: str | None,
+    enter: str,
+    controls: list[dict] = (),
+    note: str = "",
+    warning: str = "",
+) -> dict:
+    """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain."""
+    return {
+        "views": [plain_labels(view) for view in views],
+        "controls": list(controls),
+        "note": plain(note),
+        "warning": plain(warning),
+        "caption": plain(caption),
+        "height": height,
+        "font_size": font_size,
+        "colours": COLOURS,
+        "columns": columns,
+        "clicks": clicks,
+        "enter": enter,
+    }
+
+
+def controls_of(playground, *, can_undo: bool) -> list[dict]:
+    """Each control of the table (attnviz.classroom.controls) as the rail draws it, with its field's current value (a
+    tuple as a list) and its user text (token labels) made plain; then the actions (Undo, off when ``can_undo`` is
+    not)."""
+    shown = []
+    for control in CONTROLS.values():
+        spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
+        if control.kind == "range":
+            spec |= {"min": control.low, "max": control.high, "step": control.step}
+        elif control.options:  # a choice of its own options: shown by label, sent back by position
+            spec["options"] = list(control.options.values())
+        elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
+            spec["options"] = [
+                plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
+            ]
+        value = getattr(playground, control.field)
+        if control.options:
+            value = list(control.options).index(value)
+        shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
+    return shown + [
+        {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
+        for action, label in ACTIONS.items()
+    ]
+
+
+def plain_labels(view: dict) -> dict:
+    """The view with every piece of user text (tokens in labels, the title) made plain: no line breaks, no direction
+    overrides. The component sets text, never markup, so nothing else needs escaping."""
+    return view | {
+        "title": plain(view["title"]),
+        **{part: [plain(label) for label in view[part]] for part in ("rows", "cols", "ticks", "row_ticks")},
+    }

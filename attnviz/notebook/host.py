@@ -1,0 +1,36 @@
+"""The attention-grid component (attnviz/ui/attention_grid) as an anywidget: the same ES modules, joined once with
+widget.js as the entry, and its stylesheet, which the module puts inside the widget's own element.
+
+Python holds the state and sends the component's data (attnviz.figures.grid_data) as one JSON text in the trait
+"_data", as the Streamlit host does; the browser sends a control's change or a click back in "_event",
+``{"name": ..., "value": ..., "count": ...}``."""
+
+from __future__ import annotations
+
+import json
+
+import anywidget
+import traitlets
+
+from attnviz.figures.grid_bundle import GRID, bundle
+
+HEIGHT, FONT_SIZE = 250, 13  # a view's least height (px) and its numbers' size, as on the app's Playground
+
+
+class GridWidget(anywidget.AnyWidget):
+    _esm = bundle(entry="widget.js")
+    _grid_css = traitlets.Unicode((GRID / "grid.css").read_text(encoding="utf-8")).tag(sync=True)
+    _data = traitlets.Unicode("").tag(sync=True)
+    _event = traitlets.Dict().tag(sync=True)
+
+    @traitlets.observe("_event")
+    def _on_event(self, change) -> None:
+        event = change["new"]
+        if isinstance(event, dict) and isinstance(event.get("name"), str):  # anything else is no event
+            self._handle(event["name"], event.get("value"))
+
+    def _handle(self, name: str, value) -> None:
+        raise NotImplementedError
+
+    def _draw(self, data: dict) -> None:
+        self._data = json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,168 @@
+"""The Playground as a notebook widget: the app's controls and four views, on the same immutable state and the same
+moves (attnviz.core.playground_state, attnviz.classroom.controls), so a notebook and the app give the same numbers.
+
+Every field of the state a user sets is a trait under its own name. Setting one from Python makes the move and
+redraws; a control or a click in the widget makes the same move and updates the traits. A value the move refuses
+raises AttnvizInputError (from Python) and is said in the widget; the last good state is kept."""
+
+from __future__ import annotations
+
+import traitlets
+
+from attnviz.classroom.controls import set_control
+from attnviz.classroom.link_values import whole
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_UNDO
+from attnviz.core.playground_state import PlaygroundState, example_options, load_example, randomise, set_dim
+from attnviz.core.playground_state import set_sentence as _set_sentence
+from attnviz.figures.attention_grid import playground_data
+from attnviz.lessons import predictions
+from attnviz.lessons.playground import OPENING, undone_line
+from attnviz.notebook.host import FONT_SIZE, HEIGHT, GridWidget
+
+# The state's fields a user sets, in the order settings are applied: a seed, then an example (which sets the sentence,
+# sizes and toggles its own way), then the sentence and sizes, then the toggles the example's may be changed by.
+FIELDS = ("seed", "example", "sentence", "d_k", "d_v", "causal", "scale", "temperature", "blocked_keys", "focus", "predict")
+
+
+def _sentence(state: PlaygroundState, value) -> tuple[PlaygroundState, str | None]:
+    if not isinstance(value, str):
+        raise AttnvizInputError(f"The sentence must be text, not {type(value).__name__}.")
+    new, said = _set_sentence(state, value)
+    if said and new == state:  # refused: the move kept the state and said why
+        raise AttnvizInputError(said)
+    return new, said  # a message with a new state: only the first 128 tokens are used
+
+
+def _example(state: PlaygroundState, value) -> tuple[PlaygroundState, None]:
+    options = example_options(state)
+    if value not in options:
+        raise AttnvizInputError(f"The example must be one of {', '.join(options)}, not {str(value)[:40]!r}.")
+    return load_example(state, value), None
+
+
+_MOVES = {
+    "sentence": _sentence,
+    "example": _example,
+    "d_k": lambda state, value: (set_dim(state, whole(value, "d_k", 1, MAX_DIM), which="d_k"), None),
+    "d_v": lambda state, value: (set_dim(state, whole(value, "d_v", 1, MAX_DIM), which="d_v"), None),
+    "seed": lambda state, value: (randomise(state, whole(value, "the seed", 0, MAX_SEED)), None),
+}
+
+
+def moved(state: PlaygroundState, field: str, value) -> tuple[PlaygroundState, str | None]:
+    """``state`` with ``field`` set to ``value`` by the app's own move for it, and what to say (or None).
+    AttnvizInputError, in words for a student, if the move refuses the value."""
+    if field in _MOVES:
+        return _MOVES[field](state, value)
+    return set_control(state, field, list(value) if isinstance(value, tuple) else value), None
+
+
+def field_value(state: PlaygroundState, field: str):
+    """A field as its trait holds it: blocked keys as a list, the example by its key."""
+    value = getattr(state, field)
+    return list(value) if isinstance(value, tuple) else value
+
+
+class Playground(GridWidget):
+    """The Playground in a notebook cell. ``Playground(causal=True, sentence="The cat sat.")``: any of ``FIELDS``
+    as a keyword; it opens on the app's first screen otherwise. ``.state`` is the PlaygroundState, ``.result`` its
+    AttentionResult (attnviz.attention's, every intermediate)."""
+
+    seed = traitlets.Any().tag(sync=True)
+    example = traitlets.Any().tag(sync=True)
+    sentence = traitlets.Any().tag(sync=True)
+    d_k = traitlets.Any().tag(sync=True)
+    d_v = traitlets.Any().tag(sync=True)
+    causal = traitlets.Any().tag(sync=True)
+    scale = traitlets.Any().tag(sync=True)
+    temperature = traitlets.Any().tag(sync=True)
+    blocked_keys = traitlets.Any().tag(sync=True)
+    focus = traitlets.Any().tag(sync=True)
+    predict = traitlets.Any().tag(sync=True)
+
+    def __init__(self, **settings) -> None:
+        unknown = sorted(set(settings) - set(FIELDS))
+        if unknown:
+            raise TypeError(f"Playground() takes the state's fields {', '.join(FIELDS)}; not {', '.join(unknown)}.")
+        state, said = OPENING, None
+        for field in sorted(settings, key=FIELDS.index):
+            state, said = moved(state, field, settings[field])  # a bad setting raises: no widget half made
+        self._syncing = True  # traitlets' own set-up sets each trait: taken as it is
+        super().__init__()
+        self._state, self._previous, self._undo, self._made = state, None, [], None
+        self._commit(state, said)
+
+    @property
+    def state(self) -> PlaygroundState:
+        return self._state
+
+    @property
+    def result(self):
+        return self._state.result()
+
+    @traitlets.validate(*FIELDS)
+    def _move(self, proposal):
+        field = proposal["trait"].name
+        if self._syncing:  # the traits shown the state's values
+            return proposal["value"]
+        try:
+            new, said = moved(self._state, field, proposal["value"])
+        except AttnvizInputError as error:
+            self._commit(self._state, str(error))  # said in the widget, the last good state kept
+            raise
+        self._commit(new, said, skip=field)
+        return field_value(new, field)
+
+    def _handle(self, name: str, value) -> None:
+        """A control's change or a click in the widget, as the app's session takes it: a field, Undo, or a
+        prediction on a covered view. A refused value is said in the widget (nothing in Python to raise to)."""
+        if name == "undo":
+            self._undo_last()
+        elif name == "guess":
+            self._guess(value)
+        elif name in FIELDS:
+            try:
+                new, said = moved(self._state, name, value)
+            except AttnvizInputError as error:
+                new, said = self._state, str(error)
+            self._commit(new, said)
+
+    def _undo_last(self) -> None:
+        if self._undo:
+            current, earlier = self._state, self._undo.pop()
+            self._commit(earlier, undone_line(current, earlier), undoable=False)
+
+    def _guess(self, value) -> None:
+        """Predict mode: what the click predicts is kept, and the change the question asks about is made, so the
+        reveal shows its effect (as attnviz.ui.playground_session does). Anything else is no click."""
+        current = self._state
+        guess = predictions.guess_of(current, value)
+        if not current.predict or guess is None:
+            return
+        after = predictions.outcome(current)
+        self._made = (after, guess, current)
+        self._commit(after)
+
+    def _commit(self, state: PlaygroundState, said: str | None = None, *, undoable: bool = True, skip=None) -> None:
+        """Makes ``state`` current (the one it replaces is what Undo goes back to), shows it in every trait but
+        ``skip`` (being set now) and redraws, saying ``said`` above the views."""
+        if state != self._state:
+            if undoable:
+                self._undo = [*self._undo[-MAX_UNDO + 1 :], self._state]
+            self._previous, self._state = self._state, state
+        self._syncing = True
+        try:
+            with self.hold_trait_notifications():
+                for field in FIELDS:
+                    if field != skip:
+                        setattr(self, field, field_value(state, field))
+        finally:
+            self._syncing = False
+        made = self._made
+        asked = (made[1], made[2]) if made is not None and made[0] == state else None  # any change asks again
+        self._draw(
+            playground_data(
+                state, self._previous, asked, font_size=FONT_SIZE, height=HEIGHT, can_undo=bool(self._undo), warning=said
+            )
+        )

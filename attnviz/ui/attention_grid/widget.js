@@ -1,0 +1,36 @@
+// The anywidget entry (attnviz/notebook): the same instrument in a notebook cell. Python keeps the component's data in
+// the trait "_data" (one JSON text, as the Streamlit host sends it) and redraws by setting it; a control or a click
+// comes back as the trait "_event", {name, value, count}: a count, so the same choice twice is still two changes.
+
+import { mount } from './instrument.js';
+
+// Wires ``model`` (anywidget's: get, set, save_changes, on, off) to ``draw(data, send)``: drawn now and on every new
+// "_data". Returns what undoes the wiring.
+export function connect(model, draw) {
+  let count = 0;
+  const send = (name, value) => {
+    count += 1;
+    model.set('_event', { name, value, count });
+    model.save_changes();
+  };
+  const redraw = () => draw(JSON.parse(model.get('_data')), send);
+  redraw();
+  model.on('change:_data', redraw);
+  return () => model.off('change:_data', redraw);
+}
+
+// The component's styles go inside the widget's own element: a marimo or VS Code cell may be a shadow root, which the
+// page's styles do not reach.
+export function withStyles(el, css) {
+  const style = document.createElement('style');
+  style.textContent = css;
+  el.append(style);
+  return el;
+}
+
+export default {
+  render({ model, el }) {
+    withStyles(el, model.get('_grid_css'));
+    return connect(model, (data, send) => mount(el, data, send));
+  },
+};
