@@ -28,9 +28,23 @@ export function withStyles(el, css) {
   return el;
 }
 
+// Calls ``redraw`` when the host's theme may have changed: JupyterLab and marimo mark it on <html> or <body>, and the
+// system's light or dark setting. A page host (Streamlit) redraws a component itself; a notebook cell is never told.
+export function followTheme(redraw, root = document) {
+  const marks = new MutationObserver(redraw);
+  for (const node of [root.documentElement, root.body]) marks.observe(node, { attributes: true });
+  const system = matchMedia('(prefers-color-scheme: dark)');
+  system.addEventListener('change', redraw);
+  return () => { marks.disconnect(); system.removeEventListener('change', redraw); };
+}
+
 export default {
   render({ model, el }) {
     withStyles(el, model.get('_grid_css'));
-    return connect(model, (data, send) => mount(el, data, send));
+    let last = null;
+    const draw = (data, send) => { last = [data, send]; mount(el, data, send); };
+    const unhook = connect(model, draw);
+    const unfollow = followTheme(() => requestAnimationFrame(() => last && mount(el, ...last))); // after the new styles
+    return () => { unhook(); unfollow(); };
   },
 };

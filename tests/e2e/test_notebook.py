@@ -1,0 +1,173 @@
+"""attnviz.notebook in real notebook hosts, driven by Chromium: a JupyterLab server and `marimo run`, each started
+here on a free port on a notebook from tests/notebook. In each, a click on *Causal mask* inside the widget must reach
+the kernel (the widget's traits) and come back as the causal weights in the reader's table.
+
+Without JupyterLab or marimo installed these tests skip, unless ATTNVIZ_REQUIRE_BROWSER=1 (CI), where they fail."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from attnviz.notebook import Playground
+from tests.support.live import REPO, free_port
+
+NOTEBOOKS = REPO / "tests" / "notebook"
+SHOTS = REPO / "artifacts" / "screenshots"
+START_TIMEOUT_S = 90  # a cold JupyterLab on two busy cores; the wait ends as soon as the server answers
+
+# The weights of the widget's first screen with the mask on, as Python formats them: what the reader's table must say.
+CAUSAL_TEXT = json.loads(Playground(causal=True)._data)["views"][2]["text"]
+
+WEIGHTS_TABLE_JS = """
+() => {
+  // marimo puts a widget in a shadow root: looked for through every open one
+  const find = (root) => root.querySelector('figure[data-view="weights"] table')
+    || [...root.querySelectorAll('*')].filter((el) => el.shadowRoot).map((el) => find(el.shadowRoot)).find(Boolean);
+  const table = find(document);
+  return table?.tBodies[0] ? [...table.tBodies[0].rows].map((row) => [...row.cells].slice(1).map((cell) => cell.textContent)) : [];
+}
+"""
+
+
+def require(package: str) -> None:
+    if importlib.util.find_spec(package) is None:
+        reason = f"{package} is not installed (pip install -r requirements-dev.txt)"
+        if os.environ.get("ATTNVIZ_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"ATTNVIZ_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@contextmanager
+def serving(command: list[str], cwd: Path, ready_url: str, env: dict):
+    """Runs ``command`` until the block ends; yields once ``ready_url`` answers 200."""
+    log = cwd / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=os.environ | env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{command[0]} did not start:\n{log.read_text(errors='replace')[-3000:]}", pytrace=False)
+            try:
+                with urllib.request.urlopen(ready_url, timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.2)  # polled until it answers: a state, not a duration
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def isolated_env(home: Path, *, theme: str = "JupyterLab Light") -> dict:
+    """A JupyterLab of its own: config, runtime, settings (no news pop-up; the theme asked for) and workspaces in
+    ``home``; the kernel imports attnviz from this checkout."""
+    settings = home / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    (settings / "themes.jupyterlab-settings").write_text(f'{{"theme": "{theme}"}}')
+    names = {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_RUNTIME_DIR": "runtime", "JUPYTERLAB_WORKSPACES_DIR": "ws"}
+    return {
+        **{name: str(home / folder) for name, folder in names.items()},
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "IPYTHONDIR": str(home / "ipython"),
+        "PYTHONPATH": str(REPO),
+    }
+
+
+def jupyterlab(home: Path, theme: str = "JupyterLab Light"):
+    require("jupyterlab")
+    shutil.copy(NOTEBOOKS / "playground.ipynb", home)
+    port, token = free_port(), "attnviz-test"
+    command = [sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={home}"]  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    return serving(command, home, f"{url}/api/status?token={token}", isolated_env(home, theme=theme)), url, token
+
+
+def wait_for_connected_kernel(url: str, token: str) -> None:
+    """Until the notebook's kernel is idle with the page connected to it: a cell run before would be lost."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{url}/api/kernels?token={token}", timeout=5) as answer:
+            kernels = json.loads(answer.read())
+        if any(k["execution_state"] == "idle" and k["connections"] > 0 for k in kernels):
+            return
+        time.sleep(0.2)  # polled: a state, not a duration
+    pytest.fail(f"no kernel connected and idle after {START_TIMEOUT_S} s", pytrace=False)
+
+
+def run_cell(page, index: int) -> None:
+    page.locator(".jp-Notebook .jp-Cell .cm-content").nth(index).click()
+    page.keyboard.press("Shift+Enter")
+
+
+def click_causal_and_read_weights(page) -> list[list[str]]:
+    """Waits for the widget's first screen, clicks its *Causal mask* and waits for the reader's table of weights to
+    show the causal weights Python computed."""
+    page.wait_for_function(f"() => {{ const t = ({WEIGHTS_TABLE_JS})(); return t.length && t[0][0] === '0.08'; }}")
+    page.locator('[data-field="causal"] input').click()
+    page.wait_for_function(f"() => {{ const t = ({WEIGHTS_TABLE_JS})(); return t.length && t[0][0] === '1.00'; }}")
+    return page.evaluate(WEIGHTS_TABLE_JS)
+
+
+def assert_causal(table: list[list[str]]) -> None:
+    n = len(table)
+    assert [cell for row in table for cell in row] == CAUSAL_TEXT  # exactly the numbers attnviz computed
+    assert all(table[i][j] == "0" for i in range(n) for j in range(i + 1, n))  # the upper triangle, masked
+
+
+@pytest.mark.parametrize(("theme", "scheme"), [("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")])
+def test_jupyterlab_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_path, theme, scheme):
+    server, url, token = jupyterlab(tmp_path, theme)
+    with server:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/lab/tree/playground.ipynb?token={token}")
+        wait_for_connected_kernel(url, token)
+        run_cell(page, 0)
+        assert_causal(click_causal_and_read_weights(page))
+        # The widget follows the host's theme: its native controls' scheme, read from JupyterLab's background.
+        assert page.locator(".attnviz-instrument").evaluate("(el) => el.style.colorScheme") == scheme
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SHOTS / f"notebook-jupyterlab-{scheme}.png")
+        run_cell(page, 1)
+        said = page.locator(".jp-OutputArea-output pre", has_text="kernel: causal is")
+        said.wait_for()
+        assert said.inner_text().strip() == "kernel: causal is True and the state's is True"
+        page.close()
+
+
+def test_marimo_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_path):
+    require("marimo")
+    shutil.copy(NOTEBOOKS / "playground_marimo.py", tmp_path)
+    port = free_port()
+    command = [sys.executable, "-m", "marimo", "run", "playground_marimo.py", "--headless", "--no-token",
+               "--host=127.0.0.1", f"--port={port}"]  # fmt: skip
+    with serving(command, tmp_path, f"http://127.0.0.1:{port}/health", {"PYTHONPATH": str(REPO)}):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"http://127.0.0.1:{port}/")
+        said = page.get_by_text("kernel: causal is")
+        said.wait_for(timeout=120_000)
+        assert said.inner_text().strip() == "kernel: causal is False and the state's is False"
+        assert_causal(click_causal_and_read_weights(page))
+        page.get_by_text("kernel: causal is True").wait_for()  # marimo ran the cell again on the widget's change
+        assert said.inner_text().strip() == "kernel: causal is True and the state's is True"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SHOTS / "notebook-marimo.png")
+        page.close()
