@@ -27,7 +27,8 @@ SHOTS = REPO / "artifacts" / "screenshots"
 START_TIMEOUT_S = 90  # a cold JupyterLab on two busy cores; the wait ends as soon as the server answers
 
 # The weights of the widget's first screen with the mask on, as Python formats them: what the reader's table must say.
-CAUSAL_TEXT = json.loads(Playground(causal=True)._data)["views"][2]["text"]
+CAUSAL_WEIGHTS = json.loads(Playground(causal=True)._data)["views"][2]
+CAUSAL_TEXT = CAUSAL_WEIGHTS["text"]
 
 WEIGHTS_TABLE_JS = """
 () => {
@@ -127,6 +128,19 @@ def click_causal_and_read_weights(page) -> list[list[str]]:
     return page.evaluate(WEIGHTS_TABLE_JS)
 
 
+def arrow_keys_read_a_cell(page) -> str:
+    """Tab from the weights' PNG button into its canvas (the keyboard's ring starts on the focus row), then one
+    ArrowRight: what the live region says."""
+    page.locator('figure[data-view="weights"] .attnviz-png').focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
+    said = page.locator('figure[data-view="weights"] .attnviz-sr[aria-live="polite"]')
+    row, cols = CAUSAL_WEIGHTS["rows"][4], CAUSAL_WEIGHTS["cols"]
+    expected = f"{row} → {cols[1]}: weight {CAUSAL_WEIGHTS['numbers'][4 * len(cols) + 1]}"  # row 4 is the focus
+    page.wait_for_function("([el, text]) => el.textContent === text", arg=[said.element_handle(), expected])
+    return said.text_content()
+
+
 def assert_causal(table: list[list[str]]) -> None:
     n = len(table)
     assert [cell for row in table for cell in row] == CAUSAL_TEXT  # exactly the numbers attnviz computed
@@ -142,6 +156,7 @@ def test_jupyterlab_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_p
         wait_for_connected_kernel(url, token)
         run_cell(page, 0)
         assert_causal(click_causal_and_read_weights(page))
+        assert arrow_keys_read_a_cell(page).startswith("4: good → 1: movie: weight ")
         # The widget follows the host's theme: its native controls' scheme, read from JupyterLab's background.
         assert page.locator(".attnviz-instrument").evaluate("(el) => el.style.colorScheme") == scheme
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -166,6 +181,7 @@ def test_marimo_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_path)
         said.wait_for(timeout=120_000)
         assert said.inner_text().strip() == "kernel: causal is False and the state's is False"
         assert_causal(click_causal_and_read_weights(page))
+        assert arrow_keys_read_a_cell(page).startswith("4: good → 1: movie: weight ")
         page.get_by_text("kernel: causal is True").wait_for()  # marimo ran the cell again on the widget's change
         assert said.inner_text().strip() == "kernel: causal is True and the state's is True"
         SHOTS.mkdir(parents=True, exist_ok=True)
