@@ -128,7 +128,7 @@ export class Rail {
       this.controls[k].show(spec.value);
       const { control, disable } = this.controls[k];
       if (!disable) return;
-      const hadFocus = document.activeElement === control;
+      const hadFocus = control.getRootNode().activeElement === control; // the root: a notebook cell may be a shadow root
       disable(Boolean(spec.disabled));
       // A button that goes off (Undo with nothing left to undo) would drop the keyboard's focus to the page's body.
       if (hadFocus && spec.disabled) this.element.querySelector('input, select, button:not(:disabled)')?.focus();

@@ -161,7 +161,7 @@ class View {
       const { left, top, cellW, cellH } = this.box;
       canvas.dataset.layout = JSON.stringify({ left, top, cellW, cellH }); // where the cells are: for tests, as drawn
     }
-    paint(ctx, view, this.box, this.drawn, shared.colours, this.palette, document.activeElement === canvas ? this.cursor : null);
+    paint(ctx, view, this.box, this.drawn, shared.colours, this.palette, canvas.getRootNode().activeElement === canvas ? this.cursor : null);
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
   }
 
