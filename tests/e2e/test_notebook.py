@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,25 @@ WEIGHTS_TABLE_JS = """
   return table?.tBodies[0] ? [...table.tBodies[0].rows].map((row) => [...row.cells].slice(1).map((cell) => cell.textContent)) : [];
 }
 """
+
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+AXE_ON_THE_WIDGET_JS = """async (rules) => (await axe.run('.attnviz-instrument', { runOnly: rules })).violations
+  .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}`))"""
+
+
+def widget_violations(page) -> list[str]:
+    """axe-core's WCAG 2.1 AA violations inside the widget (the host's own chrome is not ours)."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (run `npm ci`, as `make test` does)")
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(AXE_ON_THE_WIDGET_JS, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+
+
+def switch_theme(page, theme: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(theme)}$")).click()
 
 
 def require(package: str) -> None:
@@ -158,13 +178,18 @@ def test_jupyterlab_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_p
         assert_causal(click_causal_and_read_weights(page))
         assert arrow_keys_read_a_cell(page).startswith("4: good → 1: movie: weight ")
         # The widget follows the host's theme: its native controls' scheme, read from JupyterLab's background.
-        assert page.locator(".attnviz-instrument").evaluate("(el) => el.style.colorScheme") == scheme
+        instrument = page.locator(".attnviz-instrument")
+        assert instrument.evaluate("(el) => el.style.colorScheme") == scheme
+        assert widget_violations(page) == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SHOTS / f"notebook-jupyterlab-{scheme}.png")
         run_cell(page, 1)
         said = page.locator(".jp-OutputArea-output pre", has_text="kernel: causal is")
         said.wait_for()
         assert said.inner_text().strip() == "kernel: causal is True and the state's is True"
+        other, flipped = ("JupyterLab Dark", "dark") if scheme == "light" else ("JupyterLab Light", "light")
+        switch_theme(page, other)  # while the widget is open: it follows
+        page.wait_for_function("([el, s]) => el.style.colorScheme === s", arg=[instrument.element_handle(), flipped])
         page.close()
 
 
