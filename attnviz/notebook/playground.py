@@ -69,6 +69,7 @@ class Playground(GridWidget):
     as a keyword; it opens on the app's first screen otherwise. ``.state`` is the PlaygroundState, ``.result`` its
     AttentionResult (attnviz.attention's, every intermediate)."""
 
+    # Any: every value reaches the app's own check for its field, and is refused in its words, not traitlets'
     seed = traitlets.Any().tag(sync=True)
     example = traitlets.Any().tag(sync=True)
     sentence = traitlets.Any().tag(sync=True)
@@ -87,7 +88,8 @@ class Playground(GridWidget):
             raise TypeError(f"Playground() takes the state's fields {', '.join(FIELDS)}; not {', '.join(unknown)}.")
         state, said = OPENING, None
         for field in sorted(settings, key=FIELDS.index):
-            state, said = moved(state, field, settings[field])  # a bad setting raises: no widget half made
+            state, now_said = moved(state, field, settings[field])  # a bad setting raises: no widget half made
+            said = now_said or said
         self._syncing = True  # traitlets' own set-up sets each trait: taken as it is
         super().__init__()
         self._state, self._previous, self._undo, self._made = state, None, [], None

@@ -143,3 +143,9 @@ def test_predict_mode_covers_the_weights_until_a_click_then_reveals():
     assert sent(widget)["views"][2]["cover"]
     click(widget, "guess", {"row": widget.focus, "col": 3})
     assert "cover" not in sent(widget)["views"][2] or not sent(widget)["views"][2]["cover"]
+
+
+def test_a_setting_that_is_taken_with_a_message_says_it():
+    widget = Playground(sentence=" ".join(["word"] * 130), d_k=3)
+    assert widget.state.n == 128 and widget.state.d_k == 3
+    assert sent(widget)["warning"] == "The sentence has 130 tokens; only the first 128 are used."
