@@ -103,7 +103,8 @@ def isolated_env(home: Path, *, theme: str = "JupyterLab Light") -> dict:
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
     (settings / "themes.jupyterlab-settings").write_text(f'{{"theme": "{theme}"}}')
-    names = {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_RUNTIME_DIR": "runtime", "JUPYTERLAB_WORKSPACES_DIR": "ws"}
+    names = {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_RUNTIME_DIR": "runtime", "JUPYTER_DATA_DIR": "data",
+             "JUPYTERLAB_WORKSPACES_DIR": "ws"}  # fmt: skip  (the data dir: no kernel of the user's shadows this venv's)
     return {
         **{name: str(home / folder) for name, folder in names.items()},
         "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
