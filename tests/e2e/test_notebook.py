@@ -1,6 +1,7 @@
 """attnviz.notebook in real notebook hosts, driven by Chromium: a JupyterLab server and `marimo run`, each started
 here on a free port on a notebook from tests/notebook. In each, a click on *Causal mask* inside the widget must reach
-the kernel (the widget's traits) and come back as the causal weights in the reader's table.
+the kernel (the widget's traits) and come back as the causal weights in the reader's table. And a notebook saved with
+its widget state, exported to HTML by nbconvert, shows the last views without a kernel.
 
 Without JupyterLab or marimo installed these tests skip, unless ATTNVIZ_REQUIRE_BROWSER=1 (CI), where they fail."""
 
@@ -61,12 +62,15 @@ def switch_theme(page, theme: str) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(theme)}$")).click()
 
 
+def missing(reason: str) -> None:
+    if os.environ.get("ATTNVIZ_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"ATTNVIZ_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
 def require(package: str) -> None:
     if importlib.util.find_spec(package) is None:
-        reason = f"{package} is not installed (pip install -r requirements-dev.txt)"
-        if os.environ.get("ATTNVIZ_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"ATTNVIZ_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
+        missing(f"{package} is not installed (pip install -r requirements-dev.txt)")
 
 
 @contextmanager
@@ -213,3 +217,48 @@ def test_marimo_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_path)
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SHOTS / "notebook-marimo.png")
         page.close()
+
+
+# What nbconvert's HTML loads from CDNs (require.js, the widgets' HTML manager, anywidget's module), served from the
+# locked npm packages: this machine and CI reach no CDN. Anything else it asks for (MathJax) is refused.
+NODE_MODULES = REPO / "node_modules"
+_CDN = re.compile(r"https://(cdnjs\.cloudflare\.com|unpkg\.com|cdn\.jsdelivr\.net)/.*")
+_PACKAGE_FILE = re.compile(r"https://(?:unpkg\.com|cdn\.jsdelivr\.net/npm)/((?:@[^/]+/)?[^@/]+)@[^/]*/(.*)")
+
+
+def from_node_modules(route) -> None:
+    url = route.request.url
+    package = _PACKAGE_FILE.match(url)
+    path = NODE_MODULES / "requirejs" / "require.js" if url.endswith("/require.min.js") else None
+    path = NODE_MODULES / package[1] / package[2] if package else path
+    if path is not None and path.is_file():
+        route.fulfill(path=str(path), content_type="application/javascript")
+    else:
+        route.abort()
+
+
+def test_a_notebook_saved_with_its_widget_state_shows_the_last_views_as_html(browser, tmp_path, monkeypatch):
+    """Run in a kernel, the widget drawn, then changed by the next cell; saved with its widget state and exported by
+    nbconvert, the HTML (no kernel) shows the views as the last change left them."""
+    require("nbconvert")
+    if not (NODE_MODULES / "@jupyter-widgets" / "html-manager").is_dir():
+        missing("the npm packages are not installed (run `npm ci`, as `make test` does)")
+    import nbclient
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    cells = ("from attnviz.notebook import Playground\nw = Playground()\nw", "w.causal = True")
+    notebook.cells = [nbformat.v4.new_code_cell(code) for code in cells]
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the kernel imports attnviz from this checkout
+    nbclient.NotebookClient(notebook, timeout=120, store_widget_state=True).execute(cwd=str(tmp_path))
+    html, _ = HTMLExporter().from_notebook_node(notebook)
+    (tmp_path / "export.html").write_text(html, encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.route(_CDN, from_node_modules)
+    page.goto((tmp_path / "export.html").as_uri())
+    page.wait_for_function(f"() => {{ const t = ({WEIGHTS_TABLE_JS})(); return t.length && t[0][0] === '1.00'; }}")
+    assert_causal(page.evaluate(WEIGHTS_TABLE_JS))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / "notebook-export.png")
+    page.close()
