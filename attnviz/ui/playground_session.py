@@ -51,7 +51,7 @@ from attnviz.ui.state import (
 )
 
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
-# widget redrawn. (The controls beside the views are not widgets: _VIEW_CHECKS checks theirs.)
+# widget redrawn. (The controls beside the views are not widgets: attnviz.classroom.controls.set_control checks theirs.)
 _seeds = SystemRandom()  # Randomise's new seeds
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
@@ -199,9 +199,10 @@ def _on_view_control(field: str) -> None:
     changed, say) is ignored, and every control shows the state again."""
     current = playground()
     try:
-        set_playground(set_control(current, field, st.session_state.get(VIEWS, {}).get(field)))
+        new = set_control(current, field, st.session_state.get(VIEWS, {}).get(field))
     except AttnvizInputError:
-        set_playground(current)
+        new = current
+    set_playground(new)
 
 
 _VIEW_ACTIONS = {"undo": undo}
