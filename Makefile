@@ -55,13 +55,16 @@ e2e: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest tests/e2e
 
 # Every e2e test RUNS times (default 5) on a quiet machine, then RUNS times with both cores busy: 0 failures expected.
+# SLOW=1: the e2e and load layers RUNS times on one core shared with a busy process (a machine about twice as slow).
 flake-hunt: $(VENV)/.dev-installed
-	bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
+	SLOW=$(or $(SLOW),0) bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
 
 # One hostile browser against a real server: an oversized message, crafted widget values and chart selections, frames
-# Streamlit itself refuses, abandoned training runs (README: Reliability). Part of `make test` too.
+# Streamlit itself refuses, abandoned training runs (README: Reliability). Part of `make test` too. Then the report:
+# a bystander's clicks idle and while 9 MB frames are dropped, interleaved, and the server's CPU for each.
 attack: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest tests/load/test_attack.py
+	$(BIN)/python -m bench.bystander --heavy light oversized
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
