@@ -43,7 +43,9 @@ def own_value_shares(model, run, layer: int, head: int) -> np.ndarray:
     """α_ij ‖v_j W_O^hᵀ‖ with the encoder's own output projection, each row divided by its sum."""
     out = model.weights[f"encoder.layer.{layer}.attention.output.dense.weight"].astype(np.float64)
     d = run.v.shape[-1]
-    norms = np.array([np.linalg.norm(out[:, d * head : d * (head + 1)] @ vj) for vj in run.v[layer, head].astype(float)])
+    norms = np.array(
+        [np.linalg.norm(out[:, d * head : d * (head + 1)] @ vj) for vj in run.v[layer, head].astype(float)]
+    )
     weighted = run.attention[layer, head] * norms[None, :]
     return weighted / weighted.sum(axis=1, keepdims=True)
 
@@ -107,7 +109,10 @@ def test_taking_a_word_away_from_the_encoder_says_what_its_output_did(page, enco
     moved = np.linalg.norm(h - g, axis=1)
     at = int(moved.argmax())
     assert f"cosine {cosine:.3f}" in line
-    assert f"is token {at} (“{run.tokens[at]}”)'s: by {moved[at]:.2f}, against its length {np.linalg.norm(h[at]):.2f}" in line
+    assert (
+        f"is token {at} (“{run.tokens[at]}”)'s: by {moved[at]:.2f}, against its length {np.linalg.norm(h[at]):.2f}"
+        in line
+    )
     assert encoder.run(SENTENCE, 2).attention[..., 2].max() == 0  # the token really was taken away as a key
 
 
@@ -138,3 +143,40 @@ def test_taking_a_token_away_from_the_decoder_shows_both_predictions(decoder):
 def test_taking_nothing_away_says_nothing(page):
     setting(page, "selectbox", "removed").set_value("none").run()
     assert not [m for m in page.markdown if as_read(m.value).startswith("Without")] and not page.table
+
+
+def test_a_students_own_take_away_solves_its_challenge(encoder):
+    from tests.app.test_challenges import bar, try_challenge
+
+    at = ready(try_challenge("embedding_turns"))
+    assert "Solved!" not in bar(at)
+    setting(at, "selectbox", "removed").set_value(2).run()  # “animal”: cosine 0.88
+    ready(at)
+    assert "Solved!" in bar(at) and "cosine 0.880" in said(at, "Without “animal” (token 2)")
+
+
+def button_disabled(at, key: str) -> bool:
+    return bool(at.button(key=key).proto.disabled)
+
+
+def test_the_ready_lesson_is_presented_on_the_real_model_page_question_first(encoder, decoder):
+    from tests.app.test_lesson_plans import follow, present_ready
+
+    at = ready(present_ready("Is attention an explanation?"))
+    assert at.session_state["presenter"] is True and "step 1 of 5" in "\n".join(m.value for m in at.markdown)
+    assert any("Will taking away the token this head attends to most change the next word?" in as_read(m.value)
+               for m in at.markdown)  # fmt: skip
+    assert setting(at, "selectbox", "layer").value == 29 and setting(at, "selectbox", "head").value == 1
+    row = shown_matrix(matrix_views(at, "rm.head")["head"])[4]
+    assert np.nanargmax(row) == 4 and f"{np.nanmax(row):.2f}" == "0.62"  # the note's number, as the page shows it
+    shown, changes = [], []
+    for _ in range(7):  # Answer and Next through the five steps (steps 1, 3 and 4 ask first, then answer)
+        at.button(key="lesson.next").click().run()
+        ready(follow(at))
+        assert not at.exception
+        shown.append((setting(at, "selectbox", "removed").value, setting(at, "radio", "view").value))
+        changes.append(next((as_read(m.value) for m in at.markdown if as_read(m.value).startswith("Without")), ""))
+    assert [shown[i] for i in (1, 3, 5, 6)] == [(4, "raw"), (3, "raw"), ("none", "value"), ("none", "rollout")]
+    assert button_disabled(at, "lesson.next")  # the last step
+    assert "the most likely next token stays “ Paris” (77.3% → 61.5%)" in changes[1]  # as the note says
+    assert "changes from “ Paris” (77.3%) to “␣” (7.4%)" in changes[3] and "0.846" in changes[3]
