@@ -54,7 +54,7 @@ def sinks_line(shared: dict[str, float], sinks: str) -> str:
         verdict = "they hand on as much as they take."
     else:
         verdict = f"they take {percent(raw)} of the weight but hand on {percent(value)} of what arrives."
-    return f"The sinks' share ({sinks}), averaged over the queries: {listed}. In this head {verdict}"
+    return f"The sinks' share, on {sinks}, averaged over the queries: {listed}. In this head {verdict}"
 
 
 def row_line(matrices: dict[str, np.ndarray], tokens: list[str], query: int) -> str:

@@ -13,7 +13,7 @@ import streamlit as st
 
 from attnviz.figures.real_model import head_map
 from attnviz.lessons import explanations as words
-from attnviz.lessons.real_model import visible_token
+from attnviz.lessons.real_model import sink_words, visible_token
 from attnviz.models import ModelRun
 from attnviz.models.explain import output_change, rollout
 from attnviz.ui import state
@@ -44,14 +44,7 @@ def explain_section(run: ModelRun, layer: int, head: int, query: int, font: int)
     """Beside the chosen head: its three views and the take-away check. Last on the page: a token taken away runs on
     the background worker, and while it does the page stops here."""
     st.subheader("Is this attention an explanation?")
-    views, check = st.columns([1.2, 1], gap="medium")
-    with views:
-        _views(run, layer, head, query, font)
-    with check:
-        _take_away(run)
-
-
-def _views(run: ModelRun, layer: int, head: int, query: int, font: int) -> None:
+    # The switch above the columns, not in one: on a phone the page's CSS puts a radio's row of columns last first.
     view = st.radio(
         "Show the chosen head as",
         list(words.VIEWS),
@@ -59,8 +52,19 @@ def _views(run: ModelRun, layer: int, head: int, query: int, font: int) -> None:
         horizontal=True,
         **state.page_setting(PAGE, "view", "raw", options=list(words.VIEWS)),
     )
+    views, check = st.columns([1.2, 1], gap="medium")
+    with views:
+        _views(run, view, (layer, head), query, font)
+    with check:
+        _take_away(run)
+
+
+def _views(run: ModelRun, view: str, chosen: tuple[int, int], query: int, font: int) -> None:
+    layer, head = chosen
     rolled = rolled_out(run)
     matrices = {name: words.view_matrix(run, rolled, name, layer, head) for name in words.VIEWS}  # (n, n) each
+    sinks = sink_words(run.tokens, run.sinks)
+    st.markdown(literal(words.sinks_line(words.sink_shares(matrices, run.sinks), sinks)))  # next to the switch
     st.caption(words.VIEW_HELP[view])
     title = words.view_title(view, layer, head)
     figure = head_map(matrices[view], run.tokens, causal=run.causal, query=query, title=title, font_size=font,
@@ -68,8 +72,6 @@ def _views(run: ModelRun, layer: int, head: int, query: int, font: int) -> None:
     n = len(run.tokens)
     show_matrices([figure], key=KEY, height=min(620, 140 + 24 * n), font_size=font, on_cell=partial(_choose_query, n),
                   enter="Enter makes its row the query.")  # fmt: skip
-    sinks = ", ".join(visible_token(run.tokens[i]) for i in run.sinks)
-    st.markdown(literal(words.sinks_line(words.sink_shares(matrices, run.sinks), sinks)))
     st.markdown(literal(words.row_line(matrices, run.tokens, query)))
 
 
