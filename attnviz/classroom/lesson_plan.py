@@ -254,8 +254,8 @@ def _explanation() -> LessonPlan:
                 OPENING,
                 "real_model",
                 capital | {"view": "raw", "removed": 3},
-                note="No head of the last layer attends to “ France” most, yet without it “ Paris” (77.3%) gives way "
-                "to a space (7.4%; total variation 0.846). Attention is not by itself an explanation.",
+                note="Yes: without “ France”, “ Paris” (77.3%) gives way to a space (7.4%; total variation 0.846), "
+                "though no head of the last layer looked at it most. Attention is not by itself an explanation.",
                 question="No head of the last layer attends to “ France” most. Will taking it away change the next word?",
             ),
             _step(
