@@ -17,28 +17,20 @@ from attnviz.models.explain import (
     sink_share,
     value_weighted,
 )
+from tests.models.conftest import prefix
 
 TOLERANCE = 1e-4  # the target, max |Δ|
 EXPLAINED = range(5)  # the reference run's three sentences, then two held out
 REMOVED = range(3)
 
 
-@pytest.fixture(params=["encoder", "decoder"])
-def model(request):
-    return request.getfixturevalue(request.param)
-
-
-def _prefix(model) -> str:
-    return "decoder" if model.causal else "encoder"
-
-
 def _explained(model, reference, i):
-    return model.run(str(reference[f"{_prefix(model)}_explain_sentences"][i]))
+    return model.run(str(reference[f"{prefix(model)}_explain_sentences"][i]))
 
 
 @pytest.mark.parametrize("i", EXPLAINED)
 def test_rollout_matches_the_reference(model, reference, i):
-    expected = reference[f"{_prefix(model)}_explain_{i}_rollout"]  # (layers, n, n)
+    expected = reference[f"{prefix(model)}_explain_{i}_rollout"]  # (layers, n, n)
     rolled = rollout(_explained(model, reference, i))
     assert rolled.shape == expected.shape
     assert np.abs(rolled - expected).max() <= TOLERANCE
@@ -46,7 +38,7 @@ def test_rollout_matches_the_reference(model, reference, i):
 
 @pytest.mark.parametrize("i", EXPLAINED)
 def test_value_weighted_attention_matches_the_reference(model, reference, i):
-    expected = reference[f"{_prefix(model)}_explain_{i}_value_weighted"]  # (layers, heads, n, n)
+    expected = reference[f"{prefix(model)}_explain_{i}_value_weighted"]  # (layers, heads, n, n)
     weighted = value_weighted(_explained(model, reference, i))
     assert weighted.shape == expected.shape
     # Norms reach tens in the decoder: relative to the largest entry, and as the shares of a row the page shows.
@@ -56,18 +48,18 @@ def test_value_weighted_attention_matches_the_reference(model, reference, i):
 
 @pytest.mark.parametrize("i", REMOVED)
 def test_a_run_without_a_token_matches_transformers_with_that_key_masked(model, reference, i):
-    prefix = _prefix(model)
-    sentence, index = str(reference[f"{prefix}_removed_sentences"][i]), int(reference[f"{prefix}_removed_index"][i])
+    key = prefix(model)
+    sentence, index = str(reference[f"{key}_removed_sentences"][i]), int(reference[f"{key}_removed_index"][i])
     run = model.run(sentence)
     without = run.without(index)
     assert without.removed == index and without.tokens == run.tokens and type(without) is type(run)
-    expected = reference[f"{prefix}_removed_{i}_attention"]
+    expected = reference[f"{key}_removed_{i}_attention"]
     assert np.abs(without.attention - expected).max() <= TOLERANCE
-    hidden = reference[f"{prefix}_removed_{i}_hidden"]
+    hidden = reference[f"{key}_removed_{i}_hidden"]
     assert np.abs(without.hidden - hidden).max() <= 1e-5 * np.abs(hidden).max() + 1e-5
     assert not np.allclose(without.hidden, run.hidden, atol=1e-3)  # the token's absence did reach the output
     if model.causal:
-        logits = reference[f"{prefix}_removed_{i}_last_logits"]
+        logits = reference[f"{key}_removed_{i}_last_logits"]
         assert np.abs(without.last_logits - logits).max() <= 1e-3  # logits reach about 40
         assert without.next_token(top=1).ids[0] == logits.argmax()
 
