@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from attnviz import AttnvizInputError
 from attnviz.models.explain import (
@@ -185,3 +187,23 @@ def test_shares_and_sink_share():
     values = np.array([[2.0, 2.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 3.0]])
     np.testing.assert_array_equal(shares(values), [[0.5, 0.5, 0], [0, 0, 0], [0.25, 0, 0.75]])
     assert sink_share(values, (0,)) == pytest.approx((0.5 + 0 + 0.25) / 3)
+
+
+PROPERTY_SENTENCE = "Any token taken away leaves every row summing to one."
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(where=st.floats(0, 1, exclude_max=True), layer=st.integers(0, 5), head=st.integers(0, 11))
+def test_any_token_taken_away_from_any_run_keeps_the_properties(encoder, decoder, where, layer, head):
+    for model in (encoder, decoder):
+        run = model.run(PROPERTY_SENTENCE)
+        n = len(run.tokens)
+        index = 1 + int(where * (n - 1))  # any token but the first, which a decoder cannot lose
+        without = run.without(index)
+        assert (without.attention[..., index] == 0).all() and (without.attention >= 0).all()
+        np.testing.assert_allclose(without.attention.sum(axis=-1), 1.0, atol=1e-12)
+        for shown in (run, without):
+            rows = shares(value_weighted(shown)[layer, head % shown.n_heads])  # 12 heads, or 9
+            np.testing.assert_allclose(rows.sum(axis=-1), 1.0, atol=1e-12)
+            np.testing.assert_allclose(rollout(shown).sum(axis=-1), 1.0, atol=1e-12)
+        assert (shares(value_weighted(without))[..., index] == 0).all()  # what arrives from it is nothing too
