@@ -52,6 +52,9 @@ def explain_section(run: ModelRun, layer: int, head: int, query: int, font: int)
         horizontal=True,
         **state.page_setting(PAGE, "view", "raw", options=list(words.VIEWS)),
     )
+    if state.setting_value(PAGE, "hide_sinks", False):
+        st.caption("The sinks stay in these views (the switch above hides them only in the maps above): how much "
+                   "they take and hand on is part of the answer.")  # fmt: skip
     views, check = st.columns([1.2, 1], gap="medium")
     with views:
         _views(run, view, (layer, head), query, font)

@@ -180,3 +180,9 @@ def test_the_ready_lesson_is_presented_on_the_real_model_page_question_first(enc
     assert button_disabled(at, "lesson.next")  # the last step
     assert "the most likely next token stays “ Paris” (77.3% → 61.5%)" in changes[1]  # as the note says
     assert "changes from “ Paris” (77.3%) to “␣” (7.4%)" in changes[3] and "0.846" in changes[3]
+
+
+def test_the_views_keep_the_sinks_when_the_maps_above_hide_them(page, encoder):
+    setting(page, "toggle", "hide_sinks").set_value(True).run()
+    assert any("The sinks stay in these views" in c.value for c in page.caption)
+    np.testing.assert_allclose(shown_matrix(explain_view(page)), encoder.run(SENTENCE).attention[2, 5], rtol=5.001e-4)
