@@ -75,10 +75,14 @@ $(VENV)/.deploy-check-installed: deploy/requirements-check.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r deploy/requirements-check.txt
 	touch $@
 
-# Lints what cannot run here (no Docker daemon, no cluster): the Dockerfile, the manifests, the replica script.
+# Lints what cannot run here (no Docker daemon, no cluster): the Dockerfile, the manifests, the replica script. The
+# built-in kinds against Kubernetes' schemas; the Gateway API's kinds against their CRDs' schemas (deploy/schemas/).
 deploy-check: $(VENV)/.deploy-check-installed
 	$(BIN)/hadolint Dockerfile
-	$(BIN)/kubernetes-validate --strict deploy/kubernetes/*.yaml
+	$(BIN)/kubernetes-validate --strict deploy/kubernetes/deployment.yaml deploy/kubernetes/service.yaml \
+		deploy/kubernetes/tally-store.yaml deploy/kubernetes/traefik/ingress.yaml
+	$(BIN)/check-jsonschema --schemafile deploy/schemas/gateway.v1.json deploy/kubernetes/gateway.yaml
+	$(BIN)/check-jsonschema --schemafile deploy/schemas/httproute.v1.json deploy/kubernetes/httproute.yaml
 	$(BIN)/shellcheck deploy/two-replicas.sh
 
 # Mutation testing of the maths modules with mutmut (config in pyproject.toml), 2.5 to 6 min on 2 busy cores. Lists the
