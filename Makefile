@@ -67,7 +67,8 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
 
 # A class of real sessions over Streamlit's protocol (about 4 min, the busy class and the burst included; SOAK=1:
-# the 10-minute soak instead; REPLICAS=2: the same class through two replicas behind nginx). Writes artifacts/load.json.
+# the 10-minute soak instead; REPLICAS=2: 120 students on two replicas sharing the tally store behind nginx, answering
+# a class question, then moving). Writes artifacts/load.json.
 load: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.load $(if $(SOAK),--soak) $(if $(REPLICAS),--replicas)
 
