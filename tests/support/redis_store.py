@@ -13,7 +13,7 @@ import time
 
 import redis
 
-from bench.harness.server import free_port
+from bench.harness.server import free_port, stop_process
 
 SERVERS = ("redis-server", "valkey-server")
 
@@ -65,14 +65,7 @@ class RedisServer:
         raise RuntimeError(f"{self.executable} did not answer within {timeout_s:.0f} s:\n{self.output()}")
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_process(self.process)
 
     def close(self) -> None:
         self.stop()
