@@ -8,7 +8,8 @@ import time
 import pytest
 
 from attnviz.classroom.redis_tally import RedisTally
-from attnviz.ui.class_tally import URL_SETTING
+from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally
+from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING, class_tally
 from tests.app.test_lesson_plans import present_ready
 from tests.app.test_playground import guess
 from tests.support.apptest import chart, open_app, texts, views
@@ -20,6 +21,19 @@ UNREACHABLE = "The class's answers cannot be reached right now"
 def on_store(redis_server, monkeypatch):
     monkeypatch.setenv(URL_SETTING, redis_server.url)
     return redis_server
+
+
+def test_the_tally_follows_the_setting(redis_server, monkeypatch):
+    monkeypatch.delenv(URL_SETTING, raising=False)
+    monkeypatch.delenv(TTL_SETTING, raising=False)
+    assert isinstance(class_tally(), MemoryTally) and class_tally().ttl_s == QUESTION_TTL_S
+    monkeypatch.setenv(URL_SETTING, redis_server.url)
+    assert isinstance(class_tally(), RedisTally) and class_tally() is class_tally()
+    monkeypatch.setenv(TTL_SETTING, "20")
+    assert class_tally().ttl_s == 20
+    for unusable in ("0", "-5", "two hours"):  # the 2 hours stand rather than a question that never lives
+        monkeypatch.setenv(TTL_SETTING, unusable)
+        assert class_tally().ttl_s == QUESTION_TTL_S
 
 
 def said(elements) -> str:
