@@ -82,12 +82,12 @@ def _reached() -> Iterator[None]:
         raise TallyUnavailable() from error
 
 
-def _code(code: str) -> str:
+def _code(code: str, ttl_s: int) -> str:
     """The typed code as stored (case-insensitive, trimmed); anything that cannot be a code is unknown at once, so
     no text a student pastes becomes a key."""
     code = code.strip().upper()
     if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        raise unknown_code(code)
+        raise unknown_code(code, ttl_s)
     return code
 
 
@@ -126,7 +126,7 @@ class RedisTally:
                     return code
 
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
-        code = _code(code)
+        code = _code(code, self.ttl_s)
         checked_option(option, MAX_OPTIONS)  # the type and sign here; the question's own count in the store
         with _reached():
             done = self._answer(keys=[PREFIX + code], args=[VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS])
@@ -138,7 +138,7 @@ class RedisTally:
             raise class_full()
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
-        code = _code(code)
+        code = _code(code, self.ttl_s)
         with _reached():
             fields = self._client.hgetall(PREFIX + code)
         if "options" not in fields:
@@ -152,7 +152,7 @@ class RedisTally:
 
     def close(self, code: str) -> None:
         with contextlib.suppress(AttnvizInputError):  # a code that is not open, or a store that is down: it expires
-            code = _code(code)
+            code = _code(code, self.ttl_s)
             with _reached():
                 self._client.delete(PREFIX + code)
                 self._client.zrem(INDEX, code)

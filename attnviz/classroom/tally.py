@@ -86,11 +86,10 @@ def checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[
 
 
 def _lifetime(ttl_s: int) -> str:
-    for unit, seconds in (("hour", 3600), ("minute", 60), ("second", 1)):
-        if ttl_s % seconds == 0:
-            count = ttl_s // seconds
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{ttl_s} seconds"
+    """A question's lifetime in the largest whole unit: "2 hours", "90 seconds"."""
+    unit, seconds = next((u, s) for u, s in (("hour", 3600), ("minute", 60), ("second", 1)) if ttl_s % s == 0)
+    count = ttl_s // seconds
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def unknown_code(code: str, ttl_s: int = QUESTION_TTL_S) -> AttnvizInputError:
