@@ -103,6 +103,10 @@ def test_the_browser_protocol_still_has_the_fields_the_load_client_uses():
     rerun = BackMsg().rerun_script
     assert {"widget_states", "fragment_id", "page_script_hash", "query_string"} <= set(rerun.DESCRIPTOR.fields_by_name), why
     assert {"delta", "script_finished", "ref_hash", "metadata"} <= set(ForwardMsg.DESCRIPTOR.fields_by_name), why
+    from streamlit.proto.Element_pb2 import Element
+
+    texts = Element()  # the class question's code and link are read from a markdown and a code block
+    assert "body" in texts.markdown.DESCRIPTOR.fields_by_name and "code_text" in texts.code.DESCRIPTOR.fields_by_name, why
 
 
 def test_every_widget_value_still_arrives_and_is_decoded_where_the_edge_checks_it():

@@ -12,13 +12,13 @@ import streamlit as st
 
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
-from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.figures.tally import tally_bars
 from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.charts import show_chart
+from attnviz.ui.class_tally import class_tally
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
@@ -171,7 +171,7 @@ def _class_question(step: plans.Step, place) -> None:
         if place.button("Ask the class", icon=":material/groups:", key="lesson.ask", width="stretch"):
             current = playground_session.playground()
             try:
-                code = shared_tally().open(step.question, predictions.options(current), now=time.time())
+                code = class_tally().open(step.question, predictions.options(current), now=time.time())
             except AttnvizInputError as error:
                 st.warning(str(error))
                 return
@@ -184,7 +184,7 @@ def _class_question(step: plans.Step, place) -> None:
 @st.fragment(run_every=TALLY_EVERY_S)
 def _tally(code: str) -> None:
     try:
-        counts = shared_tally().counts(code, now=time.time())
+        counts = class_tally().counts(code, now=time.time())
     except AttnvizInputError as error:
         st.caption(str(error))
         return
@@ -206,7 +206,7 @@ def _join() -> None:
         state.set_class_code(None)
         return
     try:
-        shared_tally().counts(typed, now=time.time())  # an open question has this code
+        class_tally().counts(typed, now=time.time())  # an open question has this code
     except AttnvizInputError as error:
         state.say(str(error))
         return
