@@ -55,19 +55,23 @@ e2e: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest tests/e2e
 
 # Every e2e test RUNS times (default 5) on a quiet machine, then RUNS times with both cores busy: 0 failures expected.
+# SLOW=1: the e2e and load layers RUNS times on one core shared with a busy process (a machine about twice as slow).
 flake-hunt: $(VENV)/.dev-installed
-	bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
+	SLOW=$(or $(SLOW),0) bash tests/tools/flake_hunt.sh $(or $(RUNS),5)
 
 # One hostile browser against a real server: an oversized message, crafted widget values and chart selections, frames
-# Streamlit itself refuses, abandoned training runs (README: Reliability). Part of `make test` too.
+# Streamlit itself refuses, abandoned training runs (README: Reliability). Part of `make test` too. Then the report:
+# a bystander's clicks idle and while 9 MB frames are dropped, interleaved, and the server's CPU for each.
 attack: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest tests/load/test_attack.py
+	$(BIN)/python -m bench.bystander --heavy light oversized
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
 
 # A class of real sessions over Streamlit's protocol (about 4 min, the busy class and the burst included; SOAK=1:
-# the 10-minute soak instead; REPLICAS=2: the same class through two replicas behind nginx). Writes artifacts/load.json.
+# the 10-minute soak instead; REPLICAS=2: 120 students on two replicas sharing the tally store behind nginx, answering
+# a class question, then moving). Writes artifacts/load.json.
 load: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.load $(if $(SOAK),--soak) $(if $(REPLICAS),--replicas)
 
@@ -75,10 +79,14 @@ $(VENV)/.deploy-check-installed: deploy/requirements-check.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r deploy/requirements-check.txt
 	touch $@
 
-# Lints what cannot run here (no Docker daemon, no cluster): the Dockerfile, the manifests, the replica script.
+# Lints what cannot run here (no Docker daemon, no cluster): the Dockerfile, the manifests, the replica script. The
+# built-in kinds against Kubernetes' schemas; the Gateway API's kinds against their CRDs' schemas (deploy/schemas/).
 deploy-check: $(VENV)/.deploy-check-installed
 	$(BIN)/hadolint Dockerfile
-	$(BIN)/kubernetes-validate --strict deploy/kubernetes/*.yaml
+	$(BIN)/kubernetes-validate --strict deploy/kubernetes/deployment.yaml deploy/kubernetes/service.yaml \
+		deploy/kubernetes/tally-store.yaml deploy/kubernetes/traefik/ingress.yaml
+	$(BIN)/check-jsonschema --schemafile deploy/schemas/gateway.v1.json deploy/kubernetes/gateway.yaml
+	$(BIN)/check-jsonschema --schemafile deploy/schemas/httproute.v1.json deploy/kubernetes/httproute.yaml
 	$(BIN)/shellcheck deploy/two-replicas.sh
 
 # Mutation testing of the maths modules with mutmut (config in pyproject.toml), 2.5 to 6 min on 2 busy cores. Lists the

@@ -9,7 +9,7 @@ from attnviz.ui.edge import take_refusal
 from attnviz.ui.lesson_plan import lesson_bar, open_from_link
 from attnviz.ui.playground_session import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_css, presenter_switch
-from attnviz.ui.routes import routes
+from attnviz.ui.routes import pass_the_run_gate, routes
 from attnviz.ui.state import keep_page_settings
 from attnviz.ui.text import page_style
 
@@ -17,6 +17,7 @@ pages = routes()
 current = st.navigation(list(pages.values()), position="top")
 # Each page its own browser-tab title (a screen reader announces it; a student with six tabs open finds the right one).
 st.set_page_config(page_title=f"{current.title} · attnviz", page_icon="🔍", layout="wide")
+pass_the_run_gate("start")
 keep_page_settings()
 begin()
 page = next(name for name, route in pages.items() if route.url_path == current.url_path)
@@ -30,3 +31,4 @@ take_typed_cells()  # the one step that writes what was typed into the tables, b
 lesson_bar(page)  # the lesson being presented: its step, question or note, Back and Next
 challenge_bar(page)  # the challenge being tried on this page, checked live, above it
 current.run()
+pass_the_run_gate("end")

@@ -79,7 +79,9 @@ def oversized_table_edit() -> str:
 
 async def send_oversized(url: str, count: int) -> None:
     """Opens ``count`` Playgrounds, prints "ready", then for each line read from stdin sends one oversized table edit
-    from the next of them and prints "closed" (the server dropped the connection) or "answered"."""
+    from the next of them and prints "closed <code>" (the server dropped the connection, with the close code it sent:
+    1009, message too big, is the size limit read from the frame's header before its payload is decoded) or
+    "answered"."""
     payload = oversized_table_edit()
     sessions = []
     for _ in range(count):
@@ -93,8 +95,10 @@ async def send_oversized(url: str, count: int) -> None:
         try:
             await session.rerun(timeout=60)
             print("answered", flush=True)
-        except (ConnectionClosed, ProtocolError):
-            print("closed", flush=True)
+        except ConnectionClosed as closed:
+            print(f"closed {closed.rcvd.code if closed.rcvd else 'without a code'}", flush=True)
+        except ProtocolError:
+            print("closed without a code", flush=True)
         await session.close()
 
 

@@ -17,7 +17,11 @@ import asyncio
 import contextlib
 import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
+from types import SimpleNamespace
 
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_TOKENS
 from bench.harness.server import REPO, StreamlitServer
@@ -100,11 +104,44 @@ async def light_playground(session: Session):
     return student.toggle_causal
 
 
-HEAVY = {"light": light_playground, "playground": heavy_playground, "multi_head": heavy_multi_head}
+OVERSIZED_FRAMES = 80  # the attacker's tabs, each sending one 9 MB frame: more than a run of rounds uses
+
+
+async def oversized_frames(session: Session):
+    """A hostile tab sends 9 MB table edits back to back, each from a tab of its own. The attacker is its own process
+    (bench.attack), so that building and sending 9 MB costs its CPU, not this client's, which times the bystander; on
+    one machine it still competes with the server and the bystander for the cores (bench/README.md)."""
+    attacker = subprocess.Popen(
+        [sys.executable, "-m", "bench.attack", "oversized", session.base_url, str(OVERSIZED_FRAMES)],
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    if await asyncio.to_thread(attacker.stdout.readline) != "ready\n":
+        raise RuntimeError("the attacker did not open its tabs")
+
+    async def move():
+        started = time.perf_counter()
+        attacker.stdin.write("go\n")
+        attacker.stdin.flush()
+        answer = await asyncio.to_thread(attacker.stdout.readline)
+        if answer != "closed 1009\n":
+            raise RuntimeError(f"an oversized frame was not closed from its size: {answer!r}")
+        return SimpleNamespace(elapsed_ms=(time.perf_counter() - started) * 1000)
+
+    move.close = attacker.kill
+    return move
+
+
+HEAVY = {
+    "light": light_playground,
+    "playground": heavy_playground,
+    "multi_head": heavy_multi_head,
+    "oversized": oversized_frames,
+}
 DOING = {
     "light": f"another student ticks it back to back ({FIRST_SCREEN_TOKENS} tokens: the control)",
     "playground": f"a session ticks it back to back at {MAX_TOKENS} tokens, d_k = d_v = {MAX_DIM}",
     "multi_head": f"a session ticks Multi-head's causal mask back to back ({MAX_TOKENS} tokens, {MAX_D_MODEL} heads)",
+    "oversized": "a hostile tab sends 9 MB messages back to back, each closed by the server from its size",
 }
 
 
@@ -117,24 +154,43 @@ async def _clicks(bystander: Student, count: int) -> list[float]:
     return [(await bystander.toggle_causal()).elapsed_ms for _ in range(count)]
 
 
-async def measure(url: str, heavy: str = "multi_head", rounds: int = ROUNDS, clicks: int = CLICKS) -> dict:
+def server_cpu_s(pid: int | None) -> float:
+    """The CPU seconds the server's threads have used, to the nanosecond (Linux's schedstat; 0 elsewhere)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").glob("*") if pid else ():
+        with contextlib.suppress(OSError):
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
+
+
+async def measure(
+    url: str, heavy: str = "multi_head", rounds: int = ROUNDS, clicks: int = CLICKS, pid: int | None = None
+) -> dict:
     heavy_session = Session(url, timeout=300)
     move = await HEAVY[heavy](heavy_session)
     await move()  # warm: the heavy page's imports and caches
     bystander = Student(Session(url, timeout=300), seed=0)
     await bystander.load()
     await _clicks(bystander, 2)  # warm
-    idle, loaded, heavy_ms = [], [], []
+    idle, loaded, heavy_ms, cpu = [], [], [], {"idle": 0.0, "loaded": 0.0}
     for _ in range(rounds):
+        before = server_cpu_s(pid)
         idle += await _clicks(bystander, clicks)
+        cpu["idle"] += server_cpu_s(pid) - before
         stop = asyncio.Event()
+        before = server_cpu_s(pid)
         looping = asyncio.create_task(_loop(move, stop, heavy_ms))
         await asyncio.sleep(0.5)  # the heavy session is mid-move when the bystander clicks
         loaded += await _clicks(bystander, clicks)
         stop.set()
         await looping
+        cpu["loaded"] += server_cpu_s(pid) - before
+    getattr(move, "close", lambda: None)()
     await asyncio.gather(heavy_session.close(), bystander.session.close())
-    return {"idle_ms": idle, "loaded_ms": loaded, "heavy_ms": heavy_ms}
+    click_cpu_ms = cpu["idle"] / len(idle) * 1000
+    heavy_cpu_ms = (cpu["loaded"] * 1000 - click_cpu_ms * len(loaded)) / len(heavy_ms)
+    return {"idle_ms": idle, "loaded_ms": loaded, "heavy_ms": heavy_ms, "click_cpu_ms": click_cpu_ms,
+            "heavy_cpu_ms": heavy_cpu_ms}  # fmt: skip
 
 
 def _row(heavy: str, figures: dict, load_before: float) -> dict:
@@ -150,8 +206,11 @@ def _row(heavy: str, figures: dict, load_before: float) -> dict:
         "detail": (
             f"click {loaded:.0f} ms loaded vs {idle:.0f} ms idle (medians; loaded max {max(figures['loaded_ms']):.0f} "
             f"ms); the heavy move took {statistics.median(figures['heavy_ms']):.0f} ms a time "
-            f"({len(figures['heavy_ms'])} made); load average {load_before:.1f} before"
+            f"({len(figures['heavy_ms'])} made); the server's CPU {figures['click_cpu_ms']:.1f} ms a click, "
+            f"{figures['heavy_cpu_ms']:.1f} ms a heavy move; load average {load_before:.1f} before"
         ),
+        "server_cpu_click_ms": figures["click_cpu_ms"],
+        "server_cpu_heavy_move_ms": figures["heavy_cpu_ms"],
         "idle_ms": idle,
         "loaded_ms": loaded,
         "heavy_move_ms": statistics.median(figures["heavy_ms"]),
@@ -164,7 +223,7 @@ def run(heavies=tuple(HEAVY)) -> list[dict]:
     for heavy in heavies:
         load_before = os.getloadavg()[0]
         with StreamlitServer(REPO / "app.py") as server:
-            rows.append(_row(heavy, asyncio.run(measure(server.url, heavy)), load_before))
+            rows.append(_row(heavy, asyncio.run(measure(server.url, heavy, pid=server.pid)), load_before))
     return rows
 
 

@@ -7,7 +7,7 @@ gets back. Each scenario starts a fresh server on a free loopback port and stops
     python -m bench.load                 # the busy class, the burst, the class scenarios and memory, about 4 minutes
     python -m bench.load --soak          # 10 sessions for 10 minutes
     python -m bench.load --busy          # 60 sessions × 1 move/s, and a burst of 60 moves in one second, 3 times
-    python -m bench.load --replicas      # two replicas behind nginx (deploy/two-replicas.sh)
+    python -m bench.load --replicas      # 120 students on two replicas and one store behind nginx (two-replicas.sh)
     python -m bench.load --duration 10   # every scenario shortened to 10 s, for trying things out
 """
 
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--soak", action="store_true", help="only the 10-minute soak")
     parser.add_argument("--busy", action="store_true", help="only the busy class and the burst (issue 27)")
-    parser.add_argument("--replicas", action="store_true", help="only the two-replica run behind nginx")
+    parser.add_argument("--replicas", action="store_true", help="only the two-replica run: 120 students, one store, nginx")
     parser.add_argument("--duration", type=float, help="shorten every scenario to this many seconds")
     parser.add_argument("--app-dir", type=Path, default=REPO, help="where app.py is (default: this checkout)")
     parser.add_argument("--output", type=Path, default=OUTPUT)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bench.load_moves import RECONNECT, Student, Wrong, pick_move
@@ -82,8 +83,8 @@ async def attempt(tally: Tally, what: str, action) -> bool:
     return True
 
 
-async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
-    student = Student(Session(url), seed=index)
+async def _student(session: Session, index: int, scenario: Scenario, tally: Tally):
+    student = Student(session, seed=index)
     tally.students.append(student)
 
     async def load():
@@ -115,13 +116,17 @@ async def _student(url: str, index: int, scenario: Scenario, tally: Tally):
     await student.session.close()
 
 
-async def run_class(url: str, scenario: Scenario, sampler: Sampler) -> tuple[dict, Tally]:
-    """Opens ``scenario.sessions`` sessions at once, then each makes a move every ``move_every_s`` until the end."""
+async def run_class(
+    url: str, scenario: Scenario, sampler: Sampler, session: Callable[[int], Session] | None = None
+) -> tuple[dict, Tally]:
+    """Opens ``scenario.sessions`` sessions at once, then each makes a move every ``move_every_s`` until the end.
+    ``session(i)`` makes student i's session (default: a fresh one on ``url``)."""
+    session = session or (lambda _: Session(url))
     tally = Tally()
     rss_before, load_before, client_before = sampler.rss_now(), os.getloadavg()[0], os.times()
     sampler.start()
     started = time.monotonic()
-    tasks = [asyncio.create_task(_student(url, i, scenario, tally)) for i in range(scenario.sessions)]
+    tasks = [asyncio.create_task(_student(session(i), i, scenario, tally)) for i in range(scenario.sessions)]
     await tally.loaded.wait()
     opened_s, cpu_at_moves = time.monotonic() - started, sampler.cpu_now()
     await asyncio.gather(*tasks)

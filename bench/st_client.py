@@ -224,6 +224,8 @@ class Session:
             result.alerts.append(element.alert.body)
         if kind == "progress":
             result.progress.append(element.progress.text)
+        if kind in ("markdown", "code"):
+            result.texts.append(element.markdown.body if kind == "markdown" else element.code.code_text)
         found = element_id(element)
         if found:
             inner = getattr(element, kind)

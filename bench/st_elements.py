@@ -46,6 +46,7 @@ class RunResult:
     exceptions: list[str] = field(default_factory=list)
     alerts: list[str] = field(default_factory=list)  # the text of every st.warning, st.error, … drawn this run
     progress: list[str] = field(default_factory=list)  # the text of every progress bar drawn this run
+    texts: list[str] = field(default_factory=list)  # every markdown, caption and code block's text, this run
     messages: int = 0
     largest_message: int = 0  # bytes: the largest message of this run, as it came over the websocket
 

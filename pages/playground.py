@@ -29,6 +29,7 @@ from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import join_box
 from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.routes import pass_the_run_gate
 from attnviz.ui.text import literal, token_chips, unseen_heading
 from attnviz.ui.up_close import one_token_up_close
 
@@ -66,6 +67,7 @@ FOLLOWS_THE_VIEWS = TABS[1:]  # tabs whose contents change with a toggle or a ne
 def attention_views() -> None:
     """A fragment: a toggle reruns only the controls and the views (one element), never the tables. A change the
     rest of the page shows (new vectors, a message, an open tab that follows the views) reruns the whole page."""
+    pass_the_run_gate("fragment")
     playground = session.playground()
     if session.outdated_outside_views(
         playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS

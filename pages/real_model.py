@@ -13,6 +13,7 @@ from attnviz.models import MAX_TOKENS, MODEL_NAMES
 from attnviz.ui import predict, state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
+from attnviz.ui.explain import explain_section
 from attnviz.ui.model_runs import model_run, shown_run
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.playground_session import predicts as playground_predicts
@@ -121,8 +122,8 @@ with lines:
         f"Queries left, keys right; a line's opacity is its weight (below {figs.MIN_LINE_WEIGHT:.0%}: not drawn)."
     )
 with square:
-    head = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
-    maps, asked = [head], {}
+    up_close = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
+    maps, asked = [up_close], {}
     if playground_predicts():  # the Playground's predict mode: which key the query attends to most, asked first
         hidden = np.triu(np.ones((n, n), bool), 1) if run.causal else None
         maps, asked, said = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)
@@ -142,3 +143,5 @@ if run.causal:
     predicted = run.next_token(temperature)
     labels, probabilities = words.next_token_rows(predicted.tokens, predicted.probabilities, predicted.other)
     show_chart(figs.next_token_bars(labels, probabilities, temperature=temperature), key="rm_next", container=bars)
+
+explain_section(run, layer, head, query, font)  # last: a token taken away may make the page wait for its run

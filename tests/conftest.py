@@ -2,16 +2,21 @@
 Real model page's app tests share them; one decoder conversion, in one folder, per session).
 
 A test that needs a model's wheel skips when it is missing, unless ATTNVIZ_REQUIRE_MODELS=1 (tests/models/conftest.py).
+
+``redis_server``: a real Redis-protocol server for the shared class tally, one a test (tests/support/redis_store.py).
+Without ``redis-server`` or ``valkey-server`` on PATH its tests skip, unless ATTNVIZ_REQUIRE_REDIS=1 (set by .ci/run).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
 
 from attnviz.models import load_model
 from tests.models.conftest import require_package
+from tests.support.redis_store import RedisServer, find_server
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +40,18 @@ def decoder(decoder_cache):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ATTNVIZ_CACHE_DIR", str(decoder_cache))
         return load_model("SmolLM2-135M")
+
+
+@pytest.fixture
+def redis_server():
+    try:
+        executable = find_server()
+    except FileNotFoundError as error:
+        if os.environ.get("ATTNVIZ_REQUIRE_REDIS") == "1":
+            pytest.fail(f"ATTNVIZ_REQUIRE_REDIS=1 but {error}", pytrace=False)
+        pytest.skip(str(error))
+    server = RedisServer(executable)
+    try:
+        yield server.start()
+    finally:
+        server.close()

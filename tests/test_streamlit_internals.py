@@ -24,6 +24,9 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | the chosen page, for one run)                               |                                                        |
 | the browser protocol: ``/_stcore/stream``, ``BackMsg``,     | bench/st_client.py (the load client)                   |
 | ``ForwardMsg`` fields                                       |                                                        |
+| the frontend's DOM: ``data-test-script-state`` on          | attnviz/ui/keyboard.js (a key held while a run is in   |
+| ``stApp``, the ``stSkipToContent`` link, ``stButton``,      | flight; the focus a rerun drops);                      |
+| ``stHorizontalBlock``, ``st-key-<key>`` classes             | tests/e2e/test_keyboard_in_flight.py                   |
 
 Each is checked for what the project relies on, not just that a name imports; the behaviour behind it is also covered
 by the tests named in each assertion's message.
@@ -100,6 +103,10 @@ def test_the_browser_protocol_still_has_the_fields_the_load_client_uses():
     rerun = BackMsg().rerun_script
     assert {"widget_states", "fragment_id", "page_script_hash", "query_string"} <= set(rerun.DESCRIPTOR.fields_by_name), why
     assert {"delta", "script_finished", "ref_hash", "metadata"} <= set(ForwardMsg.DESCRIPTOR.fields_by_name), why
+    from streamlit.proto.Element_pb2 import Element
+
+    texts = Element()  # the class question's code and link are read from a markdown and a code block
+    assert "body" in texts.markdown.DESCRIPTOR.fields_by_name and "code_text" in texts.code.DESCRIPTOR.fields_by_name, why
 
 
 def test_every_widget_value_still_arrives_and_is_decoded_where_the_edge_checks_it():
@@ -178,3 +185,18 @@ def test_a_page_is_marked_runnable_per_object_so_a_copy_per_run_keeps_sessions_a
 
     why = broke("StreamlitPage._can_be_called", "attnviz/ui/routes.py (tests/app/test_router.py)")
     assert "self._can_be_called = False" in inspect.getsource(StreamlitPage.run), why
+
+
+def test_the_frontend_still_marks_what_the_keyboard_helpers_read():
+    """keyboard.js reads the script's state from stApp's attribute, skips Streamlit's skip link and finds a button
+    again by its widget's ``st-key-`` class: each still appears in Streamlit's frontend bundle."""
+    from pathlib import Path
+
+    import streamlit
+
+    bundle = "".join(
+        path.read_text(encoding="utf-8", errors="ignore")
+        for path in (Path(streamlit.__file__).parent / "static" / "static" / "js").glob("*.js")
+    )
+    for hook in ("data-test-script-state", "stSkipToContent", "stButton", "stHorizontalBlock", "st-key-", "running"):
+        assert hook in bundle, broke(f"DOM hook {hook!r}", "attnviz/ui/keyboard.js")

@@ -90,6 +90,8 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
         "head": partial(_choice, what="the head"),
         "query": partial(_choice, what="the query token"),
         "temperature": lambda value: check.temperature(value),
+        "view": partial(_one_of, ("raw", "value", "rollout"), "the view"),
+        "removed": partial(_choice, what="the token taken away"),
     },
 }
 

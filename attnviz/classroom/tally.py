@@ -1,11 +1,11 @@
 """Live class questions: a teacher opens a question under a short code, students answer anonymously, and the
 teacher's screen shows the counts before the reveal.
 
-``Tally`` is the one interface the pages use. ``MemoryTally`` keeps everything in this process, which is right for a
-single Streamlit process (Community Cloud). Replicas would need a shared store behind the same interface, e.g. Redis
-with one hash per code and a TTL (``HSET code voter option`` to answer, ``HVALS code`` to count); that is not
-implemented here. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to
-count one answer per student and is never shown.
+``Tally`` is the one interface the pages use; ``tally_at(url)`` gives one. ``MemoryTally`` (no URL) keeps everything
+in this process, which is right for a single Streamlit process (Community Cloud). Replicas share a Redis-protocol
+store instead (a ``redis://`` URL: attnviz.classroom.redis_tally), so a question opened on one replica is answered on
+any. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to count one
+answer per student and is never shown.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 
 from attnviz.core.errors import AttnvizInputError
@@ -38,6 +39,17 @@ class TallyCounts:
     voters: int
 
 
+class TallyUnavailable(AttnvizInputError):
+    """The shared store did not answer: said to the teacher or the student like any refused input, and the page goes
+    on without the class's answers."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The class's answers cannot be reached right now (their store is not answering): try again in a moment. "
+            "Everything else on this page works."
+        )
+
+
 class Tally(Protocol):
     """A store of open questions and their answers. ``now`` is the time in seconds (``time.time()``)."""
 
@@ -58,7 +70,7 @@ class _OpenQuestion:
     answer_by_voter: dict[str, int] = field(default_factory=dict)
 
 
-def _checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+def checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[str, ...]]:
     question = question.strip()
     if not question or len(question) > MAX_QUESTION_CHARS:
         raise AttnvizInputError(f"Write a question of 1 to {MAX_QUESTION_CHARS} characters.")
@@ -73,24 +85,47 @@ def _checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple
     return question, cleaned
 
 
-def _unknown_code(code: str) -> AttnvizInputError:
+def _lifetime(ttl_s: int) -> str:
+    """A question's lifetime in the largest whole unit: "2 hours", "90 seconds"."""
+    unit, seconds = next((u, s) for u, s in (("hour", 3600), ("minute", 60), ("second", 1)) if ttl_s % s == 0)
+    count = ttl_s // seconds
+    return f"{count} {unit}{'' if count == 1 else 's'}"
+
+
+def unknown_code(code: str, ttl_s: int = QUESTION_TTL_S) -> AttnvizInputError:
     # Echo the code only when it looks like one, so a pasted paragraph is not repeated back.
     shown = code if len(code) == CODE_LENGTH and code.isalnum() else "you typed"
     return AttnvizInputError(
-        f"No open question has the code {shown}: check the code on the teacher's screen (it expires after 2 hours)."
+        f"No open question has the code {shown}: check the code on the teacher's screen "
+        f"(it expires after {_lifetime(ttl_s)})."
     )
+
+
+def new_code() -> str:
+    """A fresh code, drawn with ``secrets`` so that no code can be guessed from the ones seen before."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def checked_option(option: int, options: int) -> None:
+    if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < options:
+        raise AttnvizInputError(f"That question has no option {option}.")
+
+
+def class_full() -> AttnvizInputError:
+    return AttnvizInputError(f"This question already has {MAX_VOTERS} answers: the class is full.")
 
 
 class MemoryTally:
     """A ``Tally`` for one process: thread-safe, and bounded in questions, voters and text so memory stays small."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, ttl_s: int = QUESTION_TTL_S) -> None:
+        self.ttl_s = ttl_s
         self._lock = threading.Lock()
         # Insertion order is opening order, so the oldest (and the first to expire) question is always first.
         self._questions: dict[str, _OpenQuestion] = {}
 
     def open(self, question: str, options: Sequence[str], *, now: float) -> str:
-        question, cleaned = _checked_question(question, options)
+        question, cleaned = checked_question(question, options)
         with self._lock:
             self._drop_expired(now)
             code = self._new_code()
@@ -102,10 +137,9 @@ class MemoryTally:
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
         with self._lock:
             asked = self._find(code, now)
-            if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < len(asked.options):
-                raise AttnvizInputError(f"That question has no option {option}.")
+            checked_option(option, len(asked.options))
             if voter not in asked.answer_by_voter and len(asked.answer_by_voter) >= MAX_VOTERS:
-                raise AttnvizInputError(f"This question already has {MAX_VOTERS} answers: the class is full.")
+                raise class_full()
             asked.answer_by_voter[voter] = option  # a second answer replaces the first
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
@@ -125,27 +159,39 @@ class MemoryTally:
         code = code.strip().upper()  # codes are case-insensitive on input
         asked = self._questions.get(code)
         if asked is None:
-            raise _unknown_code(code)
+            raise unknown_code(code, self.ttl_s)
         return asked
 
     def _drop_expired(self, now: float) -> None:
         # Questions are in opening order, so the expired ones are at the front.
         while self._questions:
             oldest_code, oldest = next(iter(self._questions.items()))
-            if now - oldest.opened_at < QUESTION_TTL_S:
+            if now - oldest.opened_at < self.ttl_s:
                 return
             del self._questions[oldest_code]
 
     def _new_code(self) -> str:
         while True:  # a collision is one in millions; draw again rather than reuse an open code
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = new_code()
             if code not in self._questions:
                 return code
 
 
-_SHARED_TALLY = MemoryTally()
+def tally_at(url: str | None, *, ttl_s: int = QUESTION_TTL_S) -> Tally:
+    """The tally for ``url``, one per process and URL: this process's own for None (or ""), the shared store's for a
+    ``redis://`` (or ``rediss://``, ``unix://``) URL. Questions live ``ttl_s`` seconds."""
+    return _tally_at(url or None, ttl_s)
 
 
-def shared_tally() -> MemoryTally:
-    """The one tally of this process, shared by every session (module import happens once per process)."""
-    return _SHARED_TALLY
+@cache
+def _tally_at(url: str | None, ttl_s: int) -> Tally:
+    if url is None:
+        return MemoryTally(ttl_s=ttl_s)
+    from attnviz.classroom.redis_tally import RedisTally  # the redis client is imported only where a store is used
+
+    return RedisTally.from_url(url, ttl_s=ttl_s)
+
+
+def shared_tally() -> Tally:
+    """This process's own tally, shared by every session (the tally without a store)."""
+    return tally_at(None)

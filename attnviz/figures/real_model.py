@@ -91,8 +91,11 @@ def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) ->
 # ----------------------------------------------------------------------------- one head up close
 
 
-def head_map(weights, tokens: list[str], *, causal: bool, query: int, title: str, font_size: int = 12) -> dict:
-    """One head's weights (n, n) with its tokens on both axes, the query's row outlined, the future grey."""
+def head_map(
+    weights, tokens: list[str], *, causal: bool, query: int, title: str, font_size: int = 12, name: str = "head"
+) -> dict:
+    """One head's weights (n, n) with its tokens on both axes, the query's row outlined, the future grey (also any
+    other map on the weights' 0-to-1 scale, such as attnviz.models.explain's, as view ``name``)."""
     n = len(tokens)
     labels = [f"{i}: {visible_token(token)}" for i, token in enumerate(tokens)]
     hidden = np.triu(np.ones((n, n), bool), 1) if causal else None
@@ -102,9 +105,9 @@ def head_map(weights, tokens: list[str], *, causal: bool, query: int, title: str
         labels,
         scale=Scale("weights"),
         blocked=hidden,
-        name="head",
+        name=name,
         title=title,
-        value_name="weight",
+        value_name="weight" if name == "head" else "share",
         font_size=font_size,
         focus=query,
     )

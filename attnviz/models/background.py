@@ -42,6 +42,7 @@ class Job:
 
     model: str
     sentence: str
+    removed: int | None = None  # the token taken away as a key (ModelRun.without), if any
     stage: str = WAITING
     run: ModelRun | None = None
     error: Exception | None = None
@@ -82,8 +83,8 @@ class Job:
         self._done.set()
 
 
-def failed(model: str, sentence: str, error: Exception) -> Job:
-    job = Job(model, str(sentence))
+def failed(model: str, sentence: str, error: Exception, removed: int | None = None) -> Job:
+    job = Job(model, str(sentence), removed)
     job._finish(FAILED, error=error)
     return job
 
@@ -93,29 +94,30 @@ class Worker:
 
     def __init__(self, load: Callable[[str], Model] = load_model, loaded: Callable[[], tuple] = loaded_models):
         self._load, self._loaded = load, loaded
-        self._jobs: OrderedDict[tuple[str, str], Job] = OrderedDict()  # by (model, sentence), oldest first
+        self._jobs: OrderedDict[tuple, Job] = OrderedDict()  # by (model, sentence, removed), oldest first
         self._queue: queue.Queue[Job] = queue.Queue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def submit(self, model: str, sentence: str) -> Job:
-        """The job for ``sentence`` through ``model``: a finished one if there is one, else the one waiting or
-        running, else a new one. Bad input that needs no model (a name, an empty sentence) fails at once."""
+    def submit(self, model: str, sentence: str, removed: int | None = None) -> Job:
+        """The job for ``sentence`` through ``model`` (with token ``removed`` taken away): a finished one if there is
+        one, else the one waiting or running, else a new one. Bad input that needs no model (a name, an empty
+        sentence) fails at once; a bad ``removed`` fails in the worker, which knows the sentence's tokens."""
         try:
             if model not in MODEL_NAMES:
                 raise AttnvizInputError(f"There is no model called {model!r}. Choose one of: {', '.join(MODEL_NAMES)}.")
             sentence = check_sentence(sentence)
         except AttnvizInputError as error:
-            return failed(model, sentence, error)
-        key = (model, sentence)
+            return failed(model, sentence, error, removed)
+        key = _key(model, sentence, removed)
         with self._lock:
             if key in self._jobs:
                 self._jobs.move_to_end(key)
                 self._jobs[key].touch()
                 return self._jobs[key]
             if self._waiting() >= MAX_WAITING:
-                return failed(model, sentence, AttnvizInputError(BUSY))
-            job = self._jobs[key] = Job(model, sentence)
+                return failed(model, sentence, AttnvizInputError(BUSY), removed)
+            job = self._jobs[key] = Job(model, sentence, removed)
             self._queue.put(job)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._work, name="attnviz-model-runs", daemon=True)
@@ -136,7 +138,7 @@ class Worker:
             job = self._queue.get()
             if time.monotonic() - job.asked > STALE_S:
                 with self._lock:
-                    self._jobs.pop((job.model, job.sentence), None)
+                    self._jobs.pop(_key(job.model, job.sentence, job.removed), None)
                 job._finish(SKIPPED)  # asked for again later, it is a new job
                 continue
             job.started = time.monotonic()
@@ -144,7 +146,8 @@ class Worker:
                 job.stage = RUNNING if job.model in self._loaded() else LOADING
                 model = self._load(job.model)
                 job.stage = RUNNING
-                job._finish(DONE, run=model.run(job.sentence))
+                run = model.run(job.sentence) if job.removed is None else model.run(job.sentence, job.removed)
+                job._finish(DONE, run=run)
             except Exception as error:  # the page shows it: a message for bad input, else the error itself
                 job._finish(FAILED, error=error)
             with self._lock:
@@ -162,12 +165,16 @@ class Worker:
             del self._jobs[key]
 
 
+def _key(model: str, sentence: str, removed) -> tuple:
+    return (model, sentence, removed if removed is None or isinstance(removed, int) else repr(removed))  # hashable
+
+
 _worker = Worker()
 
 
-def submit(model: str, sentence: str) -> Job:
+def submit(model: str, sentence: str, removed: int | None = None) -> Job:
     """The shared job for ``sentence`` through ``model`` (see Worker.submit), from this process's one worker."""
-    return _worker.submit(model, sentence)
+    return _worker.submit(model, sentence, removed)
 
 
 def ahead_of(job: Job) -> int:

@@ -52,6 +52,21 @@ def check_length(n_tokens: int) -> None:
         )
 
 
+def _whole(index) -> bool:
+    return isinstance(index, (int, np.integer)) and not isinstance(index, bool)
+
+
+def check_removed(index, n: int, causal: bool) -> int | None:
+    """The token to take away, if a run can lose it; else an AttnvizInputError in plain words."""
+    if index is None:
+        return None
+    if not _whole(index) or not 0 <= index < n:
+        raise AttnvizInputError(f"There is no token {index!r} to take away: choose one from 0 to {n - 1}.")
+    if causal and index == 0:  # the first token is all the first token sees: its row would have nothing left
+        raise AttnvizInputError("The first token cannot be taken away: it is the only token the first token sees.")
+    return int(index)
+
+
 class Model:
     """A loaded model, shared by every session: ``run`` is safe to call from many threads at once.
 
@@ -66,31 +81,36 @@ class Model:
     run_class: type[ModelRun] = ModelRun  # what run() returns
 
     def __init__(self) -> None:
-        self._runs: OrderedDict[str, ModelRun] = OrderedDict()  # recent runs by sentence, least recent first
+        # Recent runs by (sentence, token taken away or None), least recent first.
+        self._runs: OrderedDict[tuple[str, int | None], ModelRun] = OrderedDict()
         self._runs_lock = threading.Lock()
 
     def tokenize(self, sentence: str) -> tuple[list[int], list[str], tuple[int, ...]]:
         """The token ids, the text each stands for, and the positions of the attention sinks."""
         raise NotImplementedError
 
-    def forward(self, ids: np.ndarray) -> dict[str, np.ndarray]:
-        """attention, q, k, v, hidden (and for a decoder last_logits) for token ids (n,)."""
+    def forward(self, ids: np.ndarray, removed: int | None = None) -> dict[str, np.ndarray]:
+        """attention, q, k, v, value_norms, hidden (and for a decoder last_logits) for token ids (n,), with token
+        ``removed`` taken away as a key from every query in every layer and head."""
         raise NotImplementedError
 
     def run_extras(self) -> dict:
         """Fields a subclass's run_class has beyond ModelRun's and the forward pass's arrays."""
         return {}
 
-    def run(self, sentence: str) -> ModelRun:
-        """The sentence through the model. Recent runs are kept (RUN_CACHE_BYTES per model) and shared."""
+    def run(self, sentence: str, removed: int | None = None) -> ModelRun:
+        """The sentence through the model (with token ``removed`` taken away as a key, see ModelRun.without).
+        Recent runs are kept (RUN_CACHE_BYTES per model) and shared."""
         sentence = check_sentence(sentence)
+        key = (sentence, int(removed) if _whole(removed) else None)
         with self._runs_lock:
-            if sentence in self._runs:
-                self._runs.move_to_end(sentence)
-                return self._runs[sentence]
+            if key in self._runs and (removed is None or key[1] is not None):
+                self._runs.move_to_end(key)
+                return self._runs[key]
         ids, tokens, sinks = self.tokenize(sentence)
         check_length(len(ids))
-        arrays = self.forward(np.asarray(ids, dtype=np.int64))
+        removed = check_removed(removed, len(ids), self.causal)
+        arrays = self.forward(np.asarray(ids, dtype=np.int64), removed)
         arrays = {name: readonly(array) for name, array in arrays.items()}
         run = self.run_class(
             model=self.name,
@@ -99,14 +119,16 @@ class Model:
             token_ids=readonly(np.asarray(ids, dtype=np.int64)),
             sinks=sinks,
             causal=self.causal,
+            removed=removed,
+            rerun=self.run,
             **arrays,
             **self.run_extras(),
         )
-        self._remember(sentence, run)
+        self._remember((sentence, removed), run)
         return run
 
-    def _remember(self, sentence: str, run: ModelRun) -> None:
+    def _remember(self, key: tuple[str, int | None], run: ModelRun) -> None:
         with self._runs_lock:
-            self._runs[sentence] = run
+            self._runs[key] = run
             while len(self._runs) > 1 and sum(kept.nbytes for kept in self._runs.values()) > RUN_CACHE_BYTES:
                 self._runs.popitem(last=False)  # the least recently used; the newest run always stays

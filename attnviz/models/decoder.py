@@ -16,12 +16,14 @@ from attnviz.models.layers import (
     attend_heads,
     linear,
     merge_heads,
+    removed_key,
     rms_norm,
     rope_tables,
     rotate,
     silu,
     split_heads,
     stack_layers,
+    value_norms,
 )
 from attnviz.models.runs import DecoderRun
 from attnviz.models.sources import Source, cache_dir, locate, require
@@ -67,8 +69,9 @@ class Decoder(Model):
     def run_extras(self) -> dict:
         return {"token_text": self.token_text}  # a DecoderRun names its predicted tokens
 
-    def forward(self, ids: np.ndarray) -> dict[str, np.ndarray]:
+    def forward(self, ids: np.ndarray, removed: int | None = None) -> dict[str, np.ndarray]:
         W = self.weights
+        mask = removed_key(len(ids), removed)  # (n, n) or None
         group = self.n_heads // self.n_kv_heads  # 3 query heads share each key/value head
         cos, sin = rope_tables(len(ids), self.d_head, self.rope_base)  # (n, d_head) each
         x = W["token_embd.weight"][ids]  # (n, 576)
@@ -80,12 +83,12 @@ class Decoder(Model):
             k = rotate(split_heads(linear(h, W[f"{p}attn_k.weight"]), self.n_kv_heads), cos, sin)  # (3, n, 64)
             v = split_heads(linear(h, W[f"{p}attn_v.weight"]), self.n_kv_heads)  # (3, n, 64)
             k, v = np.repeat(k, group, axis=0), np.repeat(v, group, axis=0)  # (9, n, 64): head i uses kv head i // 3
-            weights, context = attend_heads(q, k, v, causal=True)  # (9, n, n), (9, n, 64)
+            weights, context = attend_heads(q, k, v, causal=True, mask=mask)  # (9, n, n), (9, n, 64)
             x = x + linear(merge_heads(context), W[f"{p}attn_output.weight"])  # (n, 576) residual
             h = rms_norm(x, W[f"{p}ffn_norm.weight"], self.eps)  # (n, 576)
             gated = silu(linear(h, W[f"{p}ffn_gate.weight"])) * linear(h, W[f"{p}ffn_up.weight"])  # (n, 1536)
             x = x + linear(gated, W[f"{p}ffn_down.weight"])  # (n, 576) residual
-            per_layer.append((weights, q, k, v))
+            per_layer.append((weights, q, k, v, value_norms(v, W[f"{p}attn_output.weight"])))
         hidden = rms_norm(x, W["output_norm.weight"], self.eps)  # (n, 576)
         last_logits = W["token_embd.weight"] @ hidden[-1]  # (vocab,): the output layer is the embedding matrix
         return {**stack_layers(per_layer), "hidden": hidden, "last_logits": last_logits}

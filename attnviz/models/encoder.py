@@ -11,7 +11,17 @@ import json
 import numpy as np
 
 from attnviz.models.base import Model
-from attnviz.models.layers import attend_heads, gelu, layer_norm, linear, merge_heads, split_heads, stack_layers
+from attnviz.models.layers import (
+    attend_heads,
+    gelu,
+    layer_norm,
+    linear,
+    merge_heads,
+    removed_key,
+    split_heads,
+    stack_layers,
+    value_norms,
+)
 from attnviz.models.sources import Source, locate, require
 
 SOURCE = Source(
@@ -48,9 +58,10 @@ class Encoder(Model):
         sinks = tuple(i for i, token in enumerate(encoding.tokens) if token in SINK_TOKENS)
         return encoding.ids, encoding.tokens, sinks
 
-    def forward(self, ids: np.ndarray) -> dict[str, np.ndarray]:
+    def forward(self, ids: np.ndarray, removed: int | None = None) -> dict[str, np.ndarray]:
         W = self.weights
         n = len(ids)
+        mask = removed_key(n, removed)  # (n, n) or None
         x = (
             W["embeddings.word_embeddings.weight"][ids]  # (n, 384) what each token is
             + W["embeddings.position_embeddings.weight"][:n]  # (n, 384) where it is
@@ -63,12 +74,13 @@ class Encoder(Model):
             q = split_heads(self._linear(x, f"{p}attention.self.query"), self.n_heads)  # (heads, n, d_head)
             k = split_heads(self._linear(x, f"{p}attention.self.key"), self.n_heads)  # (heads, n, d_head)
             v = split_heads(self._linear(x, f"{p}attention.self.value"), self.n_heads)  # (heads, n, d_head)
-            weights, context = attend_heads(q, k, v, causal=False)  # (heads, n, n), (heads, n, d_head)
-            attended = self._linear(merge_heads(context), f"{p}attention.output.dense")  # (n, 384)
+            weights, context = attend_heads(q, k, v, causal=False, mask=mask)  # (heads, n, n), (heads, n, d_head)
+            out = f"{p}attention.output.dense"
+            attended = self._linear(merge_heads(context), out)  # (n, 384)
             x = self._norm(x + attended, f"{p}attention.output.LayerNorm")  # residual, then LayerNorm
             hidden = gelu(self._linear(x, f"{p}intermediate.dense"))  # (n, 1536)
             x = self._norm(x + self._linear(hidden, f"{p}output.dense"), f"{p}output.LayerNorm")  # (n, 384)
-            per_layer.append((weights, q, k, v))
+            per_layer.append((weights, q, k, v, value_norms(v, W[f"{out}.weight"])))
         return {**stack_layers(per_layer), "hidden": x}
 
     def _linear(self, x: np.ndarray, prefix: str) -> np.ndarray:

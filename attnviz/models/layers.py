@@ -81,21 +81,47 @@ def merge_heads(x: np.ndarray) -> np.ndarray:
     return x.transpose(1, 0, 2).reshape(n, n_heads * d_head)
 
 
-def attend_heads(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool) -> tuple[np.ndarray, np.ndarray]:
+def attend_heads(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool, mask: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Every head through ``attnviz.attention``, the function the lessons teach.
 
-    q, k, v: (heads, n, d_head). Returns the weights (heads, n, n), float64 as ``attention`` gives them, and the
-    outputs (heads, n, d_head), back in float32 for the rest of the forward pass.
+    q, k, v: (heads, n, d_head); ``mask`` (n, n), True where a query may attend to a key (``removed_key``), the same
+    for every head. Returns the weights (heads, n, n), float64 as ``attention`` gives them, and the outputs
+    (heads, n, d_head), back in float32 for the rest of the forward pass.
     """
-    results = [attention(q_head, k_head, v_head, causal=causal) for q_head, k_head, v_head in zip(q, k, v, strict=True)]
+    results = [
+        attention(q_head, k_head, v_head, causal=causal, mask=mask)
+        for q_head, k_head, v_head in zip(q, k, v, strict=True)
+    ]
     weights = np.stack([result.weights for result in results])  # (heads, n, n), float64
     outputs = np.stack([result.output for result in results])  # (heads, n, d_head)
     return weights, outputs.astype(np.float32)
 
 
+def removed_key(n: int, removed: int | None) -> np.ndarray | None:
+    """The allow mask (n, n) that takes token ``removed`` away as a key from every query (None: nothing removed)."""
+    if removed is None:
+        return None
+    mask = np.ones((n, n), dtype=bool)
+    mask[:, removed] = False
+    return mask
+
+
+def value_norms(v: np.ndarray, out_weight: np.ndarray) -> np.ndarray:
+    """‖v_j W_O^h‖ for every head h and key j (Kobayashi et al. 2020): how large a vector key j hands on through h.
+
+    v: (heads, n, d_head), what went into attention; out_weight: the output projection (d_model, heads · d_head) in
+    nn.Linear's layout, whose columns h·d_head … (h+1)·d_head take head h's output. Returns (heads, n), float64.
+    """
+    heads, _, d_head = v.shape
+    per_head = out_weight.reshape(out_weight.shape[0], heads, d_head).transpose(1, 2, 0)  # (heads, d_head, d_model)
+    moved = np.matmul(v.astype(np.float64), per_head.astype(np.float64))  # (heads, n, d_model)
+    return np.linalg.norm(moved, axis=-1)  # (heads, n)
+
+
 def stack_layers(per_layer: list[tuple[np.ndarray, ...]]) -> dict[str, np.ndarray]:
-    """[(weights, q, k, v) of each layer] -> {"attention", "q", "k", "v"}, each (layers, heads, ...)."""
-    return {
-        name: np.stack(arrays)
-        for name, arrays in zip(("attention", "q", "k", "v"), zip(*per_layer, strict=True), strict=True)
-    }
+    """[(weights, q, k, v, value_norms) of each layer] -> {"attention", "q", "k", "v", "value_norms"}, each
+    (layers, heads, ...)."""
+    names = ("attention", "q", "k", "v", "value_norms")
+    return {name: np.stack(arrays) for name, arrays in zip(names, zip(*per_layer, strict=True), strict=True)}

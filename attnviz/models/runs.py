@@ -31,9 +31,13 @@ class ModelRun:
     q: np.ndarray  # (layers, heads, n, d_head) float32
     k: np.ndarray  # (layers, heads, n, d_head) float32
     v: np.ndarray  # (layers, heads, n, d_head) float32
+    value_norms: np.ndarray  # (layers, heads, n) float64: ‖v_j W_O^h‖, how large a vector key j hands on through h
     hidden: np.ndarray  # (n, d_model) float32: the last hidden state (the model's output before any task head)
     sinks: tuple[int, ...]  # positions of the tokens heads park attention on: [CLS] and [SEP], or the first token
     causal: bool  # True for a decoder: a token sees only itself and the tokens before it
+    removed: int | None = field(default=None, kw_only=True)  # the token taken away as a key everywhere, if any
+    # The model's run(sentence, removed): how ``without`` reruns the sentence (the model is shared, never copied).
+    rerun: Callable[[str, int | None], ModelRun] | None = field(default=None, kw_only=True, repr=False)
 
     @property
     def n_layers(self) -> int:
@@ -45,7 +49,17 @@ class ModelRun:
 
     @property
     def nbytes(self) -> int:
-        return sum(array.nbytes for array in (self.attention, self.q, self.k, self.v, self.hidden))
+        return sum(array.nbytes for array in (self.attention, self.q, self.k, self.v, self.value_norms, self.hidden))
+
+    def without(self, index: int) -> ModelRun:
+        """The same sentence, not re-tokenised, with token ``index`` taken away as a key in every layer and head: its
+        ``attention`` gives key ``index`` weight 0 everywhere, each row still summing to 1 (attnviz.explain says
+        what that changed in the output)."""
+        if self.rerun is None:
+            raise AttnvizInputError("This run was not made by a model, so it cannot be run again.")
+        if self.removed is not None:
+            raise AttnvizInputError("A token is already taken away from this run: take one away from the full run.")
+        return self.rerun(self.sentence, index)
 
 
 @dataclass(frozen=True, eq=False)

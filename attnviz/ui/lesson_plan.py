@@ -12,13 +12,13 @@ import streamlit as st
 
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
-from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.figures.tally import tally_bars
 from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.charts import show_chart
+from attnviz.ui.class_tally import class_tally
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
@@ -102,16 +102,24 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     st.session_state.pop(state.CLASS_QUESTION, None)
 
 
-def _next(plan: plans.LessonPlan, index: int, answered: bool) -> None:
+# Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
+# that arrives before the first one's run has drawn the bar again moves the lesson on again.
+def _next() -> None:
     """Next: the step's answer, if it asked a question; else the next step."""
+    if (run := running()) is None:
+        return
+    plan, index, answered = run
     if plan.steps[index].question and not answered:
         _go(plan, index, answered=True)
     elif index + 1 < len(plan.steps):
         _go(plan, index + 1, answered=False)
 
 
-def _back(plan: plans.LessonPlan, index: int, answered: bool) -> None:
+def _back() -> None:
     """Back: the step's question again, if its answer is shown; else the previous step's end."""
+    if (run := running()) is None:
+        return
+    plan, index, answered = run
     if plan.steps[index].question and answered:
         _go(plan, index, answered=False)
     elif index > 0:
@@ -120,9 +128,9 @@ def _back(plan: plans.LessonPlan, index: int, answered: bool) -> None:
 
 def _by_key() -> None:
     """An arrow key (trigger "move"): Next or Back of the step shown."""
-    run, to = running(), (state.widget_value(state.LESSON_KEYS) or {}).get("move")
-    if run is not None and to in ("next", "back"):
-        (_next if to == "next" else _back)(*run)
+    to = (state.widget_value(state.LESSON_KEYS) or {}).get("move")
+    if to in ("next", "back"):
+        (_next if to == "next" else _back)()
 
 
 def _stop() -> None:
@@ -145,11 +153,10 @@ def lesson_bar(page: str) -> None:
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
         last = index + 1 == len(plan.steps) and not asking
-        where = (plan, index, answered)
         back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
-                    args=where, help="Or the ← key (a clicker's Page Up).")  # fmt: skip
+                    help="Or the ← key (a clicker's Page Up).")  # fmt: skip
         forward.button("Answer" if asking else "Next", width="stretch", disabled=last, key="lesson.next",
-                       type="primary", on_click=_next, args=where, help="Or the → key (a clicker's Page Down).")  # fmt: skip
+                       type="primary", on_click=_next, help="Or the → key (a clicker's Page Down).")  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if asking and page == "playground":
@@ -164,7 +171,7 @@ def _class_question(step: plans.Step, place) -> None:
         if place.button("Ask the class", icon=":material/groups:", key="lesson.ask", width="stretch"):
             current = playground_session.playground()
             try:
-                code = shared_tally().open(step.question, predictions.options(current), now=time.time())
+                code = class_tally().open(step.question, predictions.options(current), now=time.time())
             except AttnvizInputError as error:
                 st.warning(str(error))
                 return
@@ -177,7 +184,7 @@ def _class_question(step: plans.Step, place) -> None:
 @st.fragment(run_every=TALLY_EVERY_S)
 def _tally(code: str) -> None:
     try:
-        counts = shared_tally().counts(code, now=time.time())
+        counts = class_tally().counts(code, now=time.time())
     except AttnvizInputError as error:
         st.caption(str(error))
         return
@@ -199,7 +206,7 @@ def _join() -> None:
         state.set_class_code(None)
         return
     try:
-        shared_tally().counts(typed, now=time.time())  # an open question has this code
+        class_tally().counts(typed, now=time.time())  # an open question has this code
     except AttnvizInputError as error:
         state.say(str(error))
         return

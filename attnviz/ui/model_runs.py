@@ -19,10 +19,11 @@ FIRST_WAIT_S = 0.4  # a cached or short run shows at once, without a flash of "w
 POLL_S = 0.5
 
 
-def model_run(model: str, sentence: str) -> ModelRun:
-    """The run of ``sentence`` through ``model``. While it is being made, the page says what is happening and stops
-    here; it reruns by itself once the run is ready. Bad input and a missing model show their message and stop."""
-    job = background.submit(model, sentence)
+def model_run(model: str, sentence: str, removed: int | None = None) -> ModelRun:
+    """The run of ``sentence`` through ``model`` (with token ``removed`` taken away). While it is being made, the page
+    says what is happening and stops here; it reruns by itself once the run is ready. Bad input and a missing model
+    show their message and stop."""
+    job = background.submit(model, sentence, removed)
     if not job.wait(FIRST_WAIT_S):
         _progress(job)
         st.stop()

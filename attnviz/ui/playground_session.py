@@ -21,12 +21,12 @@ from typing import Any
 import streamlit as st
 
 from attnviz.classroom.controls import ACTIONS, CONTROLS, set_control
-from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED, MAX_UNDO
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
+from attnviz.ui.class_tally import class_tally
 from attnviz.ui.state import (
     CONFIRMATIONS,
     CONTROL,
@@ -189,7 +189,7 @@ def _on_guess() -> None:
     st.session_state[PREDICTION] = (after, guess, current)
     if code := class_code():  # counted, anonymously, on the teacher's screen
         try:
-            shared_tally().answer(code, voter(), predictions.option_of(current, guess), now=time.time())
+            class_tally().answer(code, voter(), predictions.option_of(current, guess), now=time.time())
         except AttnvizInputError as error:
             say(f"Your answer was not counted for the class: {error}")
 

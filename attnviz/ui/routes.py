@@ -4,6 +4,8 @@ under a class's load (issue 27) when app.py made ten of them on every run."""
 from __future__ import annotations
 
 import copy
+import os
+import time
 from functools import cache
 from pathlib import Path
 
@@ -27,3 +29,21 @@ def routes() -> dict[str, StreamlitPage]:
     """Page name -> a fresh copy of its st.Page: st.navigation marks the chosen one runnable for this run only, so
     sessions running at once must not share one object."""
     return {page.name: copy.copy(made) for page, made in zip(PAGES, _made_once(), strict=True)}
+
+
+def pass_the_run_gate(where: str) -> None:
+    """Where ATTNVIZ_RUN_GATE names a folder (a browser test sets it) holding a file ``held`` whose text is ``where``
+    ("start" or "end" of a run), the run waits there until the file is gone, having written ``arrived``: the test
+    presses keys while a rerun is in flight however fast the machine is (tests/e2e/test_keyboard_in_flight.py)."""
+    folder = os.environ.get("ATTNVIZ_RUN_GATE")
+    if not folder:
+        return
+    held = Path(folder) / "held"
+    try:
+        if held.read_text() != where:
+            return
+    except FileNotFoundError:
+        return
+    (Path(folder) / "arrived").write_text(where)
+    while held.exists():
+        time.sleep(0.02)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import streamlit as st
 
@@ -53,31 +54,8 @@ _FOCUS_CSS = """
 """
 
 
-# A button pressed from the keyboard that is disabled by the run it started (Step by step's Next at the last stage)
-# would drop the focus to the page's body, sending the keyboard user back to the top: the focus goes to the nearest
-# enabled button of the same row instead (Back), only right after a key press, never after a click.
-_KEYBOARD_JS = """
-export default function () {
-  if (window.__attnvizKeyboard) return;
-  window.__attnvizKeyboard = true;
-  let pressed = null; // {button, row, at}: the button a key last pressed, its row of buttons, when
-  document.addEventListener('keydown', (event) => {
-    const button = event.target.closest && event.target.closest('button');
-    const row = button && button.closest('[data-testid="stHorizontalBlock"]');
-    pressed = row && ['Enter', ' '].includes(event.key) ? { button, row, at: performance.now() } : null;
-  }, true);
-  document.addEventListener('pointerdown', () => { pressed = null; }, true);
-  const keep = () => {
-    if (!pressed || performance.now() - pressed.at > 5000 || !pressed.row.isConnected) return;
-    const lost = document.activeElement === document.body || document.activeElement === null;
-    if (!lost || !(pressed.button.disabled || !pressed.button.isConnected)) return;
-    const next = [...pressed.row.querySelectorAll('button')].find((button) => !button.disabled);
-    if (next) next.focus();
-    pressed = null;
-  };
-  new MutationObserver(keep).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
-}
-"""
+# Keys pressed while a rerun is in flight, and the focus a rerun would drop (attnviz/ui/keyboard.js).
+_KEYBOARD_JS = (Path(__file__).parent / "keyboard.js").read_text(encoding="utf-8")
 _KEYBOARD = st.components.v2.component("attnviz_keyboard", js=_KEYBOARD_JS)
 
 

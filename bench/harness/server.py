@@ -27,6 +27,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def stop_process(process: subprocess.Popen | None) -> None:
+    """Ends a process this harness started, if it still runs: politely, then by force after 10 s."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 class StreamlitServer:
     """``streamlit run <script>`` on a free localhost port. Use as a context manager: it always stops the server."""
 
@@ -108,14 +120,7 @@ class StreamlitServer:
         )
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_process(self.process)
 
     def rss_mb(self) -> float:
         """The server's resident memory (VmRSS) in MB."""

@@ -15,7 +15,7 @@ MATRICES = {
     "playground": {"playground.views"},
     "step_by_step": {"steps.views"},
     "multi_head": {"mh.weights", "mh.qkv", "mh.heads", "mh.mixing", "mh.scores"},
-    "real_model": {"rm.overview", "rm.head"},
+    "real_model": {"rm.overview", "rm.head", "rm.explain"},
 }
 VIEW_FIELDS = {"name", "title", "rows", "cols", "ticks", "row_ticks", "colour", "text", "numbers", "palette", "range",
                "value_name", "focus", "changed", "boxes", "groups", "tick_font"}  # fmt: skip

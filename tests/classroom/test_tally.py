@@ -161,3 +161,12 @@ def test_shared_tally_is_one_instance_that_satisfies_the_protocol():
     assert shared_tally() is shared_tally()
     tally: Tally = shared_tally()
     assert isinstance(tally, MemoryTally)
+
+
+@pytest.mark.parametrize(("ttl_s", "said"), [(7200, "2 hours"), (3600, "1 hour"), (60, "1 minute"), (90, "90 seconds")])
+def test_the_unknown_code_message_says_the_configured_lifetime(ttl_s, said):
+    tally = MemoryTally(ttl_s=ttl_s)
+    code = tally.open("Q?", ("a", "b"), now=T0)
+    assert tally.counts(code, now=T0 + ttl_s - 1).voters == 0
+    with pytest.raises(AttnvizInputError, match=re.escape(f"(it expires after {said}).")):
+        tally.counts(code, now=T0 + ttl_s)

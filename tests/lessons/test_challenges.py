@@ -9,7 +9,7 @@ from attnviz.lessons.challenge import Situation, at, edit
 from attnviz.lessons.challenges import CHALLENGES
 from tests.reference import naive_attention
 
-PAGES = {"playground", "step_by_step", "geometry", "why_scale", "multi_head"}
+PAGES = {"playground", "step_by_step", "geometry", "why_scale", "multi_head", "real_model"}
 
 
 def weights_of(state) -> np.ndarray:
@@ -21,15 +21,17 @@ def weights_of(state) -> np.ndarray:
     )  # fmt: skip
 
 
-def test_there_are_twelve_or_more_across_five_pages_each_with_words():
+def test_there_are_twelve_or_more_across_six_pages_each_with_words():
     assert len(CHALLENGES) >= 12 and {c.page for c in CHALLENGES.values()} == PAGES
     for challenge in CHALLENGES.values():
         assert challenge.goal.endswith(".") and challenge.hint.endswith((".", "?")), challenge.key
 
 
 @pytest.mark.parametrize("key", list(CHALLENGES))
-def test_a_challenge_starts_unsolved_and_its_solution_solves_it_move_by_move(key):
+def test_a_challenge_starts_unsolved_and_its_solution_solves_it_move_by_move(key, request):
     challenge = CHALLENGES[key]
+    if challenge.page == "real_model":  # the models, loaded the tests' way (the decoder into the session's folder)
+        request.getfixturevalue("encoder"), request.getfixturevalue("decoder")
     start = challenge.start()
     assert not challenge.solved(start)
     moves = challenge.solution(start)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from attnviz.classroom.share import encode
 from attnviz.core.limits import MAX_DIM, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, column_names
+from attnviz.lessons.training import queue_message
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
 from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
 from bench.load_moves import VIEWS, Student
@@ -77,7 +77,11 @@ def test_the_largest_honest_messages_fit_well_under_the_limit(server):
     assert len(edit) < MAX_WIDGET_VALUE_BYTES
 
 
-def test_an_oversized_message_is_dropped_before_it_holds_up_a_bystander(server):
+def test_an_oversized_message_is_closed_from_its_header_while_a_bystander_works_on(server):
+    """Every 9 MB frame is refused with close code 1009 (message too big), which the websocket layer sends from the
+    frame's header, before the payload is read or decoded; the bystander clicking between them gets right weights
+    (each click checks them against attnviz.attention) and the log stays short. How long the bystander's clicks take,
+    idle and attacked, is a benchmark, not a test: `python -m bench bystander` (bench/README.md)."""
     rounds = 7
     since = len(server.output())
     attacker = subprocess.Popen(
@@ -89,23 +93,21 @@ def test_an_oversized_message_is_dropped_before_it_holds_up_a_bystander(server):
         bystander = Student(Session(server.url), seed=0)
         await bystander.load()
         assert await asyncio.to_thread(attacker.stdout.readline) == "ready\n"
-        idle, attacked, answers = [], [], []
-        for _ in range(rounds):  # idle and attacked clicks in turn, so a slow moment of the machine hits both alike
-            idle.append((await bystander.toggle_causal()).elapsed_ms)  # each checks the weights it draws
+        answers = []
+        for _ in range(rounds):
             attacker.stdin.write("go\n")
             attacker.stdin.flush()
-            attacked.append((await bystander.toggle_causal()).elapsed_ms)
+            await bystander.toggle_causal()  # checks the weights it draws
             answers.append(await asyncio.to_thread(attacker.stdout.readline))
         await bystander.session.close()
-        return idle, attacked, answers
+        return answers
 
     try:
-        idle, attacked, answers = run_apart(replay())
+        answers = run_apart(replay())
     finally:
         attacker.kill()
         attacker.wait()
-    assert answers == ["closed\n"] * rounds  # the server dropped every one
-    assert statistics.median(attacked) <= 1.5 * statistics.median(idle), (idle, attacked)
+    assert answers == ["closed 1009\n"] * rounds  # the server dropped every one, from its size alone
     assert_quiet_log(server, since)
 
 
@@ -201,6 +203,9 @@ def test_a_message_streamlit_refuses_is_one_short_log_line_and_the_class_goes_on
 
 
 def test_abandoned_training_runs_do_not_hold_up_the_next_student(server):
+    """Twelve tabs press Train and close: their runs yield to the next student's at once, who reads that at most one
+    run (the one stopping at its next log point) is ahead of theirs, and whose run then trains to its end. How long it
+    waits is measured by `python -m bench train`, not asserted here."""
     since = len(server.output())
 
     async def replay():
@@ -213,23 +218,16 @@ def test_abandoned_training_runs_do_not_hold_up_the_next_student(server):
         student = Session(server.url)
         await student.open(page="watch_it_learn")
         student.press(student.find(label="Train"))
-        pressed = time.perf_counter()
         result = await student.rerun()
         assert result.find(label="Stop") is not None, result.alerts  # the run was taken, not refused as one too many
-        started = finished = None
-        while finished is None:
-            assert time.perf_counter() - pressed < 120, "the run neither started nor finished in 2 minutes"
-            stop = result.find(label="Stop")
-            if stop is None and started is not None:
-                finished = time.perf_counter()
-            elif result.progress and started is None:
-                started = time.perf_counter()
-            result = await student.rerun(fragment_id=stop.fragment_id) if stop else await student.rerun()
+        queued = [alert for alert in result.alerts if "ahead of yours" in alert]
+        while (stop := result.find(label="Stop")) is not None:  # until the run has trained to its end
+            result = await student.rerun(fragment_id=stop.fragment_id)
             assert not result.exceptions
         await student.close()
-        return started - pressed, finished - started, result
+        return queued, result
 
-    waited, trained, result = run_apart(replay())
-    assert waited <= trained, (waited, trained)
+    queued, result = run_apart(replay())
+    assert queued in ([], [queue_message(1)]), queued
     assert result.find(label="Train") is not None and not result.exceptions
     assert_quiet_log(server, since)

@@ -31,3 +31,14 @@ def require_package(model: str) -> None:
 def reference():
     with np.load(REFERENCE) as stored:
         return dict(stored)
+
+
+@pytest.fixture(params=["encoder", "decoder"])
+def model(request):
+    """Each of the two models in turn (tests/conftest.py loads them)."""
+    return request.getfixturevalue(request.param)
+
+
+def prefix(model) -> str:
+    """The model's keys in the reference file: "encoder_…" or "decoder_…"."""
+    return "decoder" if model.causal else "encoder"

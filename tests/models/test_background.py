@@ -167,3 +167,15 @@ def test_the_real_encoder_runs_in_the_background(encoder):
     run = job.result()
     assert run is encoder.run("Background runs keep the page free.")  # the model's own cached run, shared
     np.testing.assert_allclose(run.attention.sum(axis=-1), 1.0, rtol=1e-6)
+
+
+def test_a_token_taken_away_is_its_own_job_with_its_own_run(encoder):
+    worker = bg.Worker(load=lambda name: encoder, loaded=lambda: ("all-MiniLM-L6-v2",))
+    full = worker.submit("all-MiniLM-L6-v2", "The cat sat.")
+    without = worker.submit("all-MiniLM-L6-v2", "The cat sat.", 2)
+    assert without is not full and worker.submit("all-MiniLM-L6-v2", "The cat sat.", 2) is without
+    assert full.wait(TIMEOUT) and without.wait(TIMEOUT)
+    assert full.result().removed is None and without.result().removed == 2
+    assert (without.result().attention[..., 2] == 0).all() and (full.result().attention[..., 2] > 0).all()
+    bad = worker.submit("all-MiniLM-L6-v2", "The cat sat.", 99)
+    assert bad.wait(TIMEOUT) and bad.stage == bg.FAILED and "There is no token 99 to take away" in str(bad.error)

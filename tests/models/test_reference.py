@@ -8,23 +8,15 @@ import pytest
 
 from attnviz import AttnvizInputError, attention
 from attnviz.models import DecoderRun
+from tests.models.conftest import prefix
 
 ENCODER_TOLERANCE = 1e-5  # the targets for attention, max |Δ|
 DECODER_TOLERANCE = 1e-4
 SENTENCES = range(3)
 
 
-@pytest.fixture(params=["encoder", "decoder"])
-def model(request):
-    return request.getfixturevalue(request.param)
-
-
-def _prefix(model) -> str:
-    return "decoder" if model.causal else "encoder"
-
-
 def _run(model, reference, i):
-    return model.run(str(reference[f"{_prefix(model)}_sentences"][i]))
+    return model.run(str(reference[f"{prefix(model)}_sentences"][i]))
 
 
 def test_the_reference_came_from_torch(reference):
@@ -34,14 +26,14 @@ def test_the_reference_came_from_torch(reference):
 @pytest.mark.parametrize("i", SENTENCES)
 def test_token_ids_are_the_reference_tokenizers(model, reference, i):
     run = _run(model, reference, i)
-    np.testing.assert_array_equal(run.token_ids, reference[f"{_prefix(model)}_{i}_ids"])
+    np.testing.assert_array_equal(run.token_ids, reference[f"{prefix(model)}_{i}_ids"])
     assert len(run.tokens) == len(run.token_ids)
 
 
 @pytest.mark.parametrize("i", SENTENCES)
 def test_attention_of_every_head_matches_the_reference(model, reference, i):
     run = _run(model, reference, i)
-    expected = reference[f"{_prefix(model)}_{i}_attention"]  # (layers, heads, n, n)
+    expected = reference[f"{prefix(model)}_{i}_attention"]  # (layers, heads, n, n)
     assert run.attention.shape == expected.shape
     tolerance = DECODER_TOLERANCE if model.causal else ENCODER_TOLERANCE
     assert np.abs(run.attention - expected).max() <= tolerance
@@ -50,7 +42,7 @@ def test_attention_of_every_head_matches_the_reference(model, reference, i):
 @pytest.mark.parametrize("i", SENTENCES)
 def test_last_hidden_state_matches_the_reference(model, reference, i):
     run = _run(model, reference, i)
-    expected = reference[f"{_prefix(model)}_{i}_hidden"]  # (n, d_model)
+    expected = reference[f"{prefix(model)}_{i}_hidden"]  # (n, d_model)
     # Relative to the largest value: the decoder's hidden state reaches tens, the encoder's a few units.
     assert np.abs(run.hidden - expected).max() <= 1e-5 * np.abs(expected).max() + 1e-5
 

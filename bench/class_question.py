@@ -1,0 +1,76 @@
+"""A class question over Streamlit's own protocol: a teacher presents the first ready lesson and asks the class, a
+student types the code and clicks a prediction, the teacher reads the bars. Used by the replicas' load run
+(bench.load_replicas) and by the test of two app processes on one store (tests/load/test_shared_tally.py); it
+asserts nothing, and says what it found."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from bench.load_moves import VIEWS
+from bench.st_client import Session
+from bench.st_elements import ProtocolError, RunResult, user_key
+
+LESSON = "ready.present.0"  # "Attention in 15 minutes": step 1 asks which key “good” (row 4) attends to most
+FOCUS_ROW = 4
+CODE = re.compile(r"Class code \*\*([A-Z0-9]{6})\*\*")
+NOT_COUNTED = "Your answer was not counted for the class"
+
+
+@dataclass(frozen=True)
+class Bars:
+    """What the teacher's bars show: the number of students who answered, and the count of each option."""
+
+    voters: int
+    counts: tuple[int, ...]
+
+
+def _said(result: RunResult) -> str:
+    return "\n".join([*result.texts, *result.alerts])
+
+
+async def ask_the_class(teacher: Session) -> tuple[str, str]:
+    """The teacher opens Lesson plans, presents the lesson and asks the class: (the code, the setup's ``s=…`` query
+    that students open)."""
+    await teacher.open(page="lesson_plans")
+    (present,) = [w for w in teacher.widgets.values() if user_key(w.id) == LESSON]
+    teacher.press(present)
+    await teacher.rerun()  # the lesson's bar sends the session to the Playground, asking
+    teacher.press(teacher.find(kind="button", key_part="ask"))
+    asked = await teacher.rerun()
+    code = CODE.search(_said(asked))
+    link = next((text for text in asked.texts if text.startswith("?s=")), None)
+    if code is None or link is None:
+        raise ProtocolError(f"ask the class: no code or link on the teacher's screen: {_said(asked)[:300]}")
+    return code[1], link.removeprefix("?")
+
+
+async def join(student: Session, code: str, query: str) -> RunResult:
+    """A student opens the step's setup and types the class code under the views."""
+    await student.open(query=query)
+    student.set_value(student.find(kind="text_input", key_part="join"), string_value=code)
+    return await student.rerun()
+
+
+async def answer(student: Session, key: int) -> RunResult:
+    """A click on the covered weights' cell (FOCUS_ROW, ``key``): the prediction, counted for the class. Raises
+    ProtocolError when the page says it was not counted."""
+    student.trigger(student.find(**VIEWS), "guess", {"row": FOCUS_ROW, "col": key})
+    result = await student.rerun(fragment_id=student.find(**VIEWS).fragment_id)
+    if result.exceptions or NOT_COUNTED in _said(result):
+        raise ProtocolError(f"answer: {result.exceptions or _said(result)}")
+    return result
+
+
+async def bars(teacher: Session) -> tuple[Bars | None, str]:
+    """The teacher's screen as the next refresh shows it: (the bars, or None when none are drawn; what it says)."""
+    shown = await teacher.rerun()
+    chart = shown.find(kind="plotly_chart", key_part="tally")
+    if chart is None:
+        return None, _said(shown)
+    data = json.loads(chart.element.spec)
+    title = data["layout"]["title"]["text"]
+    counts = tuple(int(y) for y in data["data"][0]["y"])
+    return Bars(int(title.split(" answered")[0]), counts), _said(shown)

@@ -1,0 +1,80 @@
+"""The class question on a shared store (ATTNVIZ_TALLY_URL) through the app: answers counted in the store, and a store
+stopped mid-question said in plain words to the teacher and the student, whose pages keep working."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from attnviz.classroom.redis_tally import RedisTally
+from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally
+from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING, class_tally
+from tests.app.test_lesson_plans import present_ready
+from tests.app.test_playground import guess
+from tests.support.apptest import chart, open_app, texts, views
+
+UNREACHABLE = "The class's answers cannot be reached right now"
+
+
+@pytest.fixture
+def on_store(redis_server, monkeypatch):
+    monkeypatch.setenv(URL_SETTING, redis_server.url)
+    return redis_server
+
+
+def test_the_tally_follows_the_setting(redis_server, monkeypatch):
+    monkeypatch.delenv(URL_SETTING, raising=False)
+    monkeypatch.delenv(TTL_SETTING, raising=False)
+    assert isinstance(class_tally(), MemoryTally) and class_tally().ttl_s == QUESTION_TTL_S
+    monkeypatch.setenv(URL_SETTING, redis_server.url)
+    assert isinstance(class_tally(), RedisTally) and class_tally() is class_tally()
+    monkeypatch.setenv(TTL_SETTING, "20")
+    assert class_tally().ttl_s == 20
+    for unusable in ("0", "-5", "two hours"):  # the 2 hours stand rather than a question that never lives
+        monkeypatch.setenv(TTL_SETTING, unusable)
+        assert class_tally().ttl_s == QUESTION_TTL_S
+
+
+def said(elements) -> str:
+    """What the elements say, as read on the page (user text is shown literally: markdown's escapes removed)."""
+    return texts(elements).replace("\\", "")
+
+
+def asked_class():
+    teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
+    teacher.button(key="lesson.ask").click().run()
+    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]
+    return teacher, teacher.session_state["lesson.class_question"], shown.removeprefix("?s=")
+
+
+def joined(code: str, step_link: str):
+    student = open_app(s=step_link)
+    student.text_input(key="class.join").input(code).run()
+    assert not student.exception and UNREACHABLE not in said(student.warning)
+    return student
+
+
+def test_answers_go_to_the_store_and_the_teacher_reads_them_there(on_store):
+    teacher, code, step_link = asked_class()
+    for key in (3, 3, 10):
+        guess(joined(code, step_link), 4, key)
+    counts = RedisTally.from_url(on_store.url).counts(code, now=time.time())  # what any replica reads
+    assert counts.voters == 3 and counts.counts[3] == 2 and counts.counts[10] == 1
+    teacher.run()
+    assert "3 answered" in chart(teacher, "lesson.tally")["layout"]["title"]["text"]
+
+
+def test_a_store_stopped_mid_question_is_a_message_and_the_pages_keep_working(on_store):
+    teacher, code, step_link = asked_class()
+    student = joined(code, step_link)
+    on_store.stop()
+    guess(student, 4, 3)
+    assert not student.exception
+    assert f"Your answer was not counted for the class: {UNREACHABLE}" in said(student.warning)
+    assert "cover" not in views(student)["weights"]  # the reveal is shown all the same
+    teacher.run()
+    assert not teacher.exception
+    assert UNREACHABLE in said(teacher.caption)
+    teacher.button(key="lesson.next").click().run()  # the lesson goes on: the answer
+    assert not teacher.exception and "cover" not in views(teacher)["weights"]
