@@ -104,7 +104,7 @@ def from_json(data: bytes) -> LessonPlan:
     if len(data) > MAX_LESSON_LINK * 4:
         raise AttnvizInputError("This file is far larger than any lesson, so it was not opened.")
     try:
-        document = json.loads(data.decode("utf-8"))
+        document = json.loads(data.decode("utf-8-sig"))  # with or without a byte-order mark (Windows Notepad's)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise AttnvizInputError("This file is not a lesson saved by attnviz (it is not JSON).") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:

@@ -29,7 +29,6 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS
 from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
-from attnviz.lessons.challenges import CHALLENGES
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
@@ -57,7 +56,7 @@ WIRE_DEFAULTS = {
     "predict": False,  # added to format 1 later, as "imported" was
     "settings": {},  # the page's own settings (attnviz.classroom.page_settings); added later too
     "presenter": False,
-    "solved": [],  # the challenges solved (attnviz.lessons.challenges), by key
+    "solved": [],  # older links' solved challenges: read past, never applied (progress stays with the student)
 }
 _WIRE_KEYS = {
     "sentence": "s",
@@ -93,19 +92,18 @@ class SharedView(NamedTuple):
     page: str
     settings: tuple = ()  # the page's own settings, checked (attnviz.classroom.page_settings): (name, value) pairs
     presenter: bool = False
-    solved: tuple[str, ...] = ()  # the challenges solved, by key
 
 
 def encode(
-    state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False, solved=()
+    state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False
 ) -> str:
     """The share-link value for ``state`` shown on ``page`` with the page's own ``settings``, in presenter mode or
-    not, with the challenges ``solved``. Raises AttnvizInputError if it can't be shared."""
+    not. Raises AttnvizInputError if it can't be shared."""
     imported_link.check_size(state)
     extras = (("settings", dict(sorted((settings or {}).items()))), ("presenter", bool(presenter)))
     wire = _to_wire(state, page) | {
         _WIRE_KEYS[field]: value
-        for field, value in (*extras, ("solved", sorted(solved)))
+        for field, value in extras
         if value != WIRE_DEFAULTS[field]
     }
     try:
@@ -254,17 +252,7 @@ def _from_wire(wire) -> SharedView:
     )
     presenter = check.boolean(fields["presenter"], "presenter mode")
     settings = tuple(sorted(page_settings.checked(page, fields["settings"]).items()))
-    return SharedView(state, page, settings, presenter, _solved(fields["solved"]))
-
-
-def _solved(keys) -> tuple[str, ...]:
-    """The solved challenges' keys: known ones, each once."""
-    if not isinstance(keys, list) or len(keys) > len(CHALLENGES):
-        raise AttnvizInputError("the solved challenges are not a short list.")
-    unknown = [key for key in keys if not isinstance(key, str) or key not in CHALLENGES]
-    if unknown:
-        raise AttnvizInputError(f"there is no challenge called {str(unknown[0])[:30]!r}.")
-    return tuple(sorted(set(keys)))
+    return SharedView(state, page, settings, presenter)  # a teacher's progress, or a crafted "15 of 15", stays out
 
 
 def _edits(grouped, n: int, widths: dict[str, int]) -> tuple:

@@ -153,6 +153,28 @@ def _new_words(old: PlaygroundState, new: PlaygroundState) -> str:
     return f"New words, same vectors: the vectors belong to positions, so {kept}."
 
 
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def dropped_line(before: PlaygroundState, after: PlaygroundState) -> str | None:
+    """What a move took away that the student had made (typed cells past the new sizes or sentence, blocked keys and
+    the focus past its end), named; None when nothing went."""
+    cells = sorted({cell for cell, _ in before.edits} - {cell for cell, _ in after.edits})
+    keys = [j for j in before.blocked_keys if j not in after.blocked_keys]
+    parts = []
+    if cells:
+        named = ", ".join(f"{m}[{r}, {c + 1}]" for m, r, c in cells[:4]) + (", …" if len(cells) > 4 else "")
+        parts.append(f"{_count(len(cells), 'typed cell', 'typed cells')} ({named})")
+    if keys:
+        named = ", ".join(f"“{before.tokens[j]}” ({j})" for j in keys)
+        parts.append(("the blocked key " if len(keys) == 1 else "the blocked keys ") + named)
+    if before.focus >= after.n:
+        parts.append(f"the focus on “{before.tokens[before.focus]}” ({before.focus}), now on "
+                     f"“{after.tokens[after.focus]}” ({after.focus})")  # fmt: skip
+    return f"Gone with this change: {'; '.join(parts)}. Undo brings them back." if parts else None
+
+
 def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
     """The confirmation after Undo: which settings came back."""
     named = {
@@ -161,7 +183,10 @@ def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
         "source": "the vectors are back",
         "d_k": "the sizes are back",
         "d_v": "the sizes are back",
-        "edits": "the edited cells are as before",
+        "edits": (
+            f"{_count(len(back.edits) - len(undone.edits), 'typed cell is', 'typed cells are')} back"
+            if len(back.edits) > len(undone.edits) else "the edited cells are as before"
+        ),
         "model_tokens": "the tokens are back",
         "predict": "predict mode is " + ("on" if back.predict else "off") + " again",
         "causal": "the causal mask is " + ("on" if back.causal else "off") + " again",

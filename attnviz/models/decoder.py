@@ -57,6 +57,7 @@ class Decoder(Model):
         self.d_head = config["d_model"] // self.n_heads
         self.rope_base, self.eps = config["rope_base"], config["eps"]
         self.tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_path))
+        self.tokenizer.encode_special_tokens = True  # a typed "[CLS]" or "<|im_start|>" is text a student typed
 
     def token_text(self, token_id: int) -> str:
         """The text a token stands for (a leading space included); part of a character shows as �."""

@@ -52,6 +52,7 @@ class Encoder(Model):
         self.tokenizer = tokenizers.Tokenizer.from_file(str(paths["tokenizer.json"]))
         self.tokenizer.no_padding()  # the file pads and cuts every sentence to 128 tokens; run() checks the length
         self.tokenizer.no_truncation()
+        self.tokenizer.encode_special_tokens = True  # a typed "[CLS]" or "<|im_start|>" is text a student typed
 
     def tokenize(self, sentence: str) -> tuple[list[int], list[str], tuple[int, ...]]:
         encoding = self.tokenizer.encode(sentence)  # [CLS] wordpieces [SEP]

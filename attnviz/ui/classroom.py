@@ -51,7 +51,6 @@ def restore_from_link(page: str) -> None:
     for name, value in shared.settings:  # the page's own setup: a stage, a d_k, a model
         state.set_setting(shared.page, name, value)
     state.set_presenting(shared.presenter)
-    state.mark_solved(*shared.solved)
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
@@ -103,7 +102,6 @@ def keep_address(page: str) -> str | None:
             page,
             state.shared_settings(page),
             presenter=state.presenting(),
-            solved=state.solved_challenges(),
         )
     except AttnvizInputError as error:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page

@@ -25,7 +25,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED, MAX_UNDO
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons import predictions
-from attnviz.lessons.playground import OPENING, undone_line
+from attnviz.lessons.playground import OPENING, dropped_line, undone_line
 from attnviz.ui.class_tally import class_tally
 from attnviz.ui.state import (
     CONFIRMATIONS,
@@ -248,7 +248,7 @@ def _on_control(field: str, move, args: dict) -> None:
         set_playground(state, str(error))
         return
     new, message = new if isinstance(new, tuple) else (new, None)
-    set_playground(new, message)
+    set_playground(new, message, dropped_line(state, new))
 
 
 def note_full_run() -> None:

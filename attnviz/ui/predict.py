@@ -29,7 +29,8 @@ def guess(component_key: str, questions: dict[str, tuple[tuple, int]]) -> None:
     columns). A click elsewhere, or past the columns, is no prediction."""
     sent = (state.widget_value(component_key) or {}).get("guess")
     view, col = (sent.get("view"), sent.get("col")) if isinstance(sent, dict) else (None, None)
-    if view not in questions or isinstance(col, bool) or not isinstance(col, int):
+    # As sent by the browser: a crafted view may be a list or an object, which no question is keyed by.
+    if not isinstance(view, str) or view not in questions or isinstance(col, bool) or not isinstance(col, int):
         return
     asked, columns = questions[view]
     if 0 <= col < columns:

@@ -41,6 +41,13 @@ def test_a_lesson_is_built_from_two_pages_reordered_annotated_and_carried_by_one
     assert plans.from_json(plans.to_json(plan)) == plan
 
 
+def test_a_lesson_file_saved_with_a_byte_order_mark_opens():
+    """Windows Notepad saves UTF-8 with a byte-order mark; the lesson in it is the same lesson."""
+    plan = next(iter(plans.READY.values()))
+    saved = plans.to_json(plan)
+    assert plans.from_json(b"\xef\xbb\xbf" + (saved if isinstance(saved, bytes) else saved.encode())) == plan
+
+
 def test_a_broken_lesson_link_says_so_and_keeps_the_defaults():
     at = open_app(lesson="L1.not-a-lesson")
     assert "This lesson link is damaged or incomplete" in texts(at.error)

@@ -181,9 +181,10 @@ def test_d_k_keeps_surviving_columns_and_their_edits(app):
     Q, K, _ = playground(app).matrices()
     assert Q.shape == (12, 2) and K[0, 0] == 7.5
     np.testing.assert_array_equal(Q, Q_before[:, :2])
+    assert warnings(app) == ["Gone with this change: 1 typed cell (K[1, 4]). Undo brings them back."]
     use_control(app, "undo")  # lowering d_k dropped an edit: Undo brings it back
     assert playground(app).d_k == 4 and playground(app).matrices()[1][1, 3] == -3.0
-    assert confirmations(app) == ["Undone: the sizes are back; the edited cells are as before."]
+    assert confirmations(app) == ["Undone: the sizes are back; 1 typed cell is back."]
     assert warnings(app) == []
 
 
@@ -313,6 +314,16 @@ def test_a_new_sentence_keeps_vectors_at_their_positions_and_says_so(app):
     np.testing.assert_array_equal(playground(app).matrices()[0], Q_before[:5])
     assert views(app)["weights"]["ticks"] == ["The", "film", "was", "not", "good"]
     assert any("Vectors belong to positions" in c.value for c in app.caption)
+
+
+def test_a_shorter_sentence_says_what_it_took_away_and_undo_brings_it_back(app):
+    use_control(app, "blocked_keys", [10])  # “amazing”
+    use_control(app, "focus", 11)
+    app.text_input(key=control_key("sentence")).input("The movie was").run()
+    assert "Gone with this change: the blocked key “amazing” (10); the focus on “.” (11), now on “was” (2). Undo " \
+        "brings them back." in warnings(app)
+    use_control(app, "undo")
+    assert playground(app).blocked_keys == (10,) and playground(app).focus == 11
 
 
 def test_a_long_sentence_is_capped_once_and_drops_cell_text(app):

@@ -70,7 +70,7 @@ def head_state(n=4, d=32, *, seed=0, causal=False) -> PlaygroundState:
 )
 def test_links_made_before_imports_existed_open_the_same_and_are_made_the_same(link, state, page):
     """Recorded with attnviz at commit 96110a2, before imported heads existed."""
-    assert decode(link) == (state, page, (), False, ())
+    assert decode(link) == (state, page, (), False)
     assert encode(state, page) == link
 
 
@@ -83,7 +83,7 @@ def test_a_short_sentences_head_round_trips_to_the_last_bit(n, d):
     link = encode(state, "step_by_step")
     assert len(link) <= MAX_LINK_CHARS
     shared = decode(link)
-    assert shared == (state, "step_by_step", (), False, ())
+    assert shared == (state, "step_by_step", (), False)
     for mine, theirs in zip(state.matrices(), shared.state.matrices(), strict=True):
         assert mine.tobytes() == theirs.tobytes()
     assert shared.state.tokens == state.tokens and shared.state.imported.title == TITLE

@@ -33,3 +33,27 @@ def test_a_masked_prediction_is_told_it_is_masked():
     state = dataclasses.replace(PlaygroundState(), causal=True, predict="most")  # row 4 may not see key 7
     said = reveal(state, state, 7)
     assert said.startswith("Not this time: you predicted “the” (7).") and "“the” is masked, so its weight is 0" in said
+
+
+def test_a_shorter_sentence_names_the_typed_cells_blocked_keys_and_focus_it_drops():
+    from attnviz.core.playground_state import set_sentence
+    from attnviz.lessons.playground import dropped_line
+
+    before = PlaygroundState(sentence="one two three four five six", focus=5, blocked_keys=(1, 4),
+                             edits=((("K", 4, 0), "2"), (("Q", 0, 1), "3")))  # fmt: skip
+    after, _ = set_sentence(before, "one two three")
+    assert dropped_line(before, after) == (
+        "Gone with this change: 1 typed cell (K[4, 1]); the blocked key “five” (4); the focus on “six” (5), now on "
+        "“three” (2). Undo brings them back."
+    )
+    assert dropped_line(after, after) is None
+    assert undone_line(after, before).startswith("Undone: the sentence is back; 1 typed cell is back;")
+
+
+def test_a_smaller_d_k_names_the_typed_cells_it_drops():
+    from attnviz.core.playground_state import set_dim
+    from attnviz.lessons.playground import dropped_line
+
+    before = PlaygroundState(edits=tuple(((m, 0, 3), "1") for m in "QKV"))
+    after = set_dim(before, 1, which="d_k")
+    assert dropped_line(before, after) == "Gone with this change: 2 typed cells (K[0, 4], Q[0, 4]). Undo brings them back."

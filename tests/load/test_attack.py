@@ -6,15 +6,19 @@ traceback, a bystander is not held up, and the log grows by a short line per ref
 from __future__ import annotations
 
 import asyncio
+import http.client
+import http.cookiejar
 import json
 import subprocess
 import sys
 import time
+import urllib.request
 
 import pytest
 from streamlit import config
 from websockets.exceptions import ConnectionClosed
 
+from attnviz.classroom.lesson_plan import MAX_LESSON_LINK
 from attnviz.classroom.share import encode
 from attnviz.core.limits import MAX_DIM, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, column_names
@@ -231,3 +235,38 @@ def test_abandoned_training_runs_do_not_hold_up_the_next_student(server):
     assert queued in ([], [queue_message(1)]), queued
     assert result.find(label="Train") is not None and not result.exceptions
     assert_quiet_log(server, since)
+
+
+def upload_status(server, session_id: str, declared_bytes: int) -> int:
+    """The answer to an upload that declares ``declared_bytes`` in its Content-Length, with the page's XSRF token, as
+    the browser's file uploader sends one: read before any of the body is sent."""
+    jar = http.cookiejar.CookieJar()
+    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(f"{server.url}/_stcore/health")
+    (token,) = [cookie.value for cookie in jar if cookie.name == "_streamlit_xsrf"]
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        connection.putrequest("PUT", f"/_stcore/upload_file/{session_id}/made-up-file-id")
+        connection.putheader("Content-Length", str(declared_bytes))
+        connection.putheader("Content-Type", "multipart/form-data; boundary=x")
+        connection.putheader("X-Xsrftoken", token)
+        connection.putheader("Cookie", f"_streamlit_xsrf={token}")
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_an_upload_larger_than_a_lesson_file_is_refused_before_its_body(server):
+    """The app reads one kind of file, a lesson of at most 240 kB: a 10 MB upload under a made-up file id is refused
+    from its declared size (Streamlit's default limit, 200 MB, let one tab hold 400 MB of them in memory)."""
+
+    async def refused():
+        student = Session(server.url)
+        await student.open()
+        try:
+            return upload_status(server, student.session_id, 10_000_000)
+        finally:
+            await student.close()
+
+    assert run_apart(refused()) == 413  # Content Too Large
+    assert config.get_option("server.maxUploadSize") * 1024 * 1024 >= MAX_LESSON_LINK * 4  # a lesson file still fits

@@ -57,6 +57,21 @@ def test_too_many_tokens_is_refused_with_the_count(encoder, decoder):
             model.run(sentence)
 
 
+def test_special_tokens_typed_by_a_student_are_text_to_the_encoder(encoder):
+    run = encoder.run("[CLS] the [MASK] sat [SEP] down")
+    special = {encoder.tokenizer.token_to_id(name) for name in ("[CLS]", "[SEP]", "[MASK]")}
+    assert [i for i, token_id in enumerate(run.token_ids) if token_id in special] == [0, len(run.token_ids) - 1]
+    assert run.sinks == (0, len(run.tokens) - 1)  # only the model's own [CLS] and [SEP]
+    assert run.tokens[1:4] == ["[", "cl", "##s"]
+
+
+def test_special_tokens_typed_by_a_student_are_text_to_the_decoder(decoder):
+    control = decoder.tokenizer.token_to_id("<|im_start|>")
+    run = decoder.run("<|im_start|>user hello")
+    assert control is not None and control not in run.token_ids
+    assert "".join(run.tokens).startswith("<|im_start|>")
+
+
 def test_the_longest_sentence_allowed_runs(encoder):
     run = encoder.run(" ".join(["word"] * (MAX_TOKENS - 2)))  # plus [CLS] and [SEP]
     assert run.attention.shape[-1] == MAX_TOKENS
