@@ -77,6 +77,7 @@ def settle(page) -> None:
         }"""
     )
     page.wait_for_timeout(500)  # a rerun queued by the last click starts after the previous one reports
+    page.wait_for_function("() => document.querySelector('.attnviz-rail')?.dataset.sending !== 'true'")
     assert page.evaluate(CONNECTION_JS) == "CONNECTED", "the session closed during the clicks"
     wait_for_app(page)
 
@@ -92,6 +93,7 @@ def test_fifty_fast_clicks_on_causal_mask_leave_a_live_session_that_agrees(page)
             page.wait_for_timeout(GAP_MS)
         settle(page)
         checked = assert_live_and_agreeing(page)
+        assert checked is (CLICKS % 2 == 1)  # every click counted: an even burst ends where it began (issue 36)
 
     # Still live: one more click, at a student's pace, is applied everywhere.
     link = parse_qs(urlparse(page.url).query)[PARAM][0]

@@ -4,6 +4,7 @@
 // state back. Every piece of text is set as text, never as markup.
 
 import { element, setIfNew } from './dom.js';
+import { Sends } from './sends.js';
 
 let controlIds = 0;
 
@@ -106,6 +107,10 @@ export class Rail {
   constructor(element_) {
     this.element = element_;
     this.send = null; // set by the entry on every call: the newest setTriggerValue
+    // One change a run (sends.js); data-sending says a change is on its way (tests wait for it to clear).
+    this.sends = new Sends((field, value) => this.send(field, value), {
+      busy: (busy) => setIfNew(this.element.dataset, 'sending', String(busy)),
+    });
     this.note = element('p', { className: 'attnviz-note' });
     this.element.append(this.note);
   }
@@ -118,14 +123,15 @@ export class Rail {
       this.shape = shape;
       for (const old of this.controls || []) old.control.remove();
       this.controls = data.controls.map((spec) => {
-        const made = CONTROLS[spec.kind](spec, (value) => this.send(spec.field, value));
+        const made = CONTROLS[spec.kind](spec, (value) => this.sends.submit(spec.field, value, { action: spec.kind === 'button' }));
         made.control.dataset.field = spec.field;
         this.element.insertBefore(made.control, this.note); // the note below: its length never moves a control
         return made;
       });
     }
+    this.sends.drawn(Object.fromEntries(data.controls.map((spec) => [spec.field, spec.value])));
     data.controls.forEach((spec, k) => {
-      this.controls[k].show(spec.value);
+      if (!this.sends.holds(spec.field)) this.controls[k].show(spec.value); // else the student's newer choice stays
       const { control, disable } = this.controls[k];
       if (!disable) return;
       const hadFocus = control.getRootNode().activeElement === control; // the root: a notebook cell may be a shadow root
