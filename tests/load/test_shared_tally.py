@@ -12,6 +12,7 @@ from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING
 from bench.class_question import answer, ask_the_class, bars, join
 from bench.st_client import Session
 from tests.classroom.test_redis_tally import wait_until
+from tests.load.test_load_protocol import run_apart
 from tests.support.live import StreamlitServer
 
 # The answers must come within the TTL: both servers are warm before the question is asked, so what follows is a
@@ -67,7 +68,7 @@ async def one_class(teacher_url: str, student_url: str) -> None:
 def test_two_processes_on_one_store_share_a_question_count_each_student_once_and_expire_it(redis_server):
     env = {URL_SETTING: redis_server.url, TTL_SETTING: str(TTL_S)}
     with StreamlitServer("app.py", env=env) as first, StreamlitServer("app.py", env=env) as second:
-        asyncio.run(one_class(first.url, second.url))
+        run_apart(one_class(first.url, second.url))  # Playwright keeps a loop running in this thread
         for server in (first, second):
             assert "Traceback" not in server.output(), server.output()[-3000:]
     store = redis_server.client()
