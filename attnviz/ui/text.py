@@ -8,24 +8,22 @@ from pathlib import Path
 
 import streamlit as st
 
+from attnviz.core.text import plain
+
 # Everything Streamlit's markdown gives a meaning to: emphasis, code, links, headings, lists, tables, LaTeX ($),
 # colour and icon directives (:red[…]), HTML.
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&=])")
-# Line breaks, tabs and the invisible characters that reorder text (bidirectional overrides and isolates).
-_LAYOUT_CHARACTERS = re.compile(r"[\r\n\t\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
-
-
-def plain(text: str) -> str:
-    """``text`` for a place that shows plain text (a canvas, a DOM text node): newlines and tabs become spaces, and
-    direction-override characters are dropped so they can't flip the text after them."""
-    return _LAYOUT_CHARACTERS.sub(lambda m: "" if m.group() not in "\r\n\t\u2028\u2029" else " ", text)
+# GFM makes links of www.…, http(s)://… and name@host.tld after markdown's escapes are read, so a backslash can't stop
+# it: a word joiner (U+2060: no width, not spoken by screen readers) after "www", "http(s):" and "@" does.
+_AUTOLINK_STARTS = re.compile(r"(?i)(?<=www)(?=\.)|(?<=https:)|(?<=http:)|(?<=@)")
+WORD_JOINER = "\u2060"
 
 
 def literal(text: str) -> str:
-    """``plain(text)`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b)" shows just like that
-    (a share link can carry "foo\\n===" or an indented line, which markdown would turn into a heading or a code
-    block)."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", plain(text))
+    """``plain(text)`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b) www.a.org" shows just
+    like that, with no link (a share link can carry "foo\\n===" or an indented line, which markdown would turn into a
+    heading or a code block)."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", _AUTOLINK_STARTS.sub(WORD_JOINER, plain(text)))
 
 
 # A compact page's spacing (attnviz.pages.Page.compact): its controls and the charts they change on one laptop screen.

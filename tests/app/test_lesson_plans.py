@@ -2,12 +2,16 @@
 and reopened from it, presented step by step (the question first, its answer after), and a class question answered
 by several students at once, tallied on the teacher's screen."""
 
+import html
+import re
+
 from attnviz.classroom import lesson_plan as plans
-from attnviz.classroom.share import decode
+from attnviz.classroom.share import decode, encode
 from attnviz.classroom.tally import shared_tally
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.state import LESSON_PLAN, LESSON_RUN, setting_key
 from tests.app.test_playground import guess
+from tests.app.test_text import gfm_autolinks, spoken
 from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
 
 
@@ -108,3 +112,47 @@ def test_a_wrong_class_code_is_said_and_nothing_is_counted():
     assert button  # the page still works: a prediction is simply not counted
     guess(student, 4, 3)
     assert not student.exception
+
+
+# A lesson from an e-mail, written to put links and styles on the projector: every place its words appear shows them
+# as text.
+HOSTILE_TITLE = "Read www.evil.example or mail teacher@evil.example"
+HOSTILE_QUESTION = (
+    'Which key? https://evil.example/q <a href="https://evil.example">here</a> '
+    '<span style="font-size:64px;color:red">BIG</span><br>\u202eevil $x$'
+)
+HOSTILE_NOTE = "Answers at www.evil.example, http://evil.example/a or answers@evil.example. <b>bold</b>"
+PLOTLY_MARKUP = re.compile(r"<\s*/?\s*(a|span|br|b|i|em|sub|sup|s|u)\b|\$|[\u202a-\u202e\u2066-\u2069]", re.IGNORECASE)
+
+
+def present_hostile_lesson():
+    step = plans.Step(encode(OPENING, "playground"), note=HOSTILE_NOTE, question=HOSTILE_QUESTION)
+    at = open_app("lesson_plans", lesson=plans.to_link(plans.LessonPlan(HOSTILE_TITLE, (step,))))
+    at.button(key="plan.present").click().run()
+    return follow(at)
+
+
+def lesson_words(at) -> list[str]:
+    words = [m.value for m in at.markdown if "step 1 of 1" in m.value]
+    assert len(words) == 1, texts(at.markdown)
+    return words
+
+
+def test_a_hostile_lesson_shows_no_link_and_no_markup_in_the_bar():
+    at = present_hostile_lesson()
+    (asked,) = lesson_words(at)
+    assert "evil" in asked and gfm_autolinks(asked) == [] and "<" not in asked.replace("\\<", "")
+    at.button(key="lesson.next").click().run()  # the answer, with the note
+    (answered,) = lesson_words(follow(at))
+    assert "answers" in answered and gfm_autolinks(answered) == []
+    assert f"**{HOSTILE_TITLE}**" in spoken(answered) and HOSTILE_NOTE in spoken(answered)  # read aloud as written
+
+
+def test_a_hostile_question_is_plain_text_in_the_class_chart():
+    at = present_hostile_lesson()
+    at.button(key="lesson.ask").click().run()
+    figure = chart(at, "lesson.tally")
+    title = figure["layout"]["title"]["text"]
+    assert "https://evil.example/q" in title and PLOTLY_MARKUP.search(title) is None, title
+    assert html.unescape(title) == "0 answered: " + HOSTILE_QUESTION.replace("<br>\u202e", "<br>")
+    assert all(PLOTLY_MARKUP.search(label) is None for label in figure["data"][0]["x"])
