@@ -18,7 +18,7 @@ from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.charts import show_chart
-from attnviz.ui.class_tally import class_tally
+from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
@@ -99,7 +99,13 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
         state.set_setting(view.page, name, value)
     st.session_state[state.LESSON_RUN] = (plan, index, answered)
     st.session_state[state.LESSON_MOVED] = True  # the bar goes to the step's page on this run
-    st.session_state.pop(state.CLASS_QUESTION, None)
+    _close_class_question()
+
+
+def _close_class_question() -> None:
+    """The step moved on (Back, Next, Stop): its class question closes, so a late answer is told so."""
+    if code := st.session_state.pop(state.CLASS_QUESTION, None):
+        class_tally().close(code, now=time.time())
 
 
 # Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
@@ -135,6 +141,7 @@ def _by_key() -> None:
 
 def _stop() -> None:
     st.session_state.pop(state.LESSON_RUN, None)
+    _close_class_question()
 
 
 def lesson_bar(page: str) -> None:
@@ -190,8 +197,8 @@ def _tally(code: str) -> None:
         return
     words, bars = st.columns([1, 2.4], vertical_alignment="center")
     words.markdown(
-        f"Class code **{code}**. Students open this setup (add the line below to the app's address), type the code "
-        "under the views, then click their answer."
+        f"Class code **{code}** · {counts.per_minute} answers in the last minute. Students open this setup (add the "
+        "line below to the app's address), type the code under the views, then click their answer."
     )
     words.code(f"?s={encode(playground_session.playground(), 'playground')}", language=None, wrap_lines=True)
     show_chart(tally_bars(counts, height=200), key="lesson.tally", container=bars)
@@ -204,6 +211,9 @@ def _join() -> None:
     typed = str(st.session_state.get(state.CLASS_JOIN, "")).strip().upper()
     if not typed:
         state.set_class_code(None)
+        return
+    if not allowed("code", time.time()):
+        state.say("Too many codes tried at once: wait a few seconds, then type the code again.")
         return
     try:
         class_tally().counts(typed, now=time.time())  # an open question has this code

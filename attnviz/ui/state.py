@@ -48,6 +48,7 @@ LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whethe
 LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where
 LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
 CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
+CLASS_RATES = "class.rates"  # this session's token buckets for class answers and code guesses, by kind
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
 

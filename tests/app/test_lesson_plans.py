@@ -4,12 +4,17 @@ by several students at once, tallied on the teacher's screen."""
 
 import html
 import re
+import time
+
+import pytest
 
 from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.rate import Bucket
 from attnviz.classroom.share import decode, encode
 from attnviz.classroom.tally import shared_tally
+from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
-from attnviz.ui.state import LESSON_PLAN, LESSON_RUN, setting_key
+from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
 from tests.app.test_playground import guess
 from tests.app.test_text import gfm_autolinks, spoken
 from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
@@ -156,3 +161,61 @@ def test_a_hostile_question_is_plain_text_in_the_class_chart():
     assert "https://evil.example/q" in title and PLOTLY_MARKUP.search(title) is None, title
     assert html.unescape(title) == "0 answered: " + HOSTILE_QUESTION.replace("<br>\u202e", "<br>")
     assert all(PLOTLY_MARKUP.search(label) is None for label in figure["data"][0]["x"])
+
+
+def student_in(teacher) -> tuple[object, str]:
+    """A student who opened the teacher's step and typed the class code."""
+    code = teacher.session_state["lesson.class_question"]
+    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]
+    student = open_app(s=shown.removeprefix("?s="))
+    student.text_input(key="class.join").input(code).run()
+    return student, code
+
+
+def test_the_teacher_sees_answers_per_minute_and_a_vote_after_the_step_moved_on_is_refused():
+    teacher = present_ready("Attention in 15 minutes")
+    teacher.button(key="lesson.ask").click().run()
+    student, code = student_in(teacher)
+    guess(student, 4, 3)
+    teacher.run()
+    assert f"Class code **{code}** · 1 answers in the last minute" in texts(teacher.markdown)
+    teacher.button(key="lesson.next").click().run()  # "Answer": the step moves on, its question closes
+    assert "lesson.class_question" not in teacher.session_state
+    guess(student, 4, 10)  # a late change of mind
+    assert f"not counted for the class: The question {code} has closed" in spoken(texts(student.warning))
+    with pytest.raises(AttnvizInputError, match="has closed"):
+        shared_tally().counts(code, now=time.time())
+
+
+@pytest.mark.parametrize("move", ["lesson.back", "lesson.stop"])
+def test_back_and_stop_close_the_class_question_too(move):
+    step = plans.Step(encode(OPENING, "playground"), question="Which key?")
+    teacher = open_app("lesson_plans", lesson=plans.to_link(plans.LessonPlan("Two questions", (step, step))))
+    follow(teacher.button(key="plan.present").click().run())
+    follow(teacher.button(key="lesson.next").click().run())  # step 1's answer
+    follow(teacher.button(key="lesson.next").click().run())  # step 2's question: Back can go back
+    teacher.button(key="lesson.ask").click().run()
+    code = teacher.session_state["lesson.class_question"]
+    teacher.button(key=move).click().run()
+    with pytest.raises(AttnvizInputError, match="has closed"):
+        shared_tally().answer(code, "late", 0, now=time.time())
+
+
+def spent(at, kind: str):
+    """The session's bucket for ``kind`` emptied until an hour from now, as a loop of answers or guesses leaves it."""
+    at.session_state[CLASS_RATES] = {kind: Bucket(5, 0.5, tokens=0, at=time.time() + 3600)}
+    return at
+
+
+def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_words():
+    teacher = present_ready("Attention in 15 minutes")
+    teacher.button(key="lesson.ask").click().run()
+    guesser = spent(open_app(), "code")
+    use_control(guesser, "predict", 1)
+    guesser.text_input(key="class.join").input(teacher.session_state["lesson.class_question"]).run()
+    assert "Too many codes tried at once" in texts(guesser.warning)
+    assert VOTER_CODE not in guesser.session_state  # the right code, but not even looked up
+    student, code = student_in(teacher)
+    guess(spent(student, "answer"), 4, 3)
+    assert "too many answers at once" in texts(student.warning)
+    assert shared_tally().counts(code, now=time.time()).voters == 0
