@@ -15,6 +15,7 @@ from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
+from bench.attack import HOSTILE_NOTE, HOSTILE_QUESTION, HOSTILE_TITLE, hostile_lesson
 from tests.app.test_playground import guess
 from tests.app.test_text import gfm_autolinks, spoken
 from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
@@ -119,20 +120,12 @@ def test_a_wrong_class_code_is_said_and_nothing_is_counted():
     assert not student.exception
 
 
-# A lesson from an e-mail, written to put links and styles on the projector: every place its words appear shows them
-# as text.
-HOSTILE_TITLE = "Read www.evil.example or mail teacher@evil.example"
-HOSTILE_QUESTION = (
-    'Which key? https://evil.example/q <a href="https://evil.example">here</a> '
-    '<span style="font-size:64px;color:red">BIG</span><br>\u202eevil $x$'
-)
-HOSTILE_NOTE = "Answers at www.evil.example, http://evil.example/a or answers@evil.example. <b>bold</b>"
+# Plotly's HTML subset, $…$ (LaTeX) and direction overrides: none may reach a chart's text.
 PLOTLY_MARKUP = re.compile(r"<\s*/?\s*(a|span|br|b|i|em|sub|sup|s|u)\b|\$|[\u202a-\u202e\u2066-\u2069]", re.IGNORECASE)
 
 
 def present_hostile_lesson():
-    step = plans.Step(encode(OPENING, "playground"), note=HOSTILE_NOTE, question=HOSTILE_QUESTION)
-    at = open_app("lesson_plans", lesson=plans.to_link(plans.LessonPlan(HOSTILE_TITLE, (step,))))
+    at = open_app("lesson_plans", lesson=hostile_lesson())
     at.button(key="plan.present").click().run()
     return follow(at)
 
