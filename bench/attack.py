@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
 from attnviz.lessons.playground import OPENING
+from bench.class_question import answer
 from bench.st_client import Session
 from bench.st_elements import ProtocolError, RunResult, user_key
 
@@ -92,6 +93,19 @@ async def loop_questions(tab: Session, rounds: int) -> None:
     for _ in range(rounds):
         for key in ("lesson.ask", "lesson.next", "lesson.back"):
             await press(tab, key)
+
+
+async def reload_and_answer(url: str, code: str, query: str, browser_id: str, key: int) -> None:
+    """One reload of one browser: a new session, whose page sends the browser's id from its localStorage, types the
+    class code and answers."""
+    student = Session(url)
+    await student.open(query=query)
+    student.trigger(student.find(kind="bidi_component", key_part="voter"), "id", browser_id)
+    await student.rerun()
+    student.set_value(student.find(kind="text_input", key_part="join"), string_value=code)
+    await student.rerun()
+    await answer(student, key)
+    await student.close()
 
 
 def frames_streamlit_refuses() -> dict[str, tuple[list[bytes | str], str]]:

@@ -5,6 +5,7 @@ are tallied live on the teacher's screen. What a plan is: attnviz.classroom.less
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 
@@ -40,6 +41,28 @@ export default function ({ setTriggerValue }) {
 }
 """
 _KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
+# One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
+# sent once a page load. Without storage (switched off), the session's own id counts.
+_BROWSER_VOTER_JS = """
+export default function ({ setTriggerValue }) {
+  let id = null;
+  try {
+    id = window.localStorage.getItem('attnviz.voter');
+    if (!/^[0-9a-f]{32}$/.test(id || '')) {
+      const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      window.localStorage.setItem('attnviz.voter', id);
+    }
+  } catch (error) {
+    return;
+  }
+  if (window.__attnvizVoterSent === id) return; // each trigger is a rerun: once a page load is enough
+  window.__attnvizVoterSent = id;
+  setTriggerValue('id', id);
+}
+"""
+_BROWSER_VOTER = st.components.v2.component("attnviz_browser_voter", js=_BROWSER_VOTER_JS)
+_VOTER_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def open_from_link() -> None:
@@ -223,6 +246,14 @@ def _join() -> None:
     state.set_class_code(typed)
 
 
+def _take_browser_voter() -> None:
+    """The browser's own id (trigger "id") becomes this session's voter, if it has the shape the script makes."""
+    sent = state.widget_value(state.BROWSER_VOTER)
+    voter = sent.get("id") if isinstance(sent, dict) else None
+    if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
+        st.session_state[state.VOTER] = voter
+
+
 def join_box() -> None:
     """Under the Playground's views in predict mode: the class code from the teacher's screen, so this student's
     prediction is counted there (anonymously)."""
@@ -235,5 +266,6 @@ def join_box() -> None:
         placeholder="e.g. K7P2QX",
         help="Your prediction is added to the class's bars, without your name.",
     )
+    _BROWSER_VOTER(key=state.BROWSER_VOTER, on_id_change=_take_browser_voter)
     if code:
         st.caption(f"Your predictions count for the class question {code}.")

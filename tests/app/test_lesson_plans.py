@@ -16,6 +16,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
 from bench.attack import HOSTILE_NOTE, HOSTILE_QUESTION, HOSTILE_TITLE, hostile_lesson
+from bench.harness.triggers import trigger_state
 from tests.app.test_playground import guess
 from tests.app.test_text import gfm_autolinks, spoken
 from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
@@ -212,3 +213,27 @@ def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_w
     guess(spent(student, "answer"), 4, 3)
     assert "too many answers at once" in texts(student.warning)
     assert shared_tally().counts(code, now=time.time()).voters == 0
+
+
+def send_browser_voter(at, value):
+    """What the browser's script sends on a page load: this browser's id from its localStorage (trigger "id")."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_browser_voter"]
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(component.proto.id, "id", value))
+    return at._run(states)
+
+
+def test_reloads_of_one_browser_count_once_and_a_crafted_id_is_the_session_s_own():
+    teacher = present_ready("Attention in 15 minutes")
+    teacher.button(key="lesson.ask").click().run()
+    for reload in range(4):  # one browser reloading: a new session each time, the same localStorage
+        student, code = student_in(teacher)
+        send_browser_voter(student, "0123456789abcdef" * 2)
+        guess(student, 4, 3 if reload < 3 else 10)  # the last answer counts
+    for crafted in ("x" * 5000, {"id": 1}, ["0123456789abcdef" * 2], "0123456789ABCDEF" * 2):
+        student, code = student_in(teacher)
+        send_browser_voter(student, crafted)
+        guess(student, 4, 3)
+        assert not student.exception
+    counts = shared_tally().counts(code, now=time.time())
+    assert counts.voters == 1 + 4 and counts.counts[10] == 1 and counts.counts[3] == 4

@@ -33,6 +33,7 @@ from bench.attack import (
     loop_questions,
     present,
     press,
+    reload_and_answer,
 )
 from bench.class_question import FOCUS_ROW, NOT_COUNTED, answer, ask_the_class, bars, join
 from bench.load_moves import VIEWS, Student
@@ -330,3 +331,20 @@ def test_code_guesses_in_a_loop_are_slowed_after_a_burst(class_server):
     said = run_apart(replay())
     assert all("No open question has the code" in words for words in said[:CODE_GUESSES_BURST])
     assert any("Too many codes tried at once" in words for words in said[CODE_GUESSES_BURST:]), said
+
+
+def test_reloads_of_one_browser_count_once(server):
+    """Twenty reloads of one browser (each a new session, the same id in its localStorage) answer one question: the
+    teacher's bars count one student, with the last answer."""
+
+    async def replay():
+        teacher = Session(server.url)
+        code, query = await ask_the_class(teacher)
+        for reload in range(20):
+            await reload_and_answer(server.url, code, query, "0123456789abcdef" * 2, 3 if reload < 19 else 10)
+        shown, said = await bars(teacher)
+        await teacher.close()
+        return shown, said
+
+    shown, said = run_apart(replay())
+    assert shown is not None and shown.voters == 1 and shown.counts[10] == 1, said
