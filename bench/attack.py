@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
-from attnviz.lessons.playground import OPENING
+from attnviz.core.playground_state import PlaygroundState
 from bench.class_question import answer
 from bench.st_client import Session
 from bench.st_elements import ProtocolError, RunResult, user_key
@@ -64,11 +64,13 @@ HOSTILE_QUESTION = (
     '<span style="font-size:64px;color:red">BIG</span><br>\u202eevil $x$'
 )
 HOSTILE_NOTE = "Answers at www.evil.example, http://evil.example/a or answers@evil.example. <b>bold</b>"
+HOSTILE_SENTENCE = "Mail teacher@evil.example or see www.evil.example now"
 
 
 def hostile_lesson() -> str:
-    """The hostile lesson's link: one Playground step asking HOSTILE_QUESTION."""
-    step = plans.Step(encode(OPENING, "playground"), note=HOSTILE_NOTE, question=HOSTILE_QUESTION)
+    """The hostile lesson's link: one Playground step on HOSTILE_SENTENCE, asking HOSTILE_QUESTION."""
+    setup = PlaygroundState(sentence=HOSTILE_SENTENCE)
+    step = plans.Step(encode(setup, "playground"), note=HOSTILE_NOTE, question=HOSTILE_QUESTION)
     return plans.to_link(plans.LessonPlan(HOSTILE_TITLE, (step,)))
 
 

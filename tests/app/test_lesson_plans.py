@@ -127,6 +127,8 @@ PLOTLY_MARKUP = re.compile(r"<\s*/?\s*(a|span|br|b|i|em|sub|sup|s|u)\b|\$|[\u202
 
 def present_hostile_lesson():
     at = open_app("lesson_plans", lesson=hostile_lesson())
+    assert any("evil" in m.value for m in at.markdown)  # the step's sentence, in the list of steps
+    assert [m.value for m in at.markdown if gfm_autolinks(m.value)] == []
     at.button(key="plan.present").click().run()
     return follow(at)
 
@@ -141,6 +143,7 @@ def test_a_hostile_lesson_shows_no_link_and_no_markup_in_the_bar():
     at = present_hostile_lesson()
     (asked,) = lesson_words(at)
     assert "evil" in asked and gfm_autolinks(asked) == [] and "<" not in asked.replace("\\<", "")
+    assert [m.value for m in at.markdown if gfm_autolinks(m.value)] == []  # nor anywhere else on the page
     at.button(key="lesson.next").click().run()  # the answer, with the note
     (answered,) = lesson_words(follow(at))
     assert "answers" in answered and gfm_autolinks(answered) == []
