@@ -63,7 +63,7 @@ flake-hunt: $(VENV)/.dev-installed
 # Streamlit itself refuses, abandoned training runs (README: Reliability). Part of `make test` too. Then the report:
 # a bystander's clicks idle and while 9 MB frames are dropped, interleaved, and the server's CPU for each.
 attack: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest tests/load/test_attack.py
+	$(BIN)/python -m pytest tests/load/test_attack.py tests/load/test_attack_class.py
 	$(BIN)/python -m bench.bystander --heavy light oversized
 
 bench: $(VENV)/.dev-installed

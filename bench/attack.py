@@ -15,8 +15,12 @@ import sys
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from websockets.exceptions import ConnectionClosed
 
+from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.share import encode
+from attnviz.core.playground_state import PlaygroundState
+from bench.class_question import answer
 from bench.st_client import Session
-from bench.st_elements import ProtocolError
+from bench.st_elements import ProtocolError, RunResult, user_key
 
 OVERSIZED_BYTES = 9_000_000  # the table edit of the issue's replay
 
@@ -50,6 +54,60 @@ CRAFTED_CLICKS = {
     "text for a row": ("head", {"view": "head", "row": "3", "col": 0}),
     "a negative column": ("overview", {"view": "heads", "row": 0, "col": -1}),
 }
+
+
+# A lesson from an e-mail, written to put links and styles on the projector (issue 36): every place its words appear
+# must show them as text.
+HOSTILE_TITLE = "Read www.evil.example or mail teacher@evil.example"
+HOSTILE_QUESTION = (
+    'Which key? https://evil.example/q <a href="https://evil.example">here</a> '
+    '<span style="font-size:64px;color:red">BIG</span><br>\u202eevil $x$'
+)
+HOSTILE_NOTE = "Answers at www.evil.example, http://evil.example/a or answers@evil.example. <b>bold</b>"
+HOSTILE_SENTENCE = "Mail teacher@evil.example or see www.evil.example now"
+
+
+def hostile_lesson() -> str:
+    """The hostile lesson's link: one Playground step on HOSTILE_SENTENCE, asking HOSTILE_QUESTION."""
+    setup = PlaygroundState(sentence=HOSTILE_SENTENCE)
+    step = plans.Step(encode(setup, "playground"), note=HOSTILE_NOTE, question=HOSTILE_QUESTION)
+    return plans.to_link(plans.LessonPlan(HOSTILE_TITLE, (step,)))
+
+
+async def press(session: Session, key: str) -> RunResult:
+    """Presses the button whose user key is ``key`` and reruns."""
+    (button,) = [w for w in session.widgets.values() if user_key(w.id) == key]
+    session.press(button)
+    return await session.rerun()
+
+
+async def present(teacher: Session, lesson_link: str) -> RunResult:
+    """Opens a lesson's link and presents it: the bar of its first step."""
+    await teacher.open(page="lesson_plans", query=f"{plans.PARAM}={lesson_link}")
+    return await press(teacher, "plan.present")
+
+
+async def loop_questions(tab: Session, rounds: int) -> None:
+    """A tab presenting the first ready lesson and looping Ask the class → Answer → Back, as the issue's four tabs did
+    (511 questions in 54 s evicted the teacher's)."""
+    await tab.open(page="lesson_plans")
+    await press(tab, "ready.present.0")
+    for _ in range(rounds):
+        for key in ("lesson.ask", "lesson.next", "lesson.back"):
+            await press(tab, key)
+
+
+async def reload_and_answer(url: str, code: str, query: str, browser_id: str, key: int) -> None:
+    """One reload of one browser: a new session, whose page sends the browser's id from its localStorage, types the
+    class code and answers."""
+    student = Session(url)
+    await student.open(query=query)
+    student.trigger(student.find(kind="bidi_component", key_part="voter"), "id", browser_id)
+    await student.rerun()
+    student.set_value(student.find(kind="text_input", key_part="join"), string_value=code)
+    await student.rerun()
+    await answer(student, key)
+    await student.close()
 
 
 def frames_streamlit_refuses() -> dict[str, tuple[list[bytes | str], str]]:

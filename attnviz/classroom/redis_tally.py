@@ -2,9 +2,11 @@
 replica is answered on any, and the teacher's bars count every student once.
 
 One hash per code, ``attnviz:tally:<code>``: the question, its options and one field per voter (``v:<voter>`` →
-the option), with the question's TTL, so the store forgets a question by itself. A sorted set of the open codes by
-opening time, ``attnviz:tally:open`` (TTL renewed on each opening), enforces the cap on open questions. Opening and
-answering are Lua scripts, so each check and its write are one atomic step however many replicas answer at once:
+the option), with the question's TTL, so the store forgets a question by itself; ``attnviz:tally:<code>:m`` counts
+its answers by minute. A sorted set of the open codes by when their counts were last read, ``attnviz:tally:open``
+(TTL renewed on each opening), enforces the cap on open questions without evicting one being shown; another, of the
+closed codes by closing time, ``attnviz:tally:closed``, tells a late answer so. Opening, answering and closing are
+Lua scripts, so each check and its write are one atomic step however many replicas answer at once:
 an answer never recreates an expired question, and the voter cap cannot be passed by two students at the same time.
 The scripts touch a hash named from the index, so the store must be one node (or a primary with replicas), not a
 Redis Cluster.
@@ -22,35 +24,47 @@ from collections.abc import Iterator, Sequence
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    MAX_CLOSED,
     MAX_OPEN_QUESTIONS,
     MAX_OPTIONS,
     MAX_VOTERS,
+    PRESENTED_WITHIN_S,
     QUESTION_TTL_S,
     TallyCounts,
     TallyUnavailable,
+    answers_per_minute,
     checked_option,
     checked_question,
     class_full,
+    minute_of,
     new_code,
+    question_closed,
+    tally_full,
     unknown_code,
 )
 from attnviz.core.errors import AttnvizInputError
 
 PREFIX = "attnviz:tally:"
 INDEX = PREFIX + "open"
+CLOSED = PREFIX + "closed"
+MINUTES = ":m"  # after a question's key: its answers by minute
 VOTER = "v:"  # voter fields' prefix, apart from the question's own fields
 QUESTION_FIELDS = 3  # question, options, n
 CONNECT_TIMEOUT_S = 1.0  # a store that is gone is said within about a second, not after the page hangs
 COMMAND_TIMEOUT_S = 2.0
 
-# KEYS: the index, the new hash. ARGV: code, now, ttl, max open, prefix, question, options (JSON), option count.
-# 0: the code is taken (draw another).
+# KEYS: the index, the new hash, the closed codes. ARGV: code, now, ttl, max open, prefix, question, options (JSON),
+# option count, presented within. 0: the code is taken (draw another); -1: every open question is being shown.
 _OPEN = """
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 0 end
+local now = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
 while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) do
-  local oldest = redis.call('ZPOPMIN', KEYS[1])
-  redis.call('DEL', ARGV[5] .. oldest[1])
+  local stalest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local gone = redis.call('EXISTS', ARGV[5] .. stalest[1]) == 0
+  if not gone and now - tonumber(stalest[2]) < tonumber(ARGV[9]) then return -1 end
+  redis.call('ZREM', KEYS[1], stalest[1])
+  redis.call('DEL', ARGV[5] .. stalest[1], ARGV[5] .. stalest[1] .. ':m')
 end
 redis.call('HSET', KEYS[2], 'question', ARGV[6], 'options', ARGV[7], 'n', ARGV[8])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
@@ -58,16 +72,37 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
-# KEYS: the question's hash. ARGV: voter field, option, max voters, fields that are not voters.
-# -1: no such question; -2: no such option; -3: the class is full; 1: counted (a voter's last answer replaces theirs).
+# KEYS: the question's hash, the closed codes, its answers by minute. ARGV: voter field, option, max voters, fields
+# that are not voters, code, minute, ttl. -1: no such question; -2: no such option; -3: the class is full; -4: the
+# question has closed; 1: counted (a voter's last answer replaces theirs).
 _ANSWER = """
 local n = redis.call('HGET', KEYS[1], 'n')
-if not n then return -1 end
+if not n then
+  if redis.call('ZSCORE', KEYS[2], ARGV[5]) then return -4 end
+  return -1
+end
 local option = tonumber(ARGV[2])
 if option < 0 or option >= tonumber(n) then return -2 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0
    and redis.call('HLEN', KEYS[1]) - tonumber(ARGV[4]) >= tonumber(ARGV[3]) then return -3 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local minute = tonumber(ARGV[6])
+redis.call('HINCRBY', KEYS[3], ARGV[6], 1)
+for _, old in ipairs(redis.call('HKEYS', KEYS[3])) do  -- two minutes are all the rate needs
+  if tonumber(old) < minute - 1 then redis.call('HDEL', KEYS[3], old) end
+end
+redis.call('EXPIRE', KEYS[3], ARGV[7])
+return 1
+"""
+# KEYS: the question's hash, its answers by minute, the index, the closed codes. ARGV: code, now, ttl, max closed.
+_CLOSE = """
+if redis.call('DEL', KEYS[1]) == 0 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[4]) - 1)
+redis.call('EXPIRE', KEYS[4], ARGV[3])
 return 1
 """
 
@@ -99,6 +134,7 @@ class RedisTally:
         self._client = client
         self._open = client.register_script(_OPEN)
         self._answer = client.register_script(_ANSWER)
+        self._close = client.register_script(_CLOSE)
 
     @classmethod
     def from_url(cls, url: str, *, ttl_s: int = QUESTION_TTL_S) -> RedisTally:
@@ -121,17 +157,25 @@ class RedisTally:
         with _reached():
             while True:  # a collision is one in millions; draw again rather than reuse an open code
                 code = new_code()
-                args = [code, now, self.ttl_s, MAX_OPEN_QUESTIONS, PREFIX, question, json.dumps(cleaned), len(cleaned)]
-                if self._open(keys=[INDEX, PREFIX + code], args=args):
+                args = [code, now, self.ttl_s, MAX_OPEN_QUESTIONS, PREFIX, question, json.dumps(cleaned), len(cleaned),
+                        PRESENTED_WITHIN_S]  # fmt: skip
+                opened = self._open(keys=[INDEX, PREFIX + code, CLOSED], args=args)
+                if opened == -1:
+                    raise tally_full()
+                if opened:
                     return code
 
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
         code = _code(code, self.ttl_s)
         checked_option(option, MAX_OPTIONS)  # the type and sign here; the question's own count in the store
+        keys = [PREFIX + code, CLOSED, PREFIX + code + MINUTES]
+        args = [VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS, code, minute_of(now), self.ttl_s]
         with _reached():
-            done = self._answer(keys=[PREFIX + code], args=[VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS])
+            done = self._answer(keys=keys, args=args)
         if done == -1:
             raise unknown_code(code, self.ttl_s)
+        if done == -4:
+            raise question_closed(code)
         if done == -2:
             checked_option(option, 0)  # refused, in the same words as the in-process tally
         if done == -3:
@@ -139,20 +183,25 @@ class RedisTally:
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
         code = _code(code, self.ttl_s)
+        minutes = (minute_of(now), minute_of(now) - 1)
         with _reached():
-            fields = self._client.hgetall(PREFIX + code)
+            read = self._client.pipeline(transaction=False)
+            read.hgetall(PREFIX + code).hmget(PREFIX + code + MINUTES, minutes).zscore(CLOSED, code)
+            read.zadd(INDEX, {code: now}, xx=True)  # its counts were read: shown, so not evicted
+            fields, per_minute, closed, _ = read.execute()
         if "options" not in fields:
-            raise unknown_code(code, self.ttl_s)
+            raise question_closed(code) if closed is not None else unknown_code(code, self.ttl_s)
         options = tuple(json.loads(fields["options"]))
         counts = [0] * len(options)
         votes = [int(value) for name, value in fields.items() if name.startswith(VOTER)]
         for option in votes:
             counts[option] += 1
-        return TallyCounts(fields["question"], options, tuple(counts), len(votes))
+        by_minute = {m: int(n) for m, n in zip(minutes, per_minute, strict=True) if n is not None}
+        return TallyCounts(fields["question"], options, tuple(counts), len(votes), answers_per_minute(by_minute, now))
 
-    def close(self, code: str) -> None:
+    def close(self, code: str, *, now: float) -> None:
         with contextlib.suppress(AttnvizInputError):  # a code that is not open, or a store that is down: it expires
             code = _code(code, self.ttl_s)
             with _reached():
-                self._client.delete(PREFIX + code)
-                self._client.zrem(INDEX, code)
+                keys = [PREFIX + code, PREFIX + code + MINUTES, INDEX, CLOSED]
+                self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED])

@@ -6,13 +6,18 @@ in this process, which is right for a single Streamlit process (Community Cloud)
 store instead (a ``redis://`` URL: attnviz.classroom.redis_tally), so a question opened on one replica is answered on
 any. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to count one
 answer per student and is never shown.
+
+The rules both stores keep (issue 36): a question whose counts were read in the last ``PRESENTED_WITHIN_S`` (the
+teacher's bars refresh every 2 s) is being presented and is never evicted: when every open question is, a new one is
+refused instead. A closed question is remembered as closed (at most ``MAX_CLOSED`` of them, for the TTL), so a late
+answer is told the question has closed rather than that its code is wrong. The teacher sees answers per minute.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol
@@ -24,6 +29,8 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 6
 QUESTION_TTL_S = 2 * 3600
 MAX_OPEN_QUESTIONS = 500
+MAX_CLOSED = 2_000  # closed codes remembered, to tell a late answer so
+PRESENTED_WITHIN_S = 60  # counts read this recently: a teacher is showing the question, so it is never evicted
 MAX_VOTERS = 300
 MAX_QUESTION_CHARS = 300
 MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 25, 80  # 25: a key of a 24-token sentence, or "none"
@@ -37,6 +44,7 @@ class TallyCounts:
     options: tuple[str, ...]
     counts: tuple[int, ...]
     voters: int
+    per_minute: int = 0  # answers (changes included) in the last 60 s
 
 
 class TallyUnavailable(AttnvizInputError):
@@ -59,7 +67,7 @@ class Tally(Protocol):
 
     def counts(self, code: str, *, now: float) -> TallyCounts: ...
 
-    def close(self, code: str) -> None: ...
+    def close(self, code: str, *, now: float) -> None: ...
 
 
 @dataclass
@@ -67,7 +75,9 @@ class _OpenQuestion:
     question: str
     options: tuple[str, ...]
     opened_at: float
+    seen_at: float  # when its counts were last read
     answer_by_voter: dict[str, int] = field(default_factory=dict)
+    answers_by_minute: dict[int, int] = field(default_factory=dict)
 
 
 def checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[str, ...]]:
@@ -115,6 +125,28 @@ def class_full() -> AttnvizInputError:
     return AttnvizInputError(f"This question already has {MAX_VOTERS} answers: the class is full.")
 
 
+def question_closed(code: str) -> AttnvizInputError:
+    return AttnvizInputError(f"The question {code} has closed: the teacher has moved on to the next step.")
+
+
+def tally_full() -> AttnvizInputError:
+    return AttnvizInputError(
+        f"{MAX_OPEN_QUESTIONS} class questions are open and being shown right now: try again in a minute."
+    )
+
+
+def minute_of(now: float) -> int:
+    return int(now // 60)
+
+
+def answers_per_minute(by_minute: Mapping[int, int], now: float) -> int:
+    """Answers in the 60 s before ``now``, from counts by whole minute: this minute's, and the part of the last
+    minute's still inside the window (a sliding window over two counters)."""
+    minute = minute_of(now)
+    left_of_last = 1 - (now / 60 - minute)
+    return round(by_minute.get(minute, 0) + by_minute.get(minute - 1, 0) * left_of_last)
+
+
 class MemoryTally:
     """A ``Tally`` for one process: thread-safe, and bounded in questions, voters and text so memory stays small."""
 
@@ -123,16 +155,24 @@ class MemoryTally:
         self._lock = threading.Lock()
         # Insertion order is opening order, so the oldest (and the first to expire) question is always first.
         self._questions: dict[str, _OpenQuestion] = {}
+        self._closed: dict[str, float] = {}  # code → when it closed, oldest first
 
     def open(self, question: str, options: Sequence[str], *, now: float) -> str:
         question, cleaned = checked_question(question, options)
         with self._lock:
             self._drop_expired(now)
+            if len(self._questions) >= MAX_OPEN_QUESTIONS:
+                self._evict(now)
             code = self._new_code()
-            while len(self._questions) >= MAX_OPEN_QUESTIONS:
-                del self._questions[next(iter(self._questions))]
-            self._questions[code] = _OpenQuestion(question, cleaned, now)
+            self._questions[code] = _OpenQuestion(question, cleaned, now, now)
             return code
+
+    def _evict(self, now: float) -> None:
+        """Makes room by dropping the oldest question nobody is showing; refuses if everyone is."""
+        unseen = next((c for c, q in self._questions.items() if now - q.seen_at >= PRESENTED_WITHIN_S), None)
+        if unseen is None:
+            raise tally_full()
+        del self._questions[unseen]
 
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
         with self._lock:
@@ -141,25 +181,37 @@ class MemoryTally:
             if voter not in asked.answer_by_voter and len(asked.answer_by_voter) >= MAX_VOTERS:
                 raise class_full()
             asked.answer_by_voter[voter] = option  # a second answer replaces the first
+            minute = minute_of(now)
+            by_minute = asked.answers_by_minute
+            by_minute[minute] = by_minute.get(minute, 0) + 1
+            for old in [m for m in by_minute if m < minute - 1]:  # two minutes are all the rate needs
+                del by_minute[old]
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
         with self._lock:
             asked = self._find(code, now)
+            asked.seen_at = now
             counts = [0] * len(asked.options)
             for option in asked.answer_by_voter.values():
                 counts[option] += 1
-            return TallyCounts(asked.question, asked.options, tuple(counts), len(asked.answer_by_voter))
+            per_minute = answers_per_minute(asked.answers_by_minute, now)
+            return TallyCounts(asked.question, asked.options, tuple(counts), len(asked.answer_by_voter), per_minute)
 
-    def close(self, code: str) -> None:
+    def close(self, code: str, *, now: float) -> None:
+        code = code.strip().upper()
         with self._lock:
-            self._questions.pop(code.strip().upper(), None)
+            if self._questions.pop(code, None) is None:
+                return
+            self._closed[code] = now
+            while len(self._closed) > MAX_CLOSED:
+                del self._closed[next(iter(self._closed))]
 
     def _find(self, code: str, now: float) -> _OpenQuestion:
         self._drop_expired(now)
         code = code.strip().upper()  # codes are case-insensitive on input
         asked = self._questions.get(code)
         if asked is None:
-            raise unknown_code(code, self.ttl_s)
+            raise question_closed(code) if code in self._closed else unknown_code(code, self.ttl_s)
         return asked
 
     def _drop_expired(self, now: float) -> None:
@@ -167,13 +219,15 @@ class MemoryTally:
         while self._questions:
             oldest_code, oldest = next(iter(self._questions.items()))
             if now - oldest.opened_at < self.ttl_s:
-                return
+                break
             del self._questions[oldest_code]
+        while self._closed and now - next(iter(self._closed.values())) >= self.ttl_s:
+            del self._closed[next(iter(self._closed))]
 
     def _new_code(self) -> str:
         while True:  # a collision is one in millions; draw again rather than reuse an open code
             code = new_code()
-            if code not in self._questions:
+            if code not in self._questions and code not in self._closed:
                 return code
 
 

@@ -11,3 +11,7 @@ MAX_D_MODEL = 32  # embedding width on the multi-head and step-by-step lessons
 EDITABLE_CELLS = 96  # an X up to this many numbers is an editable table (12 tokens × 8 dimensions)
 MAX_LESSON_DK = 512  # the widest d_k the "why we scale" curves are measured at
 VECTOR_LIMIT = 10.0  # every coordinate on the geometry page stays in [−10, 10], so arrows fit one plot
+# A class question's answers and code guesses, per session (attnviz.classroom.rate): a student clicks a prediction
+# and may change it, and mistypes a code now and then; a script looping either is slowed to a trickle.
+ANSWERS_BURST, ANSWERS_PER_S = 5, 0.5
+CODE_GUESSES_BURST, CODE_GUESSES_PER_S = 5, 0.2

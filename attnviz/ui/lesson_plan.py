@@ -5,6 +5,7 @@ are tallied live on the teacher's screen. What a plan is: attnviz.classroom.less
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 
@@ -18,7 +19,7 @@ from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.charts import show_chart
-from attnviz.ui.class_tally import class_tally
+from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
@@ -40,6 +41,28 @@ export default function ({ setTriggerValue }) {
 }
 """
 _KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
+# One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
+# sent once a page load. Without storage (switched off), the session's own id counts.
+_BROWSER_VOTER_JS = """
+export default function ({ setTriggerValue }) {
+  let id = null;
+  try {
+    id = window.localStorage.getItem('attnviz.voter');
+    if (!/^[0-9a-f]{32}$/.test(id || '')) {
+      const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      window.localStorage.setItem('attnviz.voter', id);
+    }
+  } catch (error) {
+    return;
+  }
+  if (window.__attnvizVoterSent === id) return; // each trigger is a rerun: once a page load is enough
+  window.__attnvizVoterSent = id;
+  setTriggerValue('id', id);
+}
+"""
+_BROWSER_VOTER = st.components.v2.component("attnviz_browser_voter", js=_BROWSER_VOTER_JS)
+_VOTER_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def open_from_link() -> None:
@@ -99,7 +122,13 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
         state.set_setting(view.page, name, value)
     st.session_state[state.LESSON_RUN] = (plan, index, answered)
     st.session_state[state.LESSON_MOVED] = True  # the bar goes to the step's page on this run
-    st.session_state.pop(state.CLASS_QUESTION, None)
+    _close_class_question()
+
+
+def _close_class_question() -> None:
+    """The step moved on (Back, Next, Stop): its class question closes, so a late answer is told so."""
+    if code := st.session_state.pop(state.CLASS_QUESTION, None):
+        class_tally().close(code, now=time.time())
 
 
 # Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
@@ -135,6 +164,7 @@ def _by_key() -> None:
 
 def _stop() -> None:
     st.session_state.pop(state.LESSON_RUN, None)
+    _close_class_question()
 
 
 def lesson_bar(page: str) -> None:
@@ -190,8 +220,8 @@ def _tally(code: str) -> None:
         return
     words, bars = st.columns([1, 2.4], vertical_alignment="center")
     words.markdown(
-        f"Class code **{code}**. Students open this setup (add the line below to the app's address), type the code "
-        "under the views, then click their answer."
+        f"Class code **{code}** · {counts.per_minute} answers in the last minute. Students open this setup (add the "
+        "line below to the app's address), type the code under the views, then click their answer."
     )
     words.code(f"?s={encode(playground_session.playground(), 'playground')}", language=None, wrap_lines=True)
     show_chart(tally_bars(counts, height=200), key="lesson.tally", container=bars)
@@ -205,12 +235,23 @@ def _join() -> None:
     if not typed:
         state.set_class_code(None)
         return
+    if not allowed("code", time.time()):
+        state.say("Too many codes tried at once: wait a few seconds, then type the code again.")
+        return
     try:
         class_tally().counts(typed, now=time.time())  # an open question has this code
     except AttnvizInputError as error:
         state.say(str(error))
         return
     state.set_class_code(typed)
+
+
+def _take_browser_voter() -> None:
+    """The browser's own id (trigger "id") becomes this session's voter, if it has the shape the script makes."""
+    sent = state.widget_value(state.BROWSER_VOTER)
+    voter = sent.get("id") if isinstance(sent, dict) else None
+    if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
+        st.session_state[state.VOTER] = voter
 
 
 def join_box() -> None:
@@ -225,5 +266,6 @@ def join_box() -> None:
         placeholder="e.g. K7P2QX",
         help="Your prediction is added to the class's bars, without your name.",
     )
+    _BROWSER_VOTER(key=state.BROWSER_VOTER, on_id_change=_take_browser_voter)
     if code:
         st.caption(f"Your predictions count for the class question {code}.")

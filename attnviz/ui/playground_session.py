@@ -26,7 +26,7 @@ from attnviz.core.limits import MAX_SEED, MAX_UNDO
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, dropped_line, undone_line
-from attnviz.ui.class_tally import class_tally
+from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.state import (
     CONFIRMATIONS,
     CONTROL,
@@ -188,10 +188,18 @@ def _on_guess() -> None:
         set_playground(after)
     st.session_state[PREDICTION] = (after, guess, current)
     if code := class_code():  # counted, anonymously, on the teacher's screen
-        try:
-            class_tally().answer(code, voter(), predictions.option_of(current, guess), now=time.time())
-        except AttnvizInputError as error:
-            say(f"Your answer was not counted for the class: {error}")
+        _count_for_the_class(code, predictions.option_of(current, guess))
+
+
+def _count_for_the_class(code: str, option: int) -> None:
+    now = time.time()
+    if not allowed("answer", now):
+        say("Your answer was not counted for the class: too many answers at once. Wait a few seconds, then click.")
+        return
+    try:
+        class_tally().answer(code, voter(), option, now=now)
+    except AttnvizInputError as error:
+        say(f"Your answer was not counted for the class: {error}")
 
 
 def _on_view_control(field: str) -> None:

@@ -43,11 +43,13 @@ PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play
 VOTER_CODE = "class.code"  # the class question this student answers, by its code
 VOTER = "class.voter"  # this session's anonymous id in a class tally: one answer a student, never a name
 CLASS_JOIN = "class.join"  # the box a student types the class code into
+BROWSER_VOTER = "browser_voter"  # a component sending this browser's own voter id (trigger "id"), from localStorage
 LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)
 LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whether the step's answer is shown)
 LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where
 LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
 CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
+CLASS_RATES = "class.rates"  # this session's token buckets for class answers and code guesses, by kind
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
 

@@ -13,13 +13,17 @@ from attnviz.core.text import plain
 # Everything Streamlit's markdown gives a meaning to: emphasis, code, links, headings, lists, tables, LaTeX ($),
 # colour and icon directives (:red[…]), HTML.
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&=])")
+# GFM makes links of www.…, http(s)://… and name@host.tld after markdown's escapes are read, so a backslash can't stop
+# it: a word joiner (U+2060: no width, not spoken by screen readers) after "www", "http(s):" and "@" does.
+_AUTOLINK_STARTS = re.compile(r"(?i)(?<=www)(?=\.)|(?<=https:)|(?<=http:)|(?<=@)")
+WORD_JOINER = "\u2060"
 
 
 def literal(text: str) -> str:
-    """``plain(text)`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b)" shows just like that
-    (a share link can carry "foo\\n===" or an indented line, which markdown would turn into a heading or a code
-    block)."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", plain(text))
+    """``plain(text)`` escaped for st.markdown, st.warning and friends, so "**bold** $x$ [a](b) www.a.org" shows just
+    like that, with no link (a share link can carry "foo\\n===" or an indented line, which markdown would turn into a
+    heading or a code block)."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", _AUTOLINK_STARTS.sub(WORD_JOINER, plain(text)))
 
 
 # A compact page's spacing (attnviz.pages.Page.compact): its controls and the charts they change on one laptop screen.
@@ -42,7 +46,7 @@ _COMPACT_CSS = """
 # Streamlit's switches, tick boxes and radio buttons show no keyboard focus of their own (a radio's is a pale fill, about
 # 1.2 : 1): a ring in the text's own colour, which contrasts with both themes' backgrounds (WCAG 2.1, 2.4.7 and 1.4.11).
 _FOCUS_CSS = """
-.st-key-keyboard { display: none; } /* a script, nothing to see: it takes no room in the page */
+.st-key-keyboard, .st-key-browser_voter { display: none; } /* scripts, nothing to see: they take no room */
 /* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
 .attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }

@@ -2,12 +2,23 @@
 and reopened from it, presented step by step (the question first, its answer after), and a class question answered
 by several students at once, tallied on the teacher's screen."""
 
+import html
+import re
+import time
+
+import pytest
+
 from attnviz.classroom import lesson_plan as plans
-from attnviz.classroom.share import decode
+from attnviz.classroom.rate import Bucket
+from attnviz.classroom.share import decode, encode
 from attnviz.classroom.tally import shared_tally
+from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
-from attnviz.ui.state import LESSON_PLAN, LESSON_RUN, setting_key
+from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
+from bench.attack import HOSTILE_NOTE, HOSTILE_QUESTION, HOSTILE_TITLE, hostile_lesson
+from bench.harness.triggers import trigger_state
 from tests.app.test_playground import guess
+from tests.app.test_text import gfm_autolinks, spoken
 from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
 
 
@@ -115,3 +126,124 @@ def test_a_wrong_class_code_is_said_and_nothing_is_counted():
     assert button  # the page still works: a prediction is simply not counted
     guess(student, 4, 3)
     assert not student.exception
+
+
+# Plotly's HTML subset, $…$ (LaTeX) and direction overrides: none may reach a chart's text.
+PLOTLY_MARKUP = re.compile(r"<\s*/?\s*(a|span|br|b|i|em|sub|sup|s|u)\b|\$|[\u202a-\u202e\u2066-\u2069]", re.IGNORECASE)
+
+
+def present_hostile_lesson():
+    at = open_app("lesson_plans", lesson=hostile_lesson())
+    assert any("evil" in m.value for m in at.markdown)  # the step's sentence, in the list of steps
+    assert [m.value for m in at.markdown if gfm_autolinks(m.value)] == []
+    at.button(key="plan.present").click().run()
+    return follow(at)
+
+
+def lesson_words(at) -> list[str]:
+    words = [m.value for m in at.markdown if "step 1 of 1" in m.value]
+    assert len(words) == 1, texts(at.markdown)
+    return words
+
+
+def test_a_hostile_lesson_shows_no_link_and_no_markup_in_the_bar():
+    at = present_hostile_lesson()
+    (asked,) = lesson_words(at)
+    assert "evil" in asked and gfm_autolinks(asked) == [] and "<" not in asked.replace("\\<", "")
+    assert [m.value for m in at.markdown if gfm_autolinks(m.value)] == []  # nor anywhere else on the page
+    at.button(key="lesson.next").click().run()  # the answer, with the note
+    (answered,) = lesson_words(follow(at))
+    assert "answers" in answered and gfm_autolinks(answered) == []
+    assert f"**{HOSTILE_TITLE}**" in spoken(answered) and HOSTILE_NOTE in spoken(answered)  # read aloud as written
+
+
+def test_a_hostile_question_is_plain_text_in_the_class_chart():
+    at = present_hostile_lesson()
+    at.button(key="lesson.ask").click().run()
+    figure = chart(at, "lesson.tally")
+    title = figure["layout"]["title"]["text"]
+    assert "https://evil.example/q" in title and PLOTLY_MARKUP.search(title) is None, title
+    assert html.unescape(title) == "0 answered: " + HOSTILE_QUESTION.replace("<br>\u202e", "<br>")
+    assert all(PLOTLY_MARKUP.search(label) is None for label in figure["data"][0]["x"])
+
+
+def student_in(teacher) -> tuple[object, str]:
+    """A student who opened the teacher's step and typed the class code."""
+    code = teacher.session_state["lesson.class_question"]
+    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]
+    student = open_app(s=shown.removeprefix("?s="))
+    student.text_input(key="class.join").input(code).run()
+    return student, code
+
+
+def test_the_teacher_sees_answers_per_minute_and_a_vote_after_the_step_moved_on_is_refused():
+    teacher = present_ready("Attention in 15 minutes")
+    teacher.button(key="lesson.ask").click().run()
+    student, code = student_in(teacher)
+    guess(student, 4, 3)
+    teacher.run()
+    assert f"Class code **{code}** · 1 answers in the last minute" in texts(teacher.markdown)
+    teacher.button(key="lesson.next").click().run()  # "Answer": the step moves on, its question closes
+    assert "lesson.class_question" not in teacher.session_state
+    guess(student, 4, 10)  # a late change of mind
+    assert f"not counted for the class: The question {code} has closed" in spoken(texts(student.warning))
+    with pytest.raises(AttnvizInputError, match="has closed"):
+        shared_tally().counts(code, now=time.time())
+
+
+@pytest.mark.parametrize("move", ["lesson.back", "lesson.stop"])
+def test_back_and_stop_close_the_class_question_too(move):
+    step = plans.Step(encode(OPENING, "playground"), question="Which key?")
+    teacher = open_app("lesson_plans", lesson=plans.to_link(plans.LessonPlan("Two questions", (step, step))))
+    follow(teacher.button(key="plan.present").click().run())
+    follow(teacher.button(key="lesson.next").click().run())  # step 1's answer
+    follow(teacher.button(key="lesson.next").click().run())  # step 2's question: Back can go back
+    teacher.button(key="lesson.ask").click().run()
+    code = teacher.session_state["lesson.class_question"]
+    teacher.button(key=move).click().run()
+    with pytest.raises(AttnvizInputError, match="has closed"):
+        shared_tally().answer(code, "late", 0, now=time.time())
+
+
+def spent(at, kind: str):
+    """The session's bucket for ``kind`` emptied until an hour from now, as a loop of answers or guesses leaves it."""
+    at.session_state[CLASS_RATES] = {kind: Bucket(5, 0.5, tokens=0, at=time.time() + 3600)}
+    return at
+
+
+def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_words():
+    teacher = present_ready("Attention in 15 minutes")
+    teacher.button(key="lesson.ask").click().run()
+    guesser = spent(open_app(), "code")
+    use_control(guesser, "predict", 1)
+    guesser.text_input(key="class.join").input(teacher.session_state["lesson.class_question"]).run()
+    assert "Too many codes tried at once" in texts(guesser.warning)
+    assert VOTER_CODE not in guesser.session_state  # the right code, but not even looked up
+    student, code = student_in(teacher)
+    guess(spent(student, "answer"), 4, 3)
+    assert "too many answers at once" in texts(student.warning)
+    assert shared_tally().counts(code, now=time.time()).voters == 0
+
+
+def send_browser_voter(at, value):
+    """What the browser's script sends on a page load: this browser's id from its localStorage (trigger "id")."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_browser_voter"]
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(component.proto.id, "id", value))
+    return at._run(states)
+
+
+def test_reloads_of_one_browser_count_once_and_a_crafted_id_is_the_session_s_own():
+    teacher = present_ready("Attention in 15 minutes")
+    teacher.button(key="lesson.ask").click().run()
+    for reload in range(4):  # one browser reloading: a new session each time, the same localStorage
+        student, code = student_in(teacher)
+        send_browser_voter(student, "0123456789abcdef" * 2)
+        guess(student, 4, 3 if reload < 3 else 10)  # the last answer counts
+    for crafted in ("x" * 5000, {"id": 1}, ["0123456789abcdef" * 2], "0123456789ABCDEF" * 2):
+        student, code = student_in(teacher)
+        send_browser_voter(student, crafted)
+        guess(student, 4, 3)
+        assert not student.exception
+    counts = shared_tally().counts(code, now=time.time())
+    assert counts.voters == 1 + 4 and counts.counts[10] == 1 and counts.counts[3] == 4

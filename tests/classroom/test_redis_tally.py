@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from attnviz.classroom.redis_tally import INDEX, PREFIX, RedisTally
+from attnviz.classroom.redis_tally import CLOSED, INDEX, MINUTES, PREFIX, RedisTally
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
     MAX_OPEN_QUESTIONS,
@@ -55,9 +55,9 @@ def test_answers_are_counted_per_option_in_one_hash_and_every_key_has_a_ttl(tall
     assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
     for voter, option in [("s1", 0), ("s2", 0), ("s3", 2), ("s4", 0)]:
         tally.answer(code, voter, option, now=T0 + 1)
-    assert tally.counts(code, now=T0 + 2) == TallyCounts(QUESTION, OPTIONS, (3, 0, 1), 4)
+    assert tally.counts(code, now=T0 + 2) == TallyCounts(QUESTION, OPTIONS, (3, 0, 1), 4, per_minute=4)
     store = redis_server.client()
-    assert sorted(store.scan_iter("attnviz:*")) == sorted([INDEX, PREFIX + code])
+    assert sorted(store.scan_iter("attnviz:*")) == sorted([INDEX, PREFIX + code, PREFIX + code + MINUTES])
     assert store.type(PREFIX + code) == "hash" and store.hget(PREFIX + code, "v:s3") == "2"
     for key in store.scan_iter("*"):
         assert 0 < store.ttl(key) <= QUESTION_TTL_S, key
@@ -147,13 +147,16 @@ def test_bad_text_is_refused_before_the_store(tally, redis_server):
     assert redis_server.client().dbsize() == 0
 
 
-def test_a_closed_question_is_unknown(tally, redis_server):
+def test_a_closed_question_says_so_and_leaves_only_its_code(tally, redis_server):
     code = tally.open(QUESTION, OPTIONS, now=T0)
-    tally.close(code.lower())
-    with pytest.raises(AttnvizInputError, match=f"No open question has the code {code}"):
+    tally.answer(code, "s1", 0, now=T0)
+    tally.close(code.lower(), now=T0)
+    with pytest.raises(AttnvizInputError, match=f"The question {code} has closed"):
         tally.answer(code, "s1", 0, now=T0)
-    tally.close(code)  # closing twice is harmless
-    assert redis_server.client().dbsize() == 0
+    tally.close(code, now=T0)  # closing twice is harmless
+    store = redis_server.client()
+    assert list(store.scan_iter("*")) == [CLOSED] and store.zrange(CLOSED, 0, -1) == [code]
+    assert 0 < store.ttl(CLOSED) <= QUESTION_TTL_S
 
 
 def test_concurrent_answers_from_many_clients_are_all_counted_once(redis_server):
@@ -186,4 +189,4 @@ def test_a_stopped_store_is_a_plain_message(tally, redis_server):
         with pytest.raises(TallyUnavailable, match=r"^The class's answers cannot be reached right now") as caught:
             call()
         assert isinstance(caught.value, AttnvizInputError)
-    tally.close(code)  # nothing to say: the question expires in the store
+    tally.close(code, now=T0)  # nothing to say: the question expires in the store

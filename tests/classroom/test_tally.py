@@ -11,6 +11,7 @@ from attnviz.classroom.tally import (
     CODE_ALPHABET,
     MAX_OPEN_QUESTIONS,
     MAX_VOTERS,
+    PRESENTED_WITHIN_S,
     QUESTION_TTL_S,
     MemoryTally,
     Tally,
@@ -33,7 +34,7 @@ def test_several_voters_are_counted_per_option():
     for voter, option in [("s1", 0), ("s2", 0), ("s3", 2), ("s4", 0)]:
         tally.answer(code, voter, option, now=T0 + 1)
     assert tally.counts(code, now=T0 + 2) == TallyCounts(
-        question="Which matrix is compared with the query?", options=OPTIONS, counts=(3, 0, 1), voters=4
+        question="Which matrix is compared with the query?", options=OPTIONS, counts=(3, 0, 1), voters=4, per_minute=4
     )
 
 
@@ -48,7 +49,7 @@ def test_a_voter_changing_their_answer_counts_once():
 
 def test_codes_are_six_unambiguous_characters_and_unique():
     tally = MemoryTally()
-    codes = [tally.open("Q?", ("a", "b"), now=T0) for _ in range(1000)]
+    codes = [tally.open("Q?", ("a", "b"), now=T0 + index * PRESENTED_WITHIN_S) for index in range(1000)]
     assert len(set(codes)) == 1000
     assert all(len(code) == 6 and set(code) <= set(CODE_ALPHABET) for code in codes)
     assert len(CODE_ALPHABET) == 30
@@ -128,12 +129,12 @@ def test_the_longest_allowed_question_is_accepted():
     assert len(code) == 6
 
 
-def test_a_closed_question_is_unknown():
+def test_a_closed_question_says_so():
     tally, code = opened()
-    tally.close(code.lower())
-    with pytest.raises(AttnvizInputError, match=f"No open question has the code {code}"):
+    tally.close(code.lower(), now=T0)
+    with pytest.raises(AttnvizInputError, match=f"The question {code} has closed"):
         tally.answer(code, "s1", 0, now=T0)
-    tally.close(code)  # closing twice is harmless
+    tally.close(code, now=T0)  # closing twice is harmless
 
 
 def test_concurrent_answers_are_all_counted():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -96,3 +97,43 @@ def test_a_lesson_is_presented_at_1280x720_with_the_keyboard_only(page, server):
     assert not page.locator('.attnviz-view[data-view="weights"] .attnviz-cover').is_visible()
     shot = SCREENSHOTS / "lesson-presenter-1280x720.png"
     page.screenshot(path=str(shot))
+
+
+def click_weight(page, row: int, col: int) -> None:
+    """A click on the covered weights' cell (row, col): the prediction."""
+    box = view_titled(page, WEIGHTS)["box"]
+    at = page.evaluate(
+        """() => JSON.parse(document.querySelector('.attnviz-view[data-view="weights"] canvas').dataset.layout)"""
+    )
+    page.mouse.click(box["x"] + at["left"] + (col + 0.5) * at["cellW"], box["y"] + at["top"] + (row + 0.5) * at["cellH"])
+
+
+def test_a_student_reloading_and_answering_three_times_is_one_student(browser, server):
+    """The page keeps a random id in the browser's localStorage and sends it, so each reload (a new session) answers
+    as the same student: the teacher's bars show one student, with the last answer."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        teacher, student = context.new_page(), context.new_page()
+        open_app_page(teacher, f"{server.url}/lesson_plans")
+        teacher.locator(".st-key-ready-present-0 button").click()
+        bar_says(teacher, "step 1 of")
+        teacher.locator(".st-key-lesson-ask button").click()
+        bar_says(teacher, "Class code")
+        code = re.search(r"Class code ([A-Z0-9]{6})", teacher.locator(".st-key-lesson_bar").inner_text())[1]
+        query = teacher.locator(".st-key-lesson_bar [data-testid=stCode]").inner_text().strip()
+        for key in (3, 10, 5):  # the last answer is for key 5
+            open_app_page(student, f"{server.url}/{query}")
+            student.get_by_role("textbox", name="Class code").fill(code)
+            student.keyboard.press("Enter")
+            student.get_by_text(f"Your predictions count for the class question {code}").wait_for()
+            wait_for_views_to_settle(student)
+            click_weight(student, 4, key)
+            student.locator('.attnviz-view[data-view="weights"] .attnviz-cover').wait_for(state="hidden")
+        teacher.wait_for_function(
+            "() => document.querySelector('.st-key-lesson_bar .js-plotly-plot')?.data?.[0]?.y?.[5] === 1",
+            timeout=30_000,
+        )
+        title = teacher.evaluate("() => document.querySelector('.st-key-lesson_bar .js-plotly-plot').layout.title.text")
+        assert re.sub(r"<[^>]*>", "", title).startswith("1 answered:"), title  # the theme wraps it in <b>
+    finally:
+        context.close()

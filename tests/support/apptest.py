@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.figures.matrix_view import colour_positions, hover_numbers
 from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
+from attnviz.ui.text import WORD_JOINER
 from bench.harness.apptest import (
     APP,
     RouterAlreadyRan,
@@ -160,5 +161,6 @@ def open_page(file: str) -> AppTest:
 
 
 def as_read(text: str) -> str:
-    """Markdown text as a reader sees it: the escapes that keep user text literal removed."""
-    return re.sub(r"\\(.)", r"\1", text)
+    """Markdown text as a reader sees it: the escapes that keep user text literal removed, and the word joiners that
+    keep a URL from becoming a link (invisible) too."""
+    return re.sub(r"\\(.)", r"\1", text).replace(WORD_JOINER, "")
