@@ -12,6 +12,7 @@ import json
 import anywidget
 import traitlets
 
+from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.grid_bundle import GRID, bundle
 
 HEIGHT, FONT_SIZE = 250, 13  # a view's least height (px) and its numbers' size, as on the app's Playground
@@ -28,6 +29,17 @@ class GridWidget(anywidget.AnyWidget):
         event = change["new"]
         if isinstance(event, dict) and isinstance(event.get("name"), str):  # anything else is no event
             self._handle(event["name"], event.get("value"))
+
+    _state: PlaygroundState  # what the widget shows, set by each kind of widget
+
+    @property
+    def state(self) -> PlaygroundState:
+        return self._state
+
+    @property
+    def result(self):
+        """The state's attention result: every intermediate, as attnviz.attention returns it."""
+        return self._state.result()
 
     def _handle(self, name: str, value) -> None:
         raise NotImplementedError

@@ -95,14 +95,6 @@ class Playground(GridWidget):
         self._state, self._previous, self._undo, self._made = state, None, [], None
         self._commit(state, said)
 
-    @property
-    def state(self) -> PlaygroundState:
-        return self._state
-
-    @property
-    def result(self):
-        return self._state.result()
-
     @traitlets.validate(*FIELDS)
     def _move(self, proposal):
         field = proposal["trait"].name

@@ -23,14 +23,6 @@ class Views(GridWidget):
         self._state = state
         self._redraw()
 
-    @property
-    def state(self) -> PlaygroundState:
-        return self._state
-
-    @property
-    def result(self):
-        return self._state.result()
-
     def _handle(self, name: str, value) -> None:
         if name != "focus":  # a view-only widget takes a focus row and nothing else
             return

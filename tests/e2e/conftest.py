@@ -57,10 +57,10 @@ def browser_executable():
     return executable
 
 
-@pytest.fixture(scope="session")
-def server(browser_executable):
-    """``streamlit run app.py`` on a free port; stopped at the end of the session whatever happens."""
-    live = StreamlitServer("app.py")
+def quiet_server(env: dict | None = None):
+    """``streamlit run app.py`` on a free port (with ``env`` added), yielded; stopped whatever happens, and the test
+    fails if its log is not quiet."""
+    live = StreamlitServer("app.py", env=env)
     try:
         live.start()
     except ServerError as error:
@@ -72,6 +72,12 @@ def server(browser_executable):
         live.stop()
     if problems := server_log_problems(live.output()):
         pytest.fail("the server log of this e2e run is not quiet:\n" + "\n".join(problems), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def server(browser_executable):
+    """The e2e session's one server."""
+    yield from quiet_server()
 
 
 # In normal use the server log holds its start-up lines and nothing else: no traceback, no stack printed with a

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from attnviz.classroom.share import decode
-from tests.e2e.conftest import server_log_problems
+from tests.e2e.conftest import quiet_server
 from tests.e2e.test_accessibility import tab_to
-from tests.support.live import ServerError, StreamlitServer, open_app_page, wait_for_app
+from tests.support.live import open_app_page, wait_for_app
 
 STAGE = '[data-testid="stMain"] h3'
 UNDO = '.attnviz-rail button[data-field="undo"]'
@@ -29,17 +29,8 @@ FOCUSED_BUTTON = """() => document.activeElement?.tagName === 'BUTTON'
 def gate(browser_executable, tmp_path_factory):
     """(server, folder): a server whose runs wait at the gate in ``folder`` while the test holds it."""
     folder = tmp_path_factory.mktemp("run-gate")
-    live = StreamlitServer("app.py", env={"ATTNVIZ_RUN_GATE": str(folder)})
-    try:
-        live.start()
-    except ServerError as error:
-        live.stop()
-        pytest.fail(str(error), pytrace=False)
-    try:
+    for live in quiet_server({"ATTNVIZ_RUN_GATE": str(folder)}):
         yield live, folder
-    finally:
-        live.stop()
-    assert not server_log_problems(live.output())
 
 
 @contextmanager

@@ -42,7 +42,7 @@ def test_matrices_are_read_from_the_attention_grid_views():
         value_name="weight",
     )
     element = Element()
-    element.bidi_component.json = json.dumps(json.dumps({"views": [view]}))  # one JSON text (attention_grid._send)
+    element.bidi_component.json = json.dumps(json.dumps({"views": [view]}))  # one JSON text (attnviz.ui.attention_grid.show_matrices)
     chart = heatmap(Widget("$$ID-0-rm.head", "bidi_component", "", "", element.bidi_component), "head")
     np.testing.assert_array_equal(chart.values, [[1.0, 0.0], [0.4256, 0.5744]])  # masked: a weight of 0
     assert chart.rows == ["0: a", "1: b"] and chart.tolerance == pytest.approx(5e-5)

@@ -61,8 +61,7 @@ def show_matrices(
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
     cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
     arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does."""
-    _send(
-        key,
+    data = component_data(
         views,
         caption=caption,
         height=height,
@@ -70,42 +69,15 @@ def show_matrices(
         columns=columns or [1] * max(1, len(views)),
         clicks="cell" if on_cell else None,
         enter=enter,
-        **({"on_cell_change": on_cell} if on_cell else {}),
-        **({"on_guess_change": on_guess} if on_guess else {}),
     )
-
-
-def _send(
-    key: str,
-    views: list[dict],
-    *,
-    caption: str,
-    height: int,
-    font_size: int,
-    columns: list[float],
-    clicks: str | None,
-    enter: str,
-    controls: list[dict] = (),
-    note: str = "",
-    warning: str = "",
-    **callbacks,
-) -> None:
-    """Hands the component its data (attnviz.figures.grid_data) as one JSON text made here once. Handed a dict,
-    Streamlit scans it for dataframes, then dumps it twice a run (to send, and key-sorted, to hash it): 5 % of the
-    server's CPU under a class's load (issue 27). The browser parses the text (index.js)."""
-    data = component_data(
-        views,
-        controls=controls,
-        note=note,
-        warning=warning,
-        caption=caption,
-        height=height,
-        font_size=font_size,
-        columns=columns,
-        clicks=clicks,
-        enter=enter,
+    callbacks = {"on_cell_change": on_cell, "on_guess_change": on_guess}
+    # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to
+    # send, and key-sorted, to hash it): 5 % of the server's CPU under a class's load (issue 27).
+    _COMPONENT(
+        key=key,
+        data=json.dumps(data, separators=(",", ":")),
+        **{name: callback for name, callback in callbacks.items() if callback},
     )
-    _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
 
 
 def sent_data(element_json: str) -> dict:

@@ -1,5 +1,5 @@
-// The Streamlit v2 component's entry: the data arrives as one JSON text (attnviz/ui/attention_grid/__init__.py,
-// _send) and a choice goes back as a trigger.
+// The Streamlit v2 component's entry: the data arrives as one JSON text (attnviz/ui/attention_grid/__init__.py)
+// and a choice goes back as a trigger.
 
 import { mount } from './instrument.js';
 
