@@ -172,7 +172,8 @@ def dropped_line(before: PlaygroundState, after: PlaygroundState) -> str | None:
     if before.focus >= after.n:
         parts.append(f"the focus on “{before.tokens[before.focus]}” ({before.focus}), now on "
                      f"“{after.tokens[after.focus]}” ({after.focus})")  # fmt: skip
-    return f"Gone with this change: {'; '.join(parts)}. Undo brings them back." if parts else None
+    one = len(parts) == 1 and len(cells) <= 1 and len(keys) <= 1  # one thing went: "it", not "them"
+    return f"Gone with this change: {'; '.join(parts)}. Undo brings {'it' if one else 'them'} back." if parts else None
 
 
 def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
