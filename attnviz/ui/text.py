@@ -52,6 +52,9 @@ _FOCUS_CSS = """
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
 .st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
 .st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
+/* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
+.st-key-playground_said { min-height: 2.9rem; justify-content: center; }
+.st-key-playground_said [data-testid="stAlertContainer"] { padding: 0.3rem 0.8rem; }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
