@@ -15,6 +15,7 @@ from attnviz.lessons import multi_head as lesson
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui.attention_grid import show_matrices
+from attnviz.ui.challenges import sticky_controls
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.editors import number_table
@@ -38,7 +39,7 @@ st.markdown(
 )
 
 # ----------------------------------------------------------------------------- controls
-sizes = st.columns([2, 1, 1], vertical_alignment="bottom")
+sizes = sticky_controls(PAGE).columns([2, 1, 1], vertical_alignment="bottom")  # in sight of the heads
 d_model = sizes[0].slider("d_model (embedding width)", 1, MAX_D_MODEL, **session.page_setting(PAGE, "d_model", 8))
 divisors = costs.divisors(d_model)
 n_heads = sizes[1].selectbox(

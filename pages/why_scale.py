@@ -6,6 +6,7 @@ from attnviz.core.limits import MAX_LESSON_DK, MAX_SEED
 from attnviz.core.numbers import format_fixed
 from attnviz.figures import scaling as figs
 from attnviz.lessons import scaling
+from attnviz.ui.challenges import sticky_controls
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
@@ -19,7 +20,7 @@ st.caption(
     "Then move d_k and watch both charts."
 )
 
-controls = st.columns([3, 1, 1])
+controls = sticky_controls(PAGE).columns([3, 1, 1])  # in sight of every chart below
 d_k = controls[0].slider(
     "d_k (number of dimensions of queries and keys)", 1, MAX_LESSON_DK, **page_setting(PAGE, "d_k", 64)
 )

@@ -117,3 +117,10 @@ def open_challenge(key: str) -> None:
     """Starts ``key`` and goes to its page (from the Challenges page's button)."""
     start(key)
     st.switch_page(page_named(CHALLENGES[key].page).file)
+
+
+def sticky_controls(page: str):
+    """A container for ``page``'s sizes that stays at the top of the screen (on a laptop) while the page scrolls, unless
+    a challenge's bar holds the top there."""
+    return st.container(key=None if tried_on(page) else "page_controls")
+

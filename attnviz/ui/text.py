@@ -57,8 +57,14 @@ _FOCUS_CSS = """
   margin-bottom: 0 !important; }
 /* The goal stays in sight on a long page (on a phone the Playground's controls hold the top instead). */
 @media (min-width: 641px) {
-  :has(> .st-key-challenge_bar) { position: sticky; top: 3.75rem; z-index: 30; }
+  /* (Sticky on the container's wrapper, which is as tall as the container: a narrow :has(), as a broad one would
+     restyle the whole page on every change.) */
+  [data-testid="stLayoutWrapper"]:is(:has(> .st-key-challenge_bar), :has(> .st-key-page_controls)) {
+    position: sticky; top: 3.75rem; z-index: 30; }
   .st-key-challenge_bar { background: var(--st-background-color, Canvas); }
+  /* A guided page's sizes stay in sight of the charts they change, 900–1,500 px further down (sticky_controls). */
+  .st-key-page_controls { background: var(--st-background-color, Canvas); padding-bottom: 0.3rem;
+    border-bottom: 1px solid rgba(128, 128, 128, 0.35); }
 }
 /* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
 .st-key-playground_said { min-height: 2.9rem; justify-content: center; }
