@@ -32,6 +32,7 @@ from attnviz.ui.state import (
     CONTROL,
     MESSAGES,
     OUTSIDE_VIEWS,
+    PICKS,
     PLAYGROUND,
     PREDICTION,
     PREVIOUS,
@@ -175,12 +176,22 @@ def predicted() -> tuple[int, PlaygroundState] | None:
     return (made[1], made[2]) if made is not None and made[0] == playground() else None
 
 
+def picks() -> tuple[int, ...]:
+    """The keys clicked so far for the mask question asked now (any change starts the set again)."""
+    kept = st.session_state.get(PICKS)
+    return kept[1] if kept is not None and kept[0] == playground() else ()
+
+
 def _on_guess() -> None:
     """A click on a covered view (trigger "guess": ``{"row": i, "col": j}``, or ``{"choice": k}`` on its buttons).
-    What it predicts is kept; the change the question asks about (if any) is made, so the reveal shows its effect.
-    Anything else is no click."""
+    What it predicts is kept (the mask question's clicks pick keys until its Check); the change the question asks
+    about (if any) is made, so the reveal shows its effect. Anything else is no click."""
     current = playground()
-    guess = predictions.guess_of(current, st.session_state.get(VIEWS, {}).get("guess"))
+    sent = st.session_state.get(VIEWS, {}).get("guess")
+    if (keys := predictions.picked(current, sent, picks())) is not None:
+        st.session_state[PICKS] = (current, keys)
+        return
+    guess = predictions.guess_of(current, sent, picks())
     if not current.predict or guess is None:
         return
     after = predictions.outcome(current)

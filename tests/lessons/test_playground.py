@@ -32,7 +32,7 @@ def test_undo_has_words_for_every_field_of_the_state():
 def test_a_masked_prediction_is_told_it_is_masked():
     state = dataclasses.replace(PlaygroundState(), causal=True, predict="most")  # row 4 may not see key 7
     said = reveal(state, state, 7)
-    assert said.startswith("Not this time: you predicted “the” (7).") and "“the” is masked, so its weight is 0" in said
+    assert said.startswith("Not this time: you predicted “the” (7), outlined in view 3.") and "“the” is masked, so its weight is 0" in said
 
 
 def test_a_shorter_sentence_names_the_typed_cells_blocked_keys_and_focus_it_drops():
