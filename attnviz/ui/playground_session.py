@@ -114,6 +114,13 @@ def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool
     say(*messages)
 
 
+def set_up(state: PlaygroundState) -> None:
+    """A fresh start that is still a move (a challenge's starting state): Undo takes it back, but the views compare it
+    with nothing, as it is no change to count or box."""
+    set_playground(state)
+    st.session_state.pop(PREVIOUS, None)
+
+
 def start_from(state: PlaygroundState, *messages: str | None) -> None:
     """A share link's state: current, with nothing before it to undo or to compare with."""
     set_playground(state, *messages, undoable=False)
