@@ -245,7 +245,7 @@ def test_the_focus_table_works_one_row_out(app):
     app.selectbox(key=control_key("example")).set_value("pronoun_it").run()
     open_tab(app, "playground", "One token up close")
     table = next(frame.value for frame in app.dataframe if "q·k" in frame.value.columns)
-    assert table["q·k"].tolist()[:3] == ["3×3 + 1×1 = 10", "3×1 + 1×4 = 7", "3×1.5 + 1×0.5 = 5"]
+    assert table["q·k"].tolist()[:3] == ["10 = 3×3 + 1×1", "7 = 3×1 + 1×4", "5 = 3×1.5 + 1×0.5"]
     assert list(table.columns)[2] == "s = q·k ÷ (√2 = 1.414)"
     assert table["weight"].tolist() == ["0.8703", "0.1043", "0.02536", "0"]
     assert table.iloc[3, 2] == "−∞ (masked)"

@@ -17,9 +17,9 @@ from attnviz.core.playground_state import RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.figures.attention_grid import playground_views
 from attnviz.lessons.playground import describe_change, example_note
+from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
 from attnviz.lessons.real_model import head_summary
 from attnviz.models import head_statistics
-from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
 
 STATES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORDS_POOL = ["the", "cat", "street", "because", "it", "was", "tired", "not", "good", ",", "."]
