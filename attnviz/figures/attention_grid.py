@@ -85,8 +85,10 @@ def playground_views(
 
 
 def _comparable(previous, state) -> bool:
-    """Whether the views before the last change are the same cells as now: the same tokens and sizes."""
-    return previous is not None and (previous.labels, previous.d_v) == (state.labels, state.d_v)
+    """Whether the views before the last change are the same cells as now: the same tokens, sizes and source of
+    vectors (new vectors make every view new, which the line under the views says in words, boxing nothing)."""
+    same = ("labels", "d_v", "d_k", "source", "seed")
+    return previous is not None and all(getattr(previous, f) == getattr(state, f) for f in same)
 
 
 def reach_of_scores(result) -> float:
@@ -135,6 +137,8 @@ def playground_data(
         said = predictions.prompt(state) if covered_ else predictions.reveal(made[1], state, made[0])
     else:
         said = describe_change(previous, state, views[2])
+    if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
+        said += " Boxed in orange: the cells the last change altered."
     return component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),

@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.numbers import format_fixed, format_number
+from attnviz.core.numbers import format_fixed, format_fixed_numbers, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons.scaling import entropy
 
@@ -174,11 +174,12 @@ def _most_why(state: PlaygroundState, guess: int) -> str:
     row, scores = result.weights[i], result.masked[i]  # (n,), −∞ where masked
     best = row_answer(result.weights, result.blocked, i)
     verdict = "Right" if row[guess] == row[best] else "Not this time"
-    why = f"its score {format_number(float(scores[best]))} is the largest “{tokens[i]}” may use"
+    said = format_fixed_numbers(np.where(np.isinf(scores), 0.0, scores)[[best, guess]], decimals=2)  # one precision
+    why = f"its score {said[0]} is the largest “{tokens[i]}” may use"
     if np.isinf(scores[guess]):
         why += f"; “{tokens[guess]}” is masked, so its weight is 0"
     elif guess != best:
-        why += f" (“{tokens[guess]}”: {format_number(float(scores[guess]))})"
+        why += f" (“{tokens[guess]}”: {said[1]})"
     return (
         f"{verdict}: you predicted “{tokens[guess]}” ({guess}), outlined in view 3. “{tokens[i]}” attends most to "
         f"“{tokens[best]}” ({best}), weight {format_fixed(float(row[best]))}, because {why}. Change anything and you "

@@ -457,6 +457,7 @@ def test_the_line_under_the_charts_counts_the_cells_the_weights_view_boxes(app):
     )
     app.selectbox(key=control_key("example")).set_value("movie_negation").run()
     assert views_data(app)["caption"].startswith("New vectors: every view is new.")
+    assert [view["changed"] for view in views(app).values()] == [[]] * 4  # said in words: no box to explain
 
 
 def test_a_typed_sentence_says_whether_the_numbers_followed_the_words(app):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from attnviz import AttnvizInputError
+from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import (
     KINDS,
@@ -122,3 +123,10 @@ def test_the_last_token_and_a_row_whose_later_keys_are_blocked_lose_nothing_to_t
     off = replace(street, causal=True)  # switched off: the same keys come back
     assert answer(off) == (5, 6, 7, 8) and cover(off).startswith("If the causal mask were switched off")
     assert "brings back from 0" in reveal(off, outcome(off), (5, 6, 7, 8))
+
+
+def test_a_reveal_quotes_its_scores_at_one_precision():
+    """Issue 35: "7.071" beside "4.95" in one sentence; both as view 2 prints them now."""
+    state = replace(load_example(PlaygroundState(), "pronoun_it"), predict="most")
+    said = reveal(state, state, 1)
+    assert "because its score 7.07 is the largest “it” may use (“street”: 4.95)" in said

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from attnviz.core.numbers import format_fixed_numbers
 from attnviz.core.playground_state import RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
-from attnviz.figures.attention_grid import playground_views
+from attnviz.figures.attention_grid import playground_data, playground_views
 from attnviz.lessons.playground import describe_change, example_note
 from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
 from attnviz.lessons.real_model import head_summary
@@ -160,3 +160,13 @@ def test_a_heads_shares_partition_its_attention_and_add_up_to_100_percent(drawn)
     tokens = [i for i in range(len(weights)) if i not in sinks] or list(range(len(weights)))
     on_sinks = weights[tokens][:, list(sinks)].sum() / weights[tokens].sum()  # the sinks' part, worked out here
     assert abs(shares[0] - 100 * on_sinks) < 1 + 1e-9, said
+
+
+@STATES
+@given(states(), st.sampled_from(sorted(TOGGLES)), st.integers(0, 8), st.sampled_from(["", "most", "zeroed"]))
+def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxes_are(old, toggle, key, predict):
+    new = replace(TOGGLES[toggle](old, 2.0 if toggle == "temperature" else key), predict=predict)
+    made = ((0 if predict == "most" else ()), new) if predict else None  # revealed: the reveal's words
+    data = playground_data(new, old, made, font_size=13, height=250, can_undo=True)
+    boxed = [view["name"] for view in data["views"] if view["changed"]]
+    assert not boxed or "boxed in orange" in data["caption"].lower(), (boxed, data["caption"])
