@@ -13,13 +13,14 @@ from attnviz.core.numbers import latex_number
 MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯ (n more = their sum)"
 
 
-def _sum(terms: list[str], values) -> str:
+def _sum(terms: list[str], values, *, new_line: bool = False) -> str:
     """``terms`` joined by +, the first MAX_TERMS written out and the rest as their count and their sum (from
-    ``values``, each term's number), so the terms on screen add up to the result."""
+    ``values``, each term's number), so the terms on screen add up to the result; on a line of its own with
+    ``new_line`` (inside ``_lines``), so the sum stays on a laptop's screen."""
     shown = terms[:MAX_TERMS]
     hidden = np.asarray(values, dtype=float)[MAX_TERMS:]
     rest = rf" + \cdots\ (\text{{{len(hidden)} more}} = {latex_number(float(hidden.sum()), bracket=False)})"
-    return " + ".join(shown) + (rest if len(hidden) else "")
+    return " + ".join(shown) + ((r" \\ &\quad" if new_line else "") + rest if len(hidden) else "")
 
 
 def _lines(lhs: str, *steps: str) -> str:
@@ -29,7 +30,7 @@ def _lines(lhs: str, *steps: str) -> str:
 
 def _products(a, b) -> str:
     terms = [rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)]
-    return _sum(terms, np.asarray(a, dtype=float) * np.asarray(b, dtype=float))
+    return _sum(terms, np.asarray(a, dtype=float) * np.asarray(b, dtype=float), new_line=True)
 
 
 def _result(x: float) -> str:

@@ -217,7 +217,7 @@ def test_long_sums_are_cut_short():
 def test_a_cut_sum_says_what_its_hidden_terms_add_up_to():
     """Issue 35: "… = 1" whose visible terms add up to 0.67: the 0.33 was hidden in "6 more"."""
     output = stages(MOVIE)["output"].formula(4, 0)  # “good”: 0.67 on “not”, 0.33 on “amazing” (10), past the sixth
-    assert r"\cdots\ (\text{6 more} = 0.3302) = 1" in output
+    assert r"\\ &\quad + \cdots\ (\text{6 more} = 0.3302) = 1" in output  # on a line of its own
 
 
 def test_with_no_mask_the_mask_stage_boxes_nothing_and_says_nothing_of_boxes():
