@@ -154,3 +154,14 @@ def test_a_setting_that_is_taken_with_a_message_says_it():
     widget = Playground(sentence=" ".join(["word"] * 130), d_k=3)
     assert widget.state.n == 128 and widget.state.d_k == 3
     assert sent(widget)["warning"] == "The sentence has 130 tokens; only the first 128 are used."
+
+
+def test_the_mask_question_picks_keys_then_checks_them_in_a_notebook_too():
+    widget = Playground(predict="zeroed")  # the movie example: “good” (4)
+    for col in (5, 6):
+        click(widget, "guess", {"row": 4, "col": col})
+    weights = sent(widget)["views"][2]
+    assert weights["choices"] == ["Check: “,” (5), “but” (6)"] and weights["boxes"] == [[4, 5, 1, 1], [4, 6, 1, 1]]
+    click(widget, "guess", {"choice": 0})
+    assert widget.state.causal and "not this time" in sent(widget)["caption"]
+    assert sent(widget)["views"][2]["boxes"] == [[4, 5, 1, 1], [4, 6, 1, 1]]  # the prediction, on the reveal
