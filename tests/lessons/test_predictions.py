@@ -17,6 +17,8 @@ from attnviz.lessons.predictions import (
     guess_of,
     kind_of,
     marked,
+    option_of,
+    options,
     outcome,
     picked,
     prompt,
@@ -130,3 +132,9 @@ def test_a_reveal_quotes_its_scores_at_one_precision():
     state = replace(load_example(PlaygroundState(), "pronoun_it"), predict="most")
     said = reveal(state, state, 1)
     assert "because its score 7.07 is the largest “it” may use (“street”: 4.95)" in said
+
+
+def test_a_class_counts_the_mask_question_as_the_masks_set_or_another():
+    state = replace(OPENING, predict="zeroed")
+    assert options(state) == ["Exactly the keys the mask sets to 0", "Another set of keys"]
+    assert option_of(state, tuple(range(5, 12))) == 0 and option_of(state, (5,)) == 1 and option_of(state, ()) == 1
