@@ -85,6 +85,7 @@ def attention_views() -> None:
         font_size=chart_font_size(),
         height=250 if not state.presenting() else 222,
         can_undo=session.can_undo(),
+        picks=session.picks(),
     )
     show_attention_views(data)
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle

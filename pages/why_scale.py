@@ -63,6 +63,7 @@ with softmax:
     unscaled.metric("largest weight, unscaled", format_fixed(curves.max_raw[at_dk], decimals=3))
     scaled.metric("largest weight, scaled", format_fixed(curves.max_scaled[at_dk], decimals=3))
     st.caption(f"Averaged over all {n_tokens} query rows of one random Q and K at each d_k.")
+    st.markdown(scaling.one_hot_text(d_k, n_tokens=n_tokens, seed=int(seed)))  # what the d_k challenge counts
     st.markdown(
         "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the "
         "scores spread out like √d_k, the top score pulls far ahead and takes almost all the weight. The row's "

@@ -200,7 +200,7 @@ def _mask_and_scale() -> LessonPlan:
                 replace(OPENING, predict="zeroed"),
                 note="A decoder writes one token at a time, so a token may not "
                 "look at the ones after it: the causal mask sets their weights to 0.",
-                question="Switch the causal mask on: which of “good”'s keys drop to 0?",
+                question="If the causal mask were switched on, which of “good”'s keys would it set to 0?",
             ),
             _step(
                 replace(OPENING, causal=True),

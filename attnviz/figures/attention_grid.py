@@ -47,7 +47,13 @@ def _view(state, previous, spec: tuple, font_size: int) -> dict:
 
 
 def playground_views(
-    state, previous=None, *, font_size: int = 13, covers: dict[str, str] | None = None, choices: list[str] = ()
+    state,
+    previous=None,
+    *,
+    font_size: int = 13,
+    covers: dict[str, str] | None = None,
+    choices: list[str] = (),
+    marks: list[tuple] = (),
 ) -> list[dict]:
     """Raw scores, scaled and masked scores, weights and outputs of a PlaygroundState, in reading order.
 
@@ -55,7 +61,8 @@ def playground_views(
     temperature changes the colours only as much as it changes the numbers. A cell is changed when what it shows a
     reader differs from ``previous`` (the state before the last change): one decision, which the boxes and the line
     under the views both use. ``covers`` names views to cover (predict mode), each with the words on its cover;
-    ``choices`` are buttons on the covered weights, where a prediction is not a cell.
+    ``choices`` are buttons on the covered weights, where a prediction is not a cell; ``marks`` the weights' cells
+    outlined as the student's prediction.
     """
     result, labels = state.result(), state.labels
     score_scale = Scale("signed", reach_of_scores(result))
@@ -73,12 +80,15 @@ def playground_views(
     shown = [covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
     if "weights" in covers and choices:
         shown[2]["choices"] = list(choices)
+    shown[2]["boxes"] = [list(mark) for mark in marks]
     return shown
 
 
 def _comparable(previous, state) -> bool:
-    """Whether the views before the last change are the same cells as now: the same tokens and sizes."""
-    return previous is not None and (previous.labels, previous.d_v) == (state.labels, state.d_v)
+    """Whether the views before the last change are the same cells as now: the same tokens, sizes and source of
+    vectors (new vectors make every view new, which the line under the views says in words, boxing nothing)."""
+    same = ("labels", "d_v", "d_k", "source", "seed")
+    return previous is not None and all(getattr(previous, f) == getattr(state, f) for f in same)
 
 
 def reach_of_scores(result) -> float:
@@ -102,19 +112,33 @@ READING = " Colours keep their scale while you toggle. Read a cell by hovering i
 
 
 def playground_data(
-    state, previous, made, *, font_size: int, height: int, can_undo: bool, warning: str | None = None
+    state,
+    previous,
+    made,
+    *,
+    font_size: int,
+    height: int,
+    can_undo: bool,
+    warning: str | None = None,
+    picks: tuple[int, ...] = (),
 ) -> dict:
     """The Playground's instrument as the component takes it, for either host (a page, a notebook widget): its
     controls in a rail beside the four views, the example's note, a warning (``warning``, else a fully masked row's)
     and the line saying what moved. ``made`` is predict mode's (prediction, state it was asked on), None until the
-    student clicks one: until then the weights and outputs are covered."""
+    student clicks one: until then the weights and outputs are covered (the mask question's ``picks`` outlined on
+    them), and after it the prediction is outlined on the weights."""
     covered_ = bool(state.predict) and made is None
     covers = {"weights": predictions.cover(state), "output": predictions.COVERED_OUTPUT} if covered_ else None
-    views = playground_views(state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state))
+    marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
+    views = playground_views(
+        state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state, picks), marks=marks
+    )
     if state.predict:
         said = predictions.prompt(state) if covered_ else predictions.reveal(made[1], state, made[0])
     else:
         said = describe_change(previous, state, views[2])
+    if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
+        said += " Boxed in orange: the cells the last change altered."
     return component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),

@@ -153,10 +153,10 @@ def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
 
 
 def boxes_changes(changed: np.ndarray, with_text: bool) -> bool:
-    """Whether the changed cells are boxed: some but not all of them (all is said in words), and above the text limit
-    only up to CHANGED_LIMIT."""
+    """Whether the changed cells are boxed: some, at most half of them (a box on most cells says nothing: most is
+    said in words instead), and above the text limit only up to CHANGED_LIMIT."""
     count = int(np.count_nonzero(changed))
-    return 0 < count < changed.size and (with_text or count <= CHANGED_LIMIT)
+    return count > 0 and 2 * count <= changed.size and (with_text or count <= CHANGED_LIMIT)
 
 
 def tick_font_size(rows: int, cols: int, font_size: int) -> int:

@@ -29,7 +29,7 @@ class HeadMaps:
     whichever head is chosen, so a page keeps it while a student picks heads (``overview`` adds the chosen frame)."""
 
     cells: Cells  # the matrix of maps: (down · side, across · side)
-    rows: list[str]  # "head 3 · 2: cat" (or "layer 3 · …"): what each row of cells stands for
+    rows: list[str]  # "head 3, query 2: cat" (or "layer 3, …"): what each row of cells stands for
     cols: list[str]
     shape: tuple[int, int]  # (layers, heads)
     side: int  # cells along each side of a small map
@@ -55,8 +55,9 @@ def head_maps(attention, tokens: list[str], *, side: int) -> HeadMaps:
     down_name, across_name = ("head", "layer") if layers_across else ("layer", "head")
     down, across = grid.shape[0] // side, grid.shape[1] // side
     groups = group_names(tokens, side)
-    rows = [f"{down_name} {k + 1} · {name}" for k in range(down) for name in groups]
-    cols = [f"{across_name} {k + 1} · {name}" for k in range(across) for name in groups]
+    # A hover reads "layer 1, query 7: the → head 3, key 7: the": each part says what it is.
+    rows = [f"{down_name} {k + 1}, query {name}" for k in range(down) for name in groups]
+    cols = [f"{across_name} {k + 1}, key {name}" for k in range(across) for name in groups]
     return HeadMaps(cells_of(grid, None, Scale("weights")), rows, cols, (n_layers, n_heads), side, layers_across)
 
 

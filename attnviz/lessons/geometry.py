@@ -209,8 +209,9 @@ def magnitude_sentences(result: GeometryResult, key_labels) -> list[str]:
         sentences.append(
             f"**“{key_labels[win.longer]}”** points {degrees_text(far)} away from the query, yet scores "
             f"**{format_fixed(far.dot, decimals=1)}**, more than **“{key_labels[win.aligned]}”** "
-            f"({format_fixed(near.dot, decimals=1)}), which points {degrees_text(near)} away. It wins only because "
-            f"it is longer: |k| = {format_fixed(far.key_length)} against {format_fixed(near.key_length)}."
+            f"({format_fixed(near.dot, decimals=1)}), which points {degrees_text(near)} away. It outscores "
+            f"“{key_labels[win.aligned]}” only because it is longer: |k| = {format_fixed(far.key_length)} against "
+            f"{format_fixed(near.key_length)}."
         )
     return sentences
 

@@ -105,7 +105,7 @@ CHALLENGES = [
         "right_angle",
         "geometry",
         "Move the key “street” so that its score with the query is exactly 0.",
-        "A dot product is 0 when the arrows meet at a right angle: turn [x, y] into [−y, x].",
+        "A dot product is 0 when the arrows meet at a right angle: a query [x, y] is at a right angle to [−y, x].",
         _geometry_start,
         lambda s: abs(_geometry(s).scores[1]) < 1e-9 and _geometry(s).comparisons[1].key_length > 0,
         lambda s: [

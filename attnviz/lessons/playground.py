@@ -33,6 +33,8 @@ def example_title(state: PlaygroundState, key: str) -> str:
         return "Random vectors from the words (seed)"
     if key == IMPORTED and state.imported is not None:
         return state.imported.title
+    if key == state.example and state.tokens != PRESETS[key].tokens:  # a typed sentence: only the vectors are its
+        return f"{EXAMPLES[key][0]}: its vectors, your sentence"
     return EXAMPLES[key][0]
 
 
@@ -84,7 +86,9 @@ def _moved_from(state: PlaygroundState, preset) -> list[str]:
     if state.temperature != 1:
         moved.append(f"τ = {format_number(state.temperature)}")
     if state.blocked_keys != preset.blocked_keys:
-        moved.append("other keys blocked")
+        moved.append("other keys blocked" if state.blocked_keys else "no key blocked")
+    if state.focus != preset.focus:  # the example's words are about its own focus token
+        moved.append(f"the focus on “{state.tokens[state.focus]}”")
     return moved
 
 
@@ -113,7 +117,7 @@ def _imported_note(state: PlaygroundState) -> str:
     return f"{head.title}: the model's own Q, K and V, and its own weights, softmax(QKᵀ/√d_k){mask}. " + (
         "You have changed the head since importing it, so these are no longer the model's weights."
         if changed
-        else "Change a number or a setting and see what this head does without it."
+        else "Change a number or a setting and see what this head does once it is no longer the model's own."
     )
 
 
@@ -137,7 +141,7 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
     if changed == total:
         where = "every weight"
     else:
-        where = f"{changed} of {total} weights" + (" (boxed in orange)" if weights_view["changed"] else "")
+        where = f"{changed} of {total} weights" + (" (boxed in orange)" if weights_view["changed"] else ", too many to box")
     return (
         f"The last change moved {where}. The largest move: “{new.tokens[i]}” ({i}) on “{new.tokens[j]}” ({j}), "
         f"{was} → {now}."

@@ -1,7 +1,7 @@
 """Predict, then reveal: the questions predict mode asks about the Playground's focus token. Each is answered by the
 core's numbers for the state it asks about, and the reveal gives the arithmetic that decides it.
 
-A question may ask about a change ("switch scaling off: sharper or flatter?"): the views stay covered on the state
+A question may ask about a change ("if scaling were switched off, sharper or flatter?"): the views stay covered on the state
 before it, the student clicks a prediction on them, and the change is then made, so the reveal shows its effect.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.numbers import format_fixed, format_number
+from attnviz.core.numbers import format_fixed, format_fixed_numbers, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons.scaling import entropy
 
@@ -20,12 +20,14 @@ from attnviz.lessons.scaling import entropy
 KINDS = {
     "": "Off: show every view",
     "most": "Which key gets the most weight?",
-    "sharper": "Scaling switched: sharper or flatter?",
-    "zeroed": "Mask switched: which keys drop to 0?",
+    "sharper": "If scaling were switched: sharper or flatter?",
+    "zeroed": "Which keys will the mask set to 0?",
 }
 SHARPER_CHOICES = ("Sharper", "Flatter", "No change")
+ZEROED_OPTIONS = ("Exactly the keys the mask sets to 0", "Another set of keys")  # a class's answers, counted
 COVERED_OUTPUT = "Covered until you predict in view 3."
-NO_KEY = -1  # "zeroed": no key changes (a click on the row's label)
+
+Guess = int | tuple[int, ...]  # a key or a choice; the zeroed question's: the set of keys, sorted (() is "none")
 
 
 def kind_of(value) -> str:
@@ -49,18 +51,30 @@ def outcome(state: PlaygroundState) -> PlaygroundState:
 
 
 def cover(state: PlaygroundState) -> str:
-    """The words on the covered weights view: the question, and where to click."""
+    """The words on the covered weights view: the question, and how to answer it."""
     token = state.tokens[state.focus]
     if state.predict == "sharper":
-        return f"Scaling {_switched(state.scale)}: will “{token}”'s row get sharper or flatter?"
+        return (
+            f"If scaling were switched {_switched(state.scale)} (÷ √d_k = ÷ {_root(state)}), would “{token}”'s row "
+            "get sharper or flatter?"
+        )
     if state.predict == "zeroed":
-        return f"Which key of “{token}”'s row is the first to {_zeroed(state)}? Click it (its row label if none)."
+        if state.causal:
+            asked = f"If the causal mask were switched off, which of “{token}”'s keys would come back from 0?"
+        else:
+            asked = f"If the causal mask were switched on, which keys would it set to 0 in “{token}”'s row?"
+        return asked + " Click each key (again to take it back), then Check."
     return f"Which key will “{token}” attend to most? Click its cell in the outlined row."
 
 
-def choices(state: PlaygroundState) -> list[str]:
-    """Buttons on the covered view, where the answer is not a cell."""
-    return list(SHARPER_CHOICES) if state.predict == "sharper" else []
+def choices(state: PlaygroundState, picks: tuple[int, ...] = ()) -> list[str]:
+    """Buttons on the covered view: the sharper question's answers; the zeroed question's Check, naming the keys
+    picked so far (``picks``)."""
+    if state.predict == "sharper":
+        return list(SHARPER_CHOICES)
+    if state.predict == "zeroed":
+        return [f"Check: {_named(state, picks)}"]
+    return []
 
 
 def prompt(state: PlaygroundState) -> str:
@@ -70,67 +84,87 @@ def prompt(state: PlaygroundState) -> str:
             f"Predict first: which key will “{state.tokens[state.focus]}” ({state.focus}) attend to most? Click that "
             "key's cell in view 3; the weights and the outputs show once you have."
         )
-    change = {
-        "sharper": f"Predict first: switch scaling {_switched(state.scale)} (÷ √d_k = ÷ {_root(state)}). ",
-        "zeroed": f"Predict first: switch the causal mask {_switched(state.causal)}. ",
-    }[state.predict]
-    return change + cover(state) + " The weights and the outputs show once you have."
+    return "Predict first. " + cover(state) + " The weights and the outputs show once you have."
 
 
 def options(state: PlaygroundState) -> list[str]:
     """Every prediction the question allows, by position: what a class's answers are counted against."""
     if state.predict == "sharper":
         return list(SHARPER_CHOICES)
-    labels = list(state.labels)
-    return [*labels, "none"] if state.predict == "zeroed" else labels
+    return list(ZEROED_OPTIONS) if state.predict == "zeroed" else list(state.labels)
 
 
-def option_of(state: PlaygroundState, guess: int) -> int:
-    """A prediction's position in ``options``: "none" is the last of the zeroed question's."""
-    return state.n if guess == NO_KEY else guess
+def option_of(state: PlaygroundState, guess: Guess) -> int:
+    """A prediction's position in ``options``: the zeroed question's is whether the set is the mask's."""
+    if state.predict == "zeroed":
+        return 0 if set(guess) == set(answer(state)) else 1
+    return guess
 
 
-def guess_of(state: PlaygroundState, sent) -> int | None:
-    """What a click on a covered view predicts (a key, a choice, or NO_KEY), or None for no prediction."""
+def guess_of(state: PlaygroundState, sent, picks: tuple[int, ...] = ()) -> Guess | None:
+    """What a click on a covered view predicts (a key, a choice, or the zeroed question's ``picks`` on its Check), or
+    None for no prediction (a pick is ``picked``'s)."""
     if not isinstance(sent, dict):
         return None
-    if state.predict == "sharper":
+    if state.predict in ("sharper", "zeroed"):
         choice = sent.get("choice")
-        return choice if _index_below(choice, len(SHARPER_CHOICES)) else None
+        if not _index_below(choice, len(choices(state))):
+            return None
+        return tuple(sorted(picks)) if state.predict == "zeroed" else choice
     col = sent.get("col")
-    if col is None and state.predict == "zeroed" and sent.get("row") == state.focus:
-        return NO_KEY
     return col if _index_below(col, state.n) else None
+
+
+def picked(state: PlaygroundState, sent, picks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The zeroed question's keys picked after a click on a covered cell (a second click takes a key back), or None
+    when the click picks nothing."""
+    if state.predict != "zeroed" or not isinstance(sent, dict) or not _index_below(sent.get("col"), state.n):
+        return None
+    return tuple(sorted(set(picks) ^ {sent["col"]}))
+
+
+def marked(state: PlaygroundState, guess: Guess, picks: tuple[int, ...] = ()) -> list[tuple[int, int, int, int]]:
+    """The weights view's cells outlined as the student's prediction (picked so far, or made): regions (row, col, 1,
+    1) of the focus row. The sharper question's answer is no cell."""
+    if state.predict == "sharper":
+        return []
+    keys = (guess,) if state.predict == "most" and guess is not None else (guess or picks)
+    return [(state.focus, int(j), 1, 1) for j in keys]
 
 
 def _index_below(value, size: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
-def answer(before: PlaygroundState) -> int:
-    """The right prediction for ``before`` (a key, a choice or NO_KEY), from the core's numbers."""
+def answer(before: PlaygroundState) -> Guess:
+    """The right prediction for ``before`` (a key, a choice, or the set of keys), from the core's numbers."""
     i, after = before.focus, outcome(before)
     if before.predict == "sharper":
         change = float(entropy(after.result().weights[i]) - entropy(before.result().weights[i]))
         return 0 if change < -1e-9 else 1 if change > 1e-9 else 2
     if before.predict == "zeroed":
-        flips = _flipped_keys(before, after)
-        return int(flips[0]) if len(flips) else NO_KEY
+        return tuple(int(j) for j in _flipped_keys(before, after))
     return row_answer(before.result().weights, before.result().blocked, i)
 
 
-def reveal(before: PlaygroundState, after: PlaygroundState, guess: int) -> str:
-    """The answer beside the prediction, with the numbers that decide it."""
+def reveal(before: PlaygroundState, after: PlaygroundState, guess: Guess) -> str:
+    """The answer beside the prediction, with the numbers that decide it; the prediction is outlined in view 3."""
     right = answer(before)
-    tokens = after.tokens
     if before.predict == "sharper":
         said = f"You predicted {SHARPER_CHOICES[guess].lower()}: {'right' if guess == right else 'not this time'}. "
         return said + _sharper_why(before, after)
     if before.predict == "zeroed":
-        named = "none" if guess == NO_KEY else f"“{tokens[guess]}” ({guess})"
-        said = f"You predicted {named}: {'right' if guess == right else 'not this time'}. "
-        return said + _zeroed_why(before, after)
+        verdict = "right" if set(guess) == set(right) else "not this time"
+        said = f"You predicted {_named(before, guess)} (outlined in view 3): {verdict}. "
+        return said + _zeroed_why(before, after, guess)
     return _most_why(after, guess)
+
+
+def _named(state: PlaygroundState, keys, most: int = 6) -> str:
+    """Keys in words: "“because” (6), “it” (7)", or "none"."""
+    keys = list(keys)
+    named = ", ".join(f"“{state.tokens[j]}” ({j})" for j in keys[:most]) + (" …" if len(keys) > most else "")
+    return named or "none"
 
 
 def _most_why(state: PlaygroundState, guess: int) -> str:
@@ -140,14 +174,16 @@ def _most_why(state: PlaygroundState, guess: int) -> str:
     row, scores = result.weights[i], result.masked[i]  # (n,), −∞ where masked
     best = row_answer(result.weights, result.blocked, i)
     verdict = "Right" if row[guess] == row[best] else "Not this time"
-    why = f"its score {format_number(float(scores[best]))} is the largest “{tokens[i]}” may use"
+    said = format_fixed_numbers(np.where(np.isinf(scores), 0.0, scores)[[best, guess]], decimals=2)  # one precision
+    why = f"its score {said[0]} is the largest “{tokens[i]}” may use"
     if np.isinf(scores[guess]):
         why += f"; “{tokens[guess]}” is masked, so its weight is 0"
     elif guess != best:
-        why += f" (“{tokens[guess]}”: {format_number(float(scores[guess]))})"
+        why += f" (“{tokens[guess]}”: {said[1]})"
     return (
-        f"{verdict}: you predicted “{tokens[guess]}” ({guess}). “{tokens[i]}” attends most to “{tokens[best]}” "
-        f"({best}), weight {format_fixed(float(row[best]))}, because {why}. Change anything and you are asked again."
+        f"{verdict}: you predicted “{tokens[guess]}” ({guess}), outlined in view 3. “{tokens[i]}” attends most to "
+        f"“{tokens[best]}” ({best}), weight {format_fixed(float(row[best]))}, because {why}. Change anything and you "
+        "are asked again."
     )
 
 
@@ -167,17 +203,28 @@ def _sharper_why(before: PlaygroundState, after: PlaygroundState) -> str:
     )
 
 
-def _zeroed_why(before: PlaygroundState, after: PlaygroundState) -> str:
-    i, tokens = before.focus, before.tokens
-    flips = _flipped_keys(before, after)
-    if not len(flips):
-        return f"“{tokens[i]}” is the last token it may see up to: the mask hides only later keys. Change anything to ask again."
-    keys = ", ".join(f"“{tokens[j]}”" for j in flips[:6]) + (" …" if len(flips) > 6 else "")
-    went = "drop to 0" if after.causal else "come back from 0"
-    return (
-        f"The causal mask hides every key after the query ({i}), so {len(flips)} key(s) {went}: {keys}; the first is "
-        f"“{tokens[flips[0]]}” ({flips[0]}). Change anything and you are asked again."
-    )
+def _zeroed_why(before: PlaygroundState, after: PlaygroundState, guess: tuple[int, ...]) -> str:
+    """Which keys the mask switches, all at once; the later keys already blocked; what the guess missed or added."""
+    i, flips = before.focus, answer(before)
+    later = range(i + 1, before.n)
+    blocked = [j for j in later if j in before.blocked_keys]
+    if not len(later):
+        said = f"No key comes after “{before.tokens[i]}” ({i}), the last token, so the mask changes none of its row."
+    elif flips:
+        went = "sets to 0" if after.causal else "brings back from 0"
+        said = f"The causal mask hides every key after the query ({i}), so switching it {went} {_named(before, flips)}"
+        said += f": all {len(flips)} at once." if len(flips) > 1 else "."
+    else:
+        said = f"Every key after “{before.tokens[i]}” ({i}) is blocked already, so the mask changes none of its row."
+    if blocked:
+        its = "its weight is" if len(blocked) == 1 else "their weights are"
+        said += f" {_named(before, blocked)}: a blocked key, so {its} 0 with the mask on or off."
+    missed, extra = sorted(set(flips) - set(guess)), sorted(set(guess) - set(flips))
+    if missed:
+        said += f" Your set left out {_named(before, missed)}."
+    if extra:
+        said += f" The mask does not change {_named(before, extra)}."
+    return said + " Change anything and you are asked again."
 
 
 def _flipped_keys(before: PlaygroundState, after: PlaygroundState) -> np.ndarray:
@@ -188,10 +235,6 @@ def _flipped_keys(before: PlaygroundState, after: PlaygroundState) -> np.ndarray
 
 def _switched(on: bool) -> str:
     return "off" if on else "on"
-
-
-def _zeroed(state: PlaygroundState) -> str:
-    return "come back from 0" if state.causal else "drop to 0"
 
 
 def _root(state: PlaygroundState) -> str:

@@ -92,7 +92,8 @@ def head_name(layer: int, head: int) -> str:
 
 
 def head_summary(stats: HeadStatistics, layer: int, head: int, sinks: str) -> str:
-    """What one head does, in numbers measured on this sentence, and the label they give it."""
+    """What one head does, in numbers measured on this sentence, and the label they give it. The shares split the
+    head's attention (each cell counted once) and are rounded so that they add up to 100%."""
     at = (layer, head)
     label = str(stats.labels()[at])
     pattern = (
@@ -100,13 +101,27 @@ def head_summary(stats: HeadStatistics, layer: int, head: int, sinks: str) -> st
         if label
         else "No single pattern takes half of it: this head spreads its attention."
     )
-    # A decoder's tokens never see the token after them (every head's share is exactly 0): no need to say so.
-    after = f", {_percent(stats.next[at])} to the token just after it" if stats.next.any() else ""
+    names = [f"the sinks ({sinks})", "the token itself", "the token just before it", "the token just after it"]
+    parts = [stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]]
+    shown = percents(parts)
+    # A decoder's tokens never see the token after them (its share is exactly 0): no need to say so.
+    said = [f"{p}% to {name}" for p, name, share in zip(shown, names, parts, strict=False) if share or "after" not in name]
     return (
-        f"**{head_name(layer, head)}.** On average a token gives {_percent(stats.previous[at])} of its attention to "
-        f"the token just before it{after}, {_percent(stats.sinks[at])} to the sinks ({sinks}) and "
-        f"{_percent(stats.itself[at])} to itself. {pattern}"
+        f"**{head_name(layer, head)}.** Of the attention of this sentence's tokens (the sinks' own rows aside): "
+        f"{', '.join(said)} and {shown[-1]}% elsewhere, each cell counted once (a sink first). {pattern}"
     )
+
+
+def percents(shares) -> list[int]:
+    """Shares of one whole as whole percentages adding up to 100 (largest remainders get the leftover points)."""
+    total = float(np.sum(shares))
+    if total <= 0:
+        return [0] * len(shares)
+    exact = 100 * np.asarray(shares, dtype=float) / total
+    whole = np.floor(exact).astype(int)
+    for k in np.argsort(-(exact - whole), kind="stable")[: 100 - int(whole.sum())]:
+        whole[k] += 1
+    return whole.tolist()
 
 
 def label_counts(labels: np.ndarray) -> str:
@@ -123,10 +138,6 @@ def _plural(pattern: str, count: int) -> str:
         return pattern
     verb, _, rest = pattern.partition(" ")
     return f"{verb.removesuffix('s')} {rest}".replace(" its ", " their ")
-
-
-def _percent(share: float) -> str:
-    return f"{round(100 * float(share))}%"
 
 
 # ----------------------------------------------------------------------------- tokens and waiting

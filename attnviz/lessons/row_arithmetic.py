@@ -112,18 +112,24 @@ def weighted_sum_terms(weights_row, V, labels: list[str]) -> list[BlendTerm]:
 
 
 def divisor_text(result: AttentionResult, d_k: int, scale: bool, temperature: float) -> str:
-    """What the scores were divided by, said with where it comes from: "√4 = 2", "√4 × τ 0.5 = 1", "1"."""
-    parts = ([f"√{d_k}"] if scale else []) + ([f"τ {number(temperature)}"] if temperature != 1 else [])
-    return f"{' × '.join(parts)} = {number(result.scale_factor)}" if parts else "1"
+    """What the scores were divided by, said with where it comes from: "√4 = 2", "√4 × τ = √4 × 0.5 = 1", "τ = 2",
+    "1" (never a number said equal to itself)."""
+    if not scale:
+        return f"τ = {number(temperature)}" if temperature != 1 else "1"
+    if temperature == 1:
+        return f"√{d_k} = {number(result.scale_factor)}"
+    return f"√{d_k} × τ = √{d_k} × {number(temperature)} = {number(result.scale_factor)}"
 
 
 def arithmetic_columns(Q, K, result: AttentionResult, labels: list[str], i: int, *, scale: bool, temperature: float):
-    """The focus table: for each key, q·k, s = q·k ÷ divisor, e^(s − max s) and the weight, as text columns."""
+    """The focus table: for each key, q·k (then its terms), s = q·k ÷ divisor, e^(s − max s) and the weight, as text
+    columns."""
     row = row_arithmetic(Q, K, result, labels, i)
     divisor = divisor_text(result, np.asarray(Q).shape[1], scale, temperature)
     return {
         "key": [s.key for s in row.steps],
-        "q·k": [s.product + (" = " if s.product else "") + number(s.score) for s in row.steps],
+        # the score first: a narrow column cuts the end of its text, and the terms are what may go
+        "q·k": [number(s.score) + (f" = {s.product}" if s.product else "") for s in row.steps],
         f"s = q·k ÷ ({divisor})": ["−∞ (masked)" if s.blocked else number(s.scaled) for s in row.steps],
         "e^(s − max s)": [number(s.shifted_exp) for s in row.steps],
         "weight": [number(s.weight) for s in row.steps],

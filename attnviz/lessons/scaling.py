@@ -125,6 +125,16 @@ def one_row(d_k: int, *, n_tokens: int = 16, seed: int = 0) -> OneRow:
 # ----------------------------------------------------------------------------- what the page says
 
 
+def one_hot_text(d_k: int, *, n_tokens: int, seed: int) -> str:
+    """How many rows are one-hot (largest weight ≥ 0.99), unscaled and scaled: the count the d_k challenge checks,
+    beside the average largest weight, which may stay below 0.99 when most rows are one-hot."""
+    counts = [int((_weights(d_k, n_tokens, seed, scale=scale).max(axis=1) >= 0.99).sum()) for scale in (False, True)]
+    return (
+        f"One-hot rows (largest weight ≥ 0.99) at d_k = {d_k}: **{counts[0]} of {n_tokens}** unscaled, "
+        f"**{counts[1]} of {n_tokens}** scaled."
+    )
+
+
 def uniform_text(n_tokens: int) -> str:
     """The entropy of a row that gives every key the same weight, worked out."""
     return f"log₂ {n_tokens} = {format_fixed(float(np.log2(n_tokens)))} bits"

@@ -10,13 +10,17 @@ import numpy as np
 from attnviz.core import AttentionResult
 from attnviz.core.numbers import latex_number
 
-MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯"
+MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯ (n more = their sum)"
 
 
-def _sum(terms: list[str]) -> str:
+def _sum(terms: list[str], values, *, new_line: bool = False) -> str:
+    """``terms`` joined by +, the first MAX_TERMS written out and the rest as their count and their sum (from
+    ``values``, each term's number), so the terms on screen add up to the result; on a line of its own with
+    ``new_line`` (inside ``_lines``), so the sum stays on a laptop's screen."""
     shown = terms[:MAX_TERMS]
-    more = len(terms) - len(shown)
-    return " + ".join(shown) + (rf" + \cdots\ (\text{{{more} more}})" if more else "")
+    hidden = np.asarray(values, dtype=float)[MAX_TERMS:]
+    rest = rf" + \cdots\ (\text{{{len(hidden)} more}} = {latex_number(float(hidden.sum()), bracket=False)})"
+    return " + ".join(shown) + ((r" \\ &\quad" if new_line else "") + rest if len(hidden) else "")
 
 
 def _lines(lhs: str, *steps: str) -> str:
@@ -25,7 +29,8 @@ def _lines(lhs: str, *steps: str) -> str:
 
 
 def _products(a, b) -> str:
-    return _sum([rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)])
+    terms = [rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)]
+    return _sum(terms, np.asarray(a, dtype=float) * np.asarray(b, dtype=float), new_line=True)
 
 
 def _result(x: float) -> str:
@@ -82,7 +87,7 @@ def softmax_formula(r: AttentionResult, i: int, j: int) -> str:
         rf"w_{{{i},{j}}}",
         rf"\frac{{e^{{M_{{{i},{j}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
         rf" \quad (m = \max_j M_{{{i},j}} = {_result(peak)})",
-        rf"\frac{{e^{{{latex_number(row[j])} - {latex_number(peak)}}}}}{{{_sum([latex_number(e) for e in exps])}}}",
+        rf"\frac{{e^{{{latex_number(row[j])} - {latex_number(peak)}}}}}{{{_sum([latex_number(e) for e in exps], exps)}}}",
         rf"\frac{{{latex_number(exps[j])}}}{{{latex_number(exps.sum())}}} = {_result(r.weights[i, j])}",
     )
 

@@ -206,8 +206,7 @@ def _other_architecture(w: Walkthrough) -> Panel:
         "If it were an encoder (no causal mask)" if w.state.causal else "If it were a decoder (causal)",
         np.where(other_blocked, -np.inf, r.scaled),
         blocked=other_blocked,
-        changed=other_blocked,
-    )
+    )  # not boxed: the boxes are this stage's changes, and the other choice's masked cells are grey already
 
 
 def _mask(w: Walkthrough) -> Stage:
@@ -222,7 +221,7 @@ def _mask(w: Walkthrough) -> Stage:
     else:
         other = f". (Above {COMPARISON_LIMIT} tokens the other choice is not drawn, to keep the page quick.)"
     blocks = ", ".join(map(str, w.state.blocked_keys))
-    also = f", and also blocks key(s) {blocks} for every query" if blocks else ""
+    also = f", and also blocks key{'s' if len(w.state.blocked_keys) > 1 else ''} {blocks} for every query" if blocks else ""
     explanation = (
         "The mask sets the scores a query may not use to −∞, so the softmax gives them exactly 0. An **encoder** "
         "(BERT) has no *causal* mask: every token sees every token, before and after it. It masks only padding, the "

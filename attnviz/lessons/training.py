@@ -32,7 +32,7 @@ IDLE_TEXT = (
     "Press Train: the curves fall, and [CLS]'s attention (right: before any training) moves to where it helps tell "
     "the labels apart, for the positive samples and for the negatives."
 )
-RATE_HELP = "Adam's step size. 0.001 is Keras's default, the reference text's."
+RATE_HELP = "Adam's step size. 0.001 is Keras's default, which the first reference text's training run uses."
 BALANCED_HELP = "Half the training samples positive, instead of about 2 %. Held-out samples stay natural."
 ROWS_TITLE = "[CLS]'s attention on held-out samples"
 
@@ -195,10 +195,11 @@ def snapshot_text(result: TrainResult, index: int) -> str:
     """The numbers of snapshot ``index``: step 0 (before training) or the log point at the same step."""
     snapshot, target = result.snapshots[index], result.config.target_position
     rows = snapshot.cls_rows
+    everyone = result.cls_rows.positives + result.cls_rows.negatives
     weight = (
         f"[CLS]'s weight on position {target}, on held-out samples: {format_fixed(rows.positive[target])} on "
         f"{_plural(rows.positives, 'positive')}, {format_fixed(rows.negative[target])} on "
-        f"{_plural(rows.negatives, 'negative')}."
+        f"{_plural(rows.negatives, 'negative')} (the same few at every step; the lesson below uses all {everyone:,})."
     )
     if index == 0:
         return f"Before the first step. {weight}"

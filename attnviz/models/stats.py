@@ -28,17 +28,21 @@ def _check(attention, sinks) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True, eq=False)
 class HeadStatistics:
-    """Average share of a query's attention, per head (layers, heads): each a number from 0 to 1."""
+    """Share of the attention, per head (layers, heads), each from 0 to 1: the parts ``previous``, ``next``,
+    ``sinks``, ``itself`` and ``elsewhere`` split all of it, each cell counted once (a sink first, then the query's own
+    token, then the token before it, then the one after), so they add up to 1 and can be said as percentages of one
+    whole: the attention of the sentence's tokens, the sinks' own rows aside (unless every token is a sink)."""
 
-    previous: np.ndarray  # on the token just before it (queries 2..n; 0 for a one-token sentence)
-    next: np.ndarray  # on the token just after it (queries 1..n−1; always 0 in a decoder, which cannot see it)
-    first: np.ndarray  # on the first token ([CLS] in BERT)
+    previous: np.ndarray  # on the token just before the query, when that is not a sink
+    next: np.ndarray  # on the token just after it, when not a sink (always 0 in a decoder, which cannot see it)
+    first: np.ndarray  # on the first token ([CLS] in BERT): not a part, it overlaps the sinks
     sinks: np.ndarray  # on the sink tokens together ([CLS] and [SEP], or the first token)
-    itself: np.ndarray  # on the query's own token
+    itself: np.ndarray  # on the query's own token, when not a sink
+    elsewhere: np.ndarray  # on every other token
 
     def labels(self, threshold: float = LABEL_THRESHOLD) -> np.ndarray:
-        """Per head, the pattern that takes at least ``threshold`` of its attention on average: "previous token",
-        "next token", "sinks" or "itself" (the largest if several do), else "" (the head spreads its attention)."""
+        """Per head, the pattern that takes at least ``threshold`` of its attention: "previous token", "next token",
+        "sinks" or "itself" (the largest if several do), else "" (the head spreads its attention)."""
         names = np.array(["previous token", "next token", "sinks", "itself", ""])
         shares = np.stack([self.previous, self.next, self.sinks, self.itself])  # (4, ...)
         strongest = shares.argmax(axis=0)
@@ -49,16 +53,25 @@ def head_statistics(attention, sinks=(0,)) -> HeadStatistics:
     """Statistics of every head in ``attention`` (..., n, n), e.g. a run's (layers, heads, n, n) and its ``sinks``."""
     attention, sinks = _check(attention, sinks)
     n = attention.shape[-1]
-    rows = np.arange(n)
-    neighbours = n > 1
-    previous = attention[..., rows[1:], rows[:-1]].mean(axis=-1) if neighbours else np.zeros(attention.shape[:-2])
-    after = attention[..., rows[:-1], rows[1:]].mean(axis=-1) if neighbours else np.zeros(attention.shape[:-2])
+    rows, cols = np.indices((n, n))
+    taken = [np.isin(cols, sinks), cols == rows, cols == rows - 1, cols == rows + 1]  # sinks, itself, previous, next
+    part = np.full((n, n), len(taken))  # elsewhere
+    for code in reversed(range(len(taken))):  # a cell two parts claim is the first one's
+        part[taken[code]] = code
+    asking = ~np.isin(rows, sinks) if not np.isin(np.arange(n), sinks).all() else np.ones((n, n), bool)
+    counted = np.where(asking, attention, 0.0)  # the sentence's tokens' rows: a sink's own row is not a token's
+    total = counted.sum(axis=(-2, -1))
+    whole = np.where(total > 0, total, 1.0)
+    sinks_, itself, previous, after, elsewhere = (
+        np.where(part == code, counted, 0.0).sum(axis=(-2, -1)) / whole for code in range(5)
+    )
     return HeadStatistics(
         previous=previous,
         next=after,
         first=attention[..., :, 0].mean(axis=-1),
-        sinks=attention[..., :, np.unique(sinks)].sum(axis=-1).mean(axis=-1),
-        itself=attention[..., rows, rows].mean(axis=-1),
+        sinks=sinks_,
+        itself=itself,
+        elsewhere=elsewhere,
     )
 
 

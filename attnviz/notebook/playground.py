@@ -92,7 +92,7 @@ class Playground(GridWidget):
             said = now_said or said
         self._syncing = True  # traitlets' own set-up sets each trait: taken as it is
         super().__init__()
-        self._state, self._previous, self._undo, self._made = state, None, [], None
+        self._state, self._previous, self._undo, self._made, self._picks = state, None, [], None, (state, ())
         self._commit(state, said)
 
     @traitlets.validate(*FIELDS)
@@ -131,7 +131,12 @@ class Playground(GridWidget):
         """Predict mode: what the click predicts is kept, and the change the question asks about is made, so the
         reveal shows its effect (as attnviz.ui.playground_session does). Anything else is no click."""
         current = self._state
-        guess = predictions.guess_of(current, value)
+        picks = self._picks[1] if self._picks[0] == current else ()  # the mask question's keys clicked so far
+        if (keys := predictions.picked(current, value, picks)) is not None:
+            self._picks = (current, keys)
+            self._commit(current)
+            return
+        guess = predictions.guess_of(current, value, picks)
         if not current.predict or guess is None:
             return
         after = predictions.outcome(current)
@@ -155,8 +160,9 @@ class Playground(GridWidget):
             self._syncing = False
         made = self._made
         asked = (made[1], made[2]) if made is not None and made[0] == state else None  # any change asks again
-        self._draw(
-            playground_data(
-                state, self._previous, asked, font_size=FONT_SIZE, height=HEIGHT, can_undo=bool(self._undo), warning=said
-            )
-        )
+        picks = self._picks[1] if self._picks[0] == state else ()
+        data = playground_data(
+            state, self._previous, asked, font_size=FONT_SIZE, height=HEIGHT, can_undo=bool(self._undo), warning=said,
+            picks=picks,
+        )  # fmt: skip
+        self._draw(data)

@@ -30,12 +30,13 @@ def start(key: str) -> None:
     """Sets the challenge's starting situation (the Playground's state as a move Undo can take back) and tries it."""
     challenge = CHALLENGES[key]
     begin = challenge.start()
-    _show(challenge.page, begin)
+    _show(challenge.page, begin, fresh=True)
     state.set_active_challenge(key)
 
 
-def _show(page: str, shown: Situation) -> None:
-    playground_session.set_playground(shown.state)
+def _show(page: str, shown: Situation, *, fresh: bool = False) -> None:
+    """Shows ``shown``: a move ("Show me" plays one), or a ``fresh`` start that the views compare with nothing."""
+    (playground_session.set_up if fresh else playground_session.set_playground)(shown.state)
     for name, value in shown.settings.items():
         state.set_setting(page, name, value)
 

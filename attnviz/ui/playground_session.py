@@ -32,6 +32,7 @@ from attnviz.ui.state import (
     CONTROL,
     MESSAGES,
     OUTSIDE_VIEWS,
+    PICKS,
     PLAYGROUND,
     PREDICTION,
     PREVIOUS,
@@ -114,6 +115,13 @@ def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool
     say(*messages)
 
 
+def set_up(state: PlaygroundState) -> None:
+    """A fresh start that is still a move (a challenge's starting state): Undo takes it back, but the views compare it
+    with nothing, as it is no change to count or box."""
+    set_playground(state)
+    st.session_state.pop(PREVIOUS, None)
+
+
 def start_from(state: PlaygroundState, *messages: str | None) -> None:
     """A share link's state: current, with nothing before it to undo or to compare with."""
     set_playground(state, *messages, undoable=False)
@@ -176,12 +184,22 @@ def predicted() -> tuple[int, PlaygroundState] | None:
     return (made[1], made[2]) if made is not None and made[0] == playground() else None
 
 
+def picks() -> tuple[int, ...]:
+    """The keys clicked so far for the mask question asked now (any change starts the set again)."""
+    kept = st.session_state.get(PICKS)
+    return kept[1] if kept is not None and kept[0] == playground() else ()
+
+
 def _on_guess() -> None:
     """A click on a covered view (trigger "guess": ``{"row": i, "col": j}``, or ``{"choice": k}`` on its buttons).
-    What it predicts is kept; the change the question asks about (if any) is made, so the reveal shows its effect.
-    Anything else is no click."""
+    What it predicts is kept (the mask question's clicks pick keys until its Check); the change the question asks
+    about (if any) is made, so the reveal shows its effect. Anything else is no click."""
     current = playground()
-    guess = predictions.guess_of(current, st.session_state.get(VIEWS, {}).get("guess"))
+    sent = st.session_state.get(VIEWS, {}).get("guess")
+    if (keys := predictions.picked(current, sent, picks())) is not None:
+        st.session_state[PICKS] = (current, keys)
+        return
+    guess = predictions.guess_of(current, sent, picks())
     if not current.predict or guess is None:
         return
     after = predictions.outcome(current)

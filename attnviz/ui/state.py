@@ -32,6 +32,7 @@ TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's na
 OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
 PREDICTIONS = "predictions"  # predict mode on the guided pages: {question: the column clicked} (attnviz.ui.predict)
 PREDICTION = "playground.prediction"  # predict mode: (the state shown after, the prediction, the state asked on)
+PICKS = "playground.picks"  # predict mode's mask question: (the state asked on, the keys clicked so far)
 VIEWS = "playground.views"  # the attention views component: its controls' changes arrive as triggers, by field
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>

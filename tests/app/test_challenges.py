@@ -9,7 +9,7 @@ from attnviz.lessons.challenges import CHALLENGES
 from attnviz.ui import challenges as challenge_ui
 from attnviz.ui.state import SOLVED
 from tests.app.test_real_model import ready
-from tests.support.apptest import button, open_app, playground, setting_key, texts, use_control
+from tests.support.apptest import button, open_app, playground, setting_key, texts, use_control, views, views_data
 
 
 def bar(at) -> str:
@@ -41,6 +41,19 @@ def test_every_challenge_starts_unsolved_hints_on_a_miss_and_show_me_solves_it(k
     assert not at.exception
     assert "**Solved!** The numbers on this page meet the goal." in bar(at), bar(at)
     assert "Show me: " in bar(at) and key in at.session_state[SOLVED]
+
+
+def test_a_challenges_start_is_a_fresh_start_not_a_change_counted_in_weights():
+    """Issue 35: a challenge's reset was reported as "the last change moved 112 of 144 weights"."""
+    at = try_challenge("uniform")
+    use_control(at, "causal", True)  # a try that moves most weights; then the challenge again, from its start
+    at.switch_page("pages/challenges.py").run()
+    at.button(key="challenge.uniform").click().run()
+    at.switch_page("pages/playground.py").run()
+    assert not playground(at).causal
+    caption = views_data(at)["caption"]
+    assert caption.startswith("Start here:") and "The last change" not in caption
+    assert views(at)["weights"]["changed"] == []
 
 
 def test_a_students_own_moves_solve_them_on_every_kind_of_page():

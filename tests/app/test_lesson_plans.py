@@ -81,7 +81,7 @@ def follow(at):
 def test_a_lesson_is_presented_question_first_then_its_answer_then_the_next_step():
     at = present_ready("Why the mask and the scale exist")
     assert at.session_state["presenter"] is True
-    assert "step 1 of 5" in texts(at.markdown) and "**Question:** Switch the causal mask on" in texts(at.markdown)
+    assert "step 1 of 5" in texts(at.markdown) and "**Question:** If the causal mask were switched on" in texts(at.markdown)
     assert views(at)["weights"]["cover"] and not playground(at).causal  # asked: covered, before the switch
     at.button(key="lesson.next").click().run()  # "Answer"
     follow(at)

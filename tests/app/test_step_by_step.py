@@ -144,7 +144,7 @@ def test_a_masked_weight_shows_0_and_a_masked_score_minus_infinity():
 
 def test_causal_playground_is_explained_as_a_decoder():
     at = with_state(replace(load_example(PlaygroundState(), "pronoun_it"), causal=True), "mask")
-    assert "set up as a decoder, and also blocks key(s) 3 for every query" in texts(at.markdown)
+    assert "set up as a decoder, and also blocks key 3 for every query" in texts(at.markdown)
     assert charts(at)[2]["title"] == "If it were an encoder (no causal mask)"
     at.selectbox(key=setting_key("step_by_step", "query")).set_value(0).run()
     at.selectbox(key=setting_key("step_by_step", "key")).set_value(2).run()

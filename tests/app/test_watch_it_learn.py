@@ -182,7 +182,7 @@ def test_the_scrub_slider_shows_each_snapshots_numbers(page):
         caption = as_read(texts(page.caption))
         weight = (
             f"[CLS]'s weight on position 4, on held-out samples: {rows.positive[4]:.2f} on {rows.positives} "
-            f"positives, {rows.negative[4]:.2f} on 128 negatives."
+            f"positives, {rows.negative[4]:.2f} on 128 negatives (the same few at every step; the lesson below uses all "
         )
         if index == 0:
             assert f"Before the first step. {weight}" in caption
@@ -294,7 +294,7 @@ def test_the_default_run_says_where_cls_looks_by_label_on_held_out_samples(page)
         np.testing.assert_allclose(row, weights[samples].mean(axis=0), atol=5e-5)
     assert (
         f"[CLS]'s weight on position 4, on held-out samples: {shown[0][4]:.2f} on {len(probe[0])} positives, "
-        f"{shown[1][4]:.2f} on 128 negatives."
+        f"{shown[1][4]:.2f} on 128 negatives (the same few at every step; the lesson below uses all "
     ) in as_read(texts(page.caption))
     assert not [label for label in shown_metrics(page) if label.startswith("Weight")]  # no mean over both labels
     button(page, "Open in Playground").click().run()  # a positive sample, the switch's default

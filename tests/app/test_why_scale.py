@@ -133,3 +133,15 @@ def test_the_scaled_series_say_they_are_divided_by_the_square_root_of_d_k(page):
     np.testing.assert_allclose(trace(page, "why_row", 1, "y"), divided, rtol=1e-9)
     names = [t["name"] for key in ("why_row", "why_saturation") for t in chart(page, key)["data"] if "name" in t]
     assert "divided by √d_k" in names and not [name for name in names if "scaled by" in name]
+
+
+def test_the_page_shows_the_count_of_one_hot_rows_the_challenge_checks(page):
+    """Issue 35: the d_k challenge said Solved at d_k = 131 beside "largest weight, unscaled" 0.964 < 0.99; the count
+    of rows it checks (most rows one-hot) was never shown. Counted here by loops over the reference's weights."""
+    page.slider(key=setting_key("why_scale", "d_k")).set_value(131).run()
+    Q, K, V = random_qkv(16, 131, 1, 0)
+    counts = []
+    for scale in (False, True):
+        _, weights, _ = naive_attention(Q.tolist(), K.tolist(), V.tolist(), scale=scale)
+        counts.append(sum(max(row) >= 0.99 for row in weights))
+    assert counts[0] > 8 and f"**{counts[0]} of 16** unscaled, **{counts[1]} of 16** scaled." in texts(page.markdown)

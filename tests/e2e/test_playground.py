@@ -10,6 +10,7 @@ import pytest
 from attnviz.classroom.share import decode, encode
 from attnviz.core.numbers import format_number
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.predictions import choices
 from tests.support.live import (
     StreamlitServer,
     chosen_focus,
@@ -396,11 +397,31 @@ def test_predict_mode_asks_then_reveals_with_a_click_on_the_covered_view(playgro
     assert decode(current_link(page)).state.predict  # in the link: a teacher can share a setup that asks first
 
 
+def test_the_mask_question_is_answered_by_clicking_keys_then_check(playground):
+    page = playground
+    view_control(page, "Predict first").locator("select").select_option(index=3)
+    cover = page.locator('.attnviz-view[data-view="weights"] .attnviz-cover')
+    cover.filter(has_text="which keys would it set to 0 in “good”'s row?").wait_for()
+    wait_for_app(page)
+    box = view_titled(page, WEIGHTS)["box"]
+    at = page.evaluate(
+        """() => JSON.parse(document.querySelector('.attnviz-view[data-view="weights"] canvas').dataset.layout)"""
+    )
+    asked = PlaygroundState(predict="zeroed")
+    for col in range(5, 12):  # every key after “good” (4), each drawn as picked before the next click
+        page.mouse.click(box["x"] + at["left"] + (col + 0.5) * at["cellW"], box["y"] + at["top"] + 4.5 * at["cellH"])
+        cover.get_by_role("button", name=choices(asked, tuple(range(5, col + 1)))[0], exact=True).wait_for()
+        wait_for_app(page)
+    cover.get_by_role("button", name=choices(asked, tuple(range(5, 12)))[0], exact=True).click()
+    cover.wait_for(state="hidden")
+    page.locator(".attnviz-caption").filter(has_text="(outlined in view 3): right.").wait_for()
+
+
 def test_sharper_or_flatter_is_answered_with_a_button_on_the_cover(playground):
     page = playground
     view_control(page, "Predict first").locator("select").select_option(index=2)
     cover = page.locator('.attnviz-view[data-view="weights"] .attnviz-cover')
-    cover.filter(has_text="Scaling off: will “good”'s row get sharper or flatter?").wait_for()
+    cover.filter(has_text="If scaling were switched off (÷ √d_k = ÷ ").filter(has_text="would “good”'s row get sharper").wait_for()
     wait_for_app(page)
     cover.get_by_role("button", name="Sharper").click()
     cover.wait_for(state="hidden")

@@ -39,7 +39,7 @@ def test_each_small_map_is_its_heads_attention_where_every_token_fits():
         for head in range(12):
             block = drawn[layer * 16 : (layer + 1) * 16, head * 16 : (head + 1) * 16]
             np.testing.assert_allclose(block, attention[layer, head], atol=0.5e-3)
-    assert view["rows"][2 * 16 + 3] == "layer 3 · 3: w3" and view["cols"][5 * 16] == "head 6 · 0: w0"
+    assert view["rows"][2 * 16 + 3] == "layer 3, query 3: w3" and view["cols"][5 * 16] == "head 6, key 0: w0"
     assert view["boxes"] == [[2 * 16, 5 * 16, 16, 16]]  # the chosen head, outlined
     assert maps.head_at(2 * 16 + 3, 5 * 16 + 15) == {"layer": 2, "head": 5} and maps.head_at(96, 0) is None
     assert height <= 380
@@ -52,7 +52,7 @@ def test_the_longer_of_layers_and_heads_runs_across_and_each_map_is_numbered_onc
     assert view["boxes"] == [[8 * 8, 29 * 8, 8, 8]]  # head 9 down, layer 30 across
     assert [t for t in view["ticks"] if t] == [str(k) for k in range(1, 31)]
     assert [t for t in view["row_ticks"] if t] == [str(k) for k in range(1, 10)]
-    assert view["rows"][0] == "head 1 · tokens 0–1" and maps.head_at(0, 29 * 8) == {"layer": 29, "head": 0}
+    assert view["rows"][0] == "head 1, query tokens 0–1" and maps.head_at(0, 29 * 8) == {"layer": 29, "head": 0}
 
 
 def test_the_decoders_overview_at_128_tokens_stays_small():

@@ -2,9 +2,11 @@
 
 import dataclasses
 
-from attnviz.core.playground_state import PlaygroundState
-from attnviz.lessons.playground import undone_line
+from attnviz.core.playground_state import PlaygroundState, load_example
+from attnviz.lessons.examples import EXAMPLES
+from attnviz.lessons.playground import example_note, example_title, undone_line
 from attnviz.lessons.predictions import reveal
+from attnviz.lessons.training import RATE_HELP
 
 
 def test_undo_has_words_for_every_field_of_the_state():
@@ -32,7 +34,7 @@ def test_undo_has_words_for_every_field_of_the_state():
 def test_a_masked_prediction_is_told_it_is_masked():
     state = dataclasses.replace(PlaygroundState(), causal=True, predict="most")  # row 4 may not see key 7
     said = reveal(state, state, 7)
-    assert said.startswith("Not this time: you predicted “the” (7).") and "“the” is masked, so its weight is 0" in said
+    assert said.startswith("Not this time: you predicted “the” (7), outlined in view 3.") and "“the” is masked, so its weight is 0" in said
 
 
 def test_a_shorter_sentence_names_the_typed_cells_blocked_keys_and_focus_it_drops():
@@ -57,3 +59,23 @@ def test_a_smaller_d_k_names_the_typed_cells_it_drops():
     before = PlaygroundState(edits=tuple(((m, 0, 3), "1") for m in "QKV"))
     after = set_dim(before, 1, which="d_k")
     assert dropped_line(before, after) == "Gone with this change: 2 typed cells (K[0, 4], Q[0, 4]). Undo brings them back."
+
+
+def test_the_examples_words_and_title_stop_where_the_student_moved_away():
+    """Issue 35: the note kept describing “it” after the focus moved to “because”; "other keys blocked" was said after
+    the only blocked key was unblocked; the Example box named the movie review over a typed sentence."""
+    pronoun = load_example(PlaygroundState(), "pronoun_it")  # focus “it” (3), key 3 blocked
+    assert example_note(pronoun) == EXAMPLES["pronoun_it"][1]
+    moved = example_note(dataclasses.replace(pronoun, focus=2))
+    assert moved.startswith("You have moved away from the example (the focus on “because”)") and "“because” puts" in moved
+    unblocked = example_note(dataclasses.replace(pronoun, blocked_keys=()))
+    assert "(no key blocked)" in unblocked and "other keys blocked" not in unblocked
+    movie = load_example(PlaygroundState(), "movie_negation")
+    assert example_title(movie, "movie_negation") == EXAMPLES["movie_negation"][0]
+    typed = dataclasses.replace(movie, sentence="A film I did not like")
+    assert example_title(typed, "movie_negation") == "Movie review: “not good”: its vectors, your sentence"
+    assert example_title(typed, "pronoun_it") == EXAMPLES["pronoun_it"][0]  # the other examples keep their names
+
+
+def test_the_learning_rates_help_names_the_text_it_quotes():
+    assert RATE_HELP == "Adam's step size. 0.001 is Keras's default, which the first reference text's training run uses."

@@ -7,16 +7,20 @@ import numpy as np
 import pytest
 
 from attnviz import AttnvizInputError
+from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import (
     KINDS,
-    NO_KEY,
     answer,
     choices,
     cover,
     guess_of,
     kind_of,
+    marked,
+    option_of,
+    options,
     outcome,
+    picked,
     prompt,
     reveal,
 )
@@ -57,7 +61,7 @@ def test_most_is_the_largest_weight_of_the_focus_row():
     state = replace(OPENING, predict="most")  # “good” (4) attends to “not” (3), 0.67
     assert answer(state) == int(np.argmax(weights_of(state)[4])) == 3 and outcome(state) == state
     assert reveal(state, state, 3).startswith(
-        "Right: you predicted “not” (3). “good” attends most to “not” (3), weight 0.67"
+        "Right: you predicted “not” (3), outlined in view 3. “good” attends most to “not” (3), weight 0.67"
     )
     assert guess_of(state, {"row": 4, "col": 3}) == 3 and guess_of(state, {"row": 4, "col": 12}) is None
 
@@ -69,26 +73,68 @@ def test_switching_scaling_off_sharpens_the_row_and_the_reveal_says_by_how_much(
     before_row, after_row = weights_of(state)[4], weights_of(after)[4]
     assert entropy(after_row) < entropy(before_row) and answer(state) == 0  # sharper
     said = reveal(state, after, 0)
+    assert cover(state) == "If scaling were switched off (÷ √d_k = ÷ 1.414), would “good”'s row get sharper or flatter?"
     assert said.startswith("You predicted sharper: right. Without ÷ √d_k the row has every score 1.414× further apart")
     assert f"“not” {before_row[3]:.2f} → {after_row[3]:.2f}" in said
     assert f"{entropy(before_row):.2f} → {entropy(after_row):.2f} bits" in said
     assert reveal(state, after, 1).startswith("You predicted flatter: not this time.")
     switched_on = replace(after, predict="sharper")  # the other way round: scaling on flattens
-    assert answer(switched_on) == 1 and cover(switched_on).startswith("Scaling on: will “good”'s row")
+    assert answer(switched_on) == 1 and cover(switched_on).startswith("If scaling were switched on")
     assert answer(replace(state, d_k=1, edits=())) == 2  # ÷ √1 changes nothing
     assert guess_of(state, {"choice": 1}) == 1 and guess_of(state, {"choice": 3}) is None
     assert guess_of(state, {"choice": True}) is None and guess_of(state, {"row": 4, "col": 3}) is None
 
 
-def test_the_causal_mask_zeroes_every_key_after_the_query_and_the_first_is_the_answer():
+def test_the_mask_question_is_answered_by_a_set_and_judged_right_exactly_when_it_is_the_masks():
     state = replace(OPENING, predict="zeroed", blocked_keys=(5,))  # “good” (4): “,” (5) is already blocked
     after = outcome(state)
-    assert after.causal and answer(state) == 6  # the first key that drops to 0: “but”
     dropped = np.flatnonzero((weights_of(state)[4] > 0) & (weights_of(after)[4] == 0))
-    assert dropped.tolist() == list(range(6, 12)) and dropped[0] == answer(state)
-    said = reveal(state, after, 6)
-    assert said.startswith("You predicted “but” (6): right. The causal mask hides every key after the query (4), so 6")
-    last = replace(state, focus=11)  # the last token loses nothing: a click on its row label says "none"
-    assert answer(last) == NO_KEY and guess_of(last, {"row": 11, "col": None}) == NO_KEY
-    assert reveal(last, outcome(last), NO_KEY).startswith("You predicted none: right.")
-    assert prompt(state).startswith("Predict first: switch the causal mask on. Which key of “good”'s row")
+    assert after.causal and answer(state) == tuple(dropped) == tuple(range(6, 12))  # every later key, at once
+    assert cover(state).startswith("If the causal mask were switched on, which keys would it set to 0 in “good”'s row?")
+    assert prompt(state).startswith("Predict first. If the causal mask were switched on")
+    keys = ()
+    for col in (6, 7, 3, 8, 9, 10, 11, 3):  # “not” (3) picked, then taken back
+        keys = picked(state, {"row": 4, "col": col}, keys)
+    assert keys == tuple(range(6, 12)) and choices(state, keys)[0].startswith("Check: “but” (6), “the” (7)")
+    assert guess_of(state, {"choice": 0}, keys) == keys and guess_of(state, {"choice": 1}, keys) is None
+    assert marked(state, None, keys) == [(4, j, 1, 1) for j in range(6, 12)]
+    said = reveal(state, after, keys)
+    assert said.startswith("You predicted “but” (6), “the” (7), “soundtrack” (8), “was” (9), “amazing” (10), “.” "
+                           "(11) (outlined in view 3): right. The causal mask hides every key after the query (4), "
+                           "so switching it sets to 0")  # fmt: skip
+    assert "all 6 at once" in said and "the first" not in said
+    assert "“,” (5): a blocked key, so its weight is 0 with the mask on or off." in said
+    wrong = reveal(state, after, (5, 6))
+    assert "not this time" in wrong and "left out “the” (7)" in wrong and "does not change “,” (5)" in wrong
+
+
+def test_the_last_token_and_a_row_whose_later_keys_are_blocked_lose_nothing_to_the_mask():
+    street = replace(OPENING, sentence="The cat crossed the street because it was tired", focus=4, predict="zeroed")
+    assert answer(street) == (5, 6, 7, 8)  # every later key, with no "first"
+    clicked = reveal(street, outcome(street), (6,))
+    assert "not this time" in clicked and "the first" not in clicked and "key(s)" not in clicked
+    because = replace(street, focus=5, sentence="The cat crossed the street because it", blocked_keys=(6,))
+    assert answer(because) == ()  # “it” (6) is later, but blocked already
+    for guess, verdict in (((6,), "not this time"), ((), "right")):
+        said = reveal(because, outcome(because), guess)
+        assert f": {verdict}. Every key after “because” (5) is blocked already" in said
+        assert "“it” (6): a blocked key" in said and "hides only later keys" not in said
+    last = replace(street, focus=8)
+    assert answer(last) == () and guess_of(last, {"choice": 0}) == ()
+    assert reveal(last, outcome(last), ()).startswith("You predicted none (outlined in view 3): right. No key comes")
+    off = replace(street, causal=True)  # switched off: the same keys come back
+    assert answer(off) == (5, 6, 7, 8) and cover(off).startswith("If the causal mask were switched off")
+    assert "brings back from 0" in reveal(off, outcome(off), (5, 6, 7, 8))
+
+
+def test_a_reveal_quotes_its_scores_at_one_precision():
+    """Issue 35: "7.071" beside "4.95" in one sentence; both as view 2 prints them now."""
+    state = replace(load_example(PlaygroundState(), "pronoun_it"), predict="most")
+    said = reveal(state, state, 1)
+    assert "because its score 7.07 is the largest “it” may use (“street”: 4.95)" in said
+
+
+def test_a_class_counts_the_mask_question_as_the_masks_set_or_another():
+    state = replace(OPENING, predict="zeroed")
+    assert options(state) == ["Exactly the keys the mask sets to 0", "Another set of keys"]
+    assert option_of(state, tuple(range(5, 12))) == 0 and option_of(state, (5,)) == 1 and option_of(state, ()) == 1

@@ -80,7 +80,12 @@ def test_the_mask_is_explained_for_what_blocks_keys():
 
 @pytest.mark.parametrize(
     ("scale", "d_k", "temperature", "text"),
-    [(True, 2, 1.0, "√2 = 1.414"), (True, 4, 0.5, "√4 × τ 0.5 = 1"), (False, 4, 1.0, "1"), (False, 4, 2.0, "τ 2 = 2")],
+    [
+        (True, 2, 1.0, "√2 = 1.414"),
+        (True, 4, 0.5, "√4 × τ = √4 × 0.5 = 1"),
+        (False, 4, 1.0, "1"),
+        (False, 4, 0.35, "τ = 0.35"),  # issue 35: was "τ 0.35 = 0.35"
+    ],
 )
 def test_the_divisor_says_where_it_comes_from(scale, d_k, temperature, text):
     Q = np.ones((2, d_k))
@@ -165,7 +170,7 @@ def test_the_focus_table_and_its_caption():
     table = arithmetic_columns(Q, K, result, PRONOUN.labels, 3, scale=True, temperature=1.0)
     assert table == {
         "key": ["0: animal", "1: street", "2: because", "3: it"],
-        "q·k": ["3×3 + 1×1 = 10", "3×1 + 1×4 = 7", "3×1.5 + 1×0.5 = 5", "3×3 + 1×1 = 10"],
+        "q·k": ["10 = 3×3 + 1×1", "7 = 3×1 + 1×4", "5 = 3×1.5 + 1×0.5", "10 = 3×3 + 1×1"],  # the score never cut
         "s = q·k ÷ (√2 = 1.414)": ["7.071", "4.95", "3.536", "−∞ (masked)"],  # 10/√2, 7/√2, 5/√2
         "e^(s − max s)": ["1", "0.1199", "0.02914", "0"],  # e^0, e^(−3/√2), e^(−5/√2)
         "weight": ["0.8703", "0.1043", "0.02536", "0"],

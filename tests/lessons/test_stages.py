@@ -87,7 +87,7 @@ def test_mask_stage_outlines_what_it_blocked_and_shows_the_other_architecture():
     assert causal.panels[2].title == "If it were an encoder (no causal mask)"
     assert not causal.panels[2].blocked[0, 1] and causal.panels[2].blocked[:, 3].all()
     assert "causal mask" in causal.formula(0, 2)
-    assert "set up as a decoder, and also blocks key(s) 3 for every query" in causal.explanation
+    assert "set up as a decoder, and also blocks key 3 for every query" in causal.explanation
 
 
 def test_an_encoder_is_said_to_have_no_causal_mask_not_no_mask():
@@ -211,4 +211,20 @@ def test_softmax_caption_says_fully_masked_rows_stay_zero():
 
 def test_long_sums_are_cut_short():
     output = stages(PlaygroundState())["output"]  # 12 tokens
-    assert r"\cdots\ (\text{6 more})" in output.formula(0, 0)
+    assert r"\cdots\ (\text{6 more} = " in output.formula(0, 0)
+
+
+def test_a_cut_sum_says_what_its_hidden_terms_add_up_to():
+    """Issue 35: "… = 1" whose visible terms add up to 0.67: the 0.33 was hidden in "6 more"."""
+    output = stages(MOVIE)["output"].formula(4, 0)  # “good”: 0.67 on “not”, 0.33 on “amazing” (10), past the sixth
+    assert r"\\ &\quad + \cdots\ (\text{6 more} = 0.3302) = 1" in output  # on a line of its own
+
+
+def test_with_no_mask_the_mask_stage_boxes_nothing_and_says_nothing_of_boxes():
+    """Issue 35: "No cell changed … Boxed in orange: the cells this stage changed" over a picture full of boxes."""
+    from attnviz.figures.stages import stage_notes, stage_views
+
+    mask = stages(MOVIE)["mask"]  # no causal mask, no blocked key
+    views = stage_views(mask, (4, 0))
+    assert mask.caption.startswith("No cell changed") and [view["changed"] for view in views] == [[], [], []]
+    assert "Boxed" not in stage_notes(mask, views)

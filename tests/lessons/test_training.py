@@ -114,7 +114,8 @@ def test_each_snapshot_has_its_steps_numbers_and_its_target_weight(result):
     first = result.snapshots[0].cls_rows
     assert words.snapshot_text(result, 0) == (
         "Before the first step. [CLS]'s weight on position 4, on held-out samples: 0.14 on "
-        f"{first.positives} positives, 0.14 on 128 negatives."
+        f"{first.positives} positives, 0.14 on 128 negatives (the same few at every step; the lesson below uses all "
+        f"{result.cls_rows.positives + result.cls_rows.negatives:,})."
     )
     snapshot, entry = result.snapshots[2], result.history[1]
     assert snapshot.step == entry["step"] == 16
@@ -124,7 +125,8 @@ def test_each_snapshot_has_its_steps_numbers_and_its_target_weight(result):
     rows_ = snapshot.cls_rows
     assert text.endswith(
         f"on held-out samples: {rows_.positive[4]:.2f} on {rows_.positives} positives, "
-        f"{rows_.negative[4]:.2f} on 128 negatives."
+        f"{rows_.negative[4]:.2f} on 128 negatives (the same few at every step; the lesson below uses all "
+        f"{result.cls_rows.positives + result.cls_rows.negatives:,})."
     )
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import attnviz
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.numbers import format_fixed_numbers
 from attnviz.lessons.playground import OPENING
 from attnviz.notebook import FIELDS, Playground
 
@@ -130,16 +131,16 @@ def test_a_bad_value_from_the_widget_is_said_there_and_changes_nothing():
     assert widget.state == OPENING
 
 
-def test_a_changed_cell_is_boxed_and_the_line_under_the_views_says_what_moved():
+def test_a_change_to_most_cells_is_said_in_words_and_boxes_none():
     widget = Playground()
     widget.causal = True
     data = sent(widget)
-    changed, n = data["views"][2]["changed"], widget.state.n  # the weights the mask moved, by cell
-    was = OPENING.result().weights
-    zeroed = {i * n + j for i in range(n) for j in range(i + 1, n) if was[i, j] >= 0.005}  # shown as more than 0.00
-    assert zeroed <= set(changed) and 0 in changed  # row 0 was spread over 12 keys, now 1.00 on itself
-
-    assert data["caption"].startswith(f"The last change moved {len(changed)} of {n * n} weights (boxed in orange).")
+    n = widget.state.n
+    was, now = (format_fixed_numbers(s.result().weights.ravel(), decimals=2) for s in (OPENING, widget.state))
+    masked = widget.state.result().blocked.ravel()  # a 0.00 now masked is drawn grey: a change too
+    moved = sum(a != b or m for a, b, m in zip(was, now, masked, strict=True))
+    assert 2 * moved > n * n and data["views"][2]["changed"] == []  # most cells: a box on each would say nothing
+    assert data["caption"].startswith(f"The last change moved {moved} of {n * n} weights, too many to box.")
 
 
 def test_predict_mode_covers_the_weights_until_a_click_then_reveals():
@@ -153,3 +154,14 @@ def test_a_setting_that_is_taken_with_a_message_says_it():
     widget = Playground(sentence=" ".join(["word"] * 130), d_k=3)
     assert widget.state.n == 128 and widget.state.d_k == 3
     assert sent(widget)["warning"] == "The sentence has 130 tokens; only the first 128 are used."
+
+
+def test_the_mask_question_picks_keys_then_checks_them_in_a_notebook_too():
+    widget = Playground(predict="zeroed")  # the movie example: “good” (4)
+    for col in (5, 6):
+        click(widget, "guess", {"row": 4, "col": col})
+    weights = sent(widget)["views"][2]
+    assert weights["choices"] == ["Check: “,” (5), “but” (6)"] and weights["boxes"] == [[4, 5, 1, 1], [4, 6, 1, 1]]
+    click(widget, "guess", {"choice": 0})
+    assert widget.state.causal and "not this time" in sent(widget)["caption"]
+    assert sent(widget)["views"][2]["boxes"] == [[4, 5, 1, 1], [4, 6, 1, 1]]  # the prediction, on the reveal
