@@ -12,6 +12,7 @@ import numpy as np
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
 from attnviz.figures.grid_data import component_data, controls_of
+from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
@@ -102,12 +103,21 @@ READING = " Colours keep their scale while you toggle. Read a cell by hovering i
 
 
 def playground_data(
-    state, previous, made, *, font_size: int, height: int, can_undo: bool, warning: str | None = None
+    state,
+    previous,
+    made,
+    *,
+    font_size: int,
+    height: int,
+    can_undo: bool,
+    warning: str | None = None,
+    lens: bool = False,
 ) -> dict:
     """The Playground's instrument as the component takes it, for either host (a page, a notebook widget): its
     controls in a rail beside the four views, the example's note, a warning (``warning``, else a fully masked row's)
     and the line saying what moved. ``made`` is predict mode's (prediction, state it was asked on), None until the
-    student clicks one: until then the weights and outputs are covered."""
+    student clicks one: until then the weights and outputs are covered. ``lens``: presenter mode's focus row, large
+    (attnviz.figures.lens)."""
     covered_ = bool(state.predict) and made is None
     covers = {"weights": predictions.cover(state), "output": predictions.COVERED_OUTPUT} if covered_ else None
     views = playground_views(state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state))
@@ -115,7 +125,7 @@ def playground_data(
         said = predictions.prompt(state) if covered_ else predictions.reveal(made[1], state, made[0])
     else:
         said = describe_change(previous, state, views[2])
-    return component_data(
+    data = component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),
         note="" if covered_ else example_note(state) or "",  # an example's note would give the answer away
@@ -127,3 +137,4 @@ def playground_data(
         clicks="focus",
         enter="Enter makes its row the focus token.",
     )
+    return data | {"lens": lens_of(views) if lens else None}

@@ -13,13 +13,13 @@ ARRIVAL = "lesson.arrival"  # counts the steps' arrivals: each one scrolls its p
 # What a step's note talks about, by page: the thing a clicker (which moves the lesson, not the page) must find on
 # screen. The Playground's notes read the weights; Step by step's the formula; Geometry's the arrows; Multi-head's the
 # heads; Why we scale's the spread of the scores; the Real model's the head's map.
-SUBJECTS = {
-    "playground": '.attnviz-view[data-view="weights"]',
-    "step_by_step": ".st-key-stage_formula",
-    "geometry": ".st-key-geometry_arrows",
-    "multi_head": ".st-key-mh-heads",
-    "why_scale": ".st-key-why_variance",
-    "real_model": ".st-key-rm-head",
+SUBJECTS = {  # CSS selectors, the first found wins
+    "playground": (".attnviz-lens:not([hidden])", '.attnviz-view[data-view="weights"]'),  # the lens: presenter mode's
+    "step_by_step": (".st-key-stage_formula",),
+    "geometry": (".st-key-geometry_arrows",),
+    "multi_head": (".st-key-mh-heads",),
+    "why_scale": (".st-key-why_variance",),
+    "real_model": (".st-key-rm-head",),
 }
 # The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
 # to a step's subject; the class's answers cover the Playground's output view, which is covered while they answer.
@@ -53,4 +53,5 @@ def arrived() -> None:
 
 def show_subject(page: str) -> None:
     """Scrolls ``page`` to what the step's note talks about, once an arrival, below the bar."""
-    _SUBJECT(key="lesson.subject", data={"selector": SUBJECTS.get(page, ""), "arrival": st.session_state.get(ARRIVAL, 0)})
+    subject = {"selectors": list(SUBJECTS.get(page, ())), "arrival": st.session_state.get(ARRIVAL, 0)}
+    _SUBJECT(key="lesson.subject", data=subject)

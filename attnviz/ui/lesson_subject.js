@@ -1,5 +1,5 @@
 // A lesson step's arrival: the page scrolls to what the step's note talks about (attnviz/ui/lesson_screen.py names it
-// by a CSS selector), below the lesson's bar, and keeps it there while the page settles (charts draw, fonts load), until
+// by CSS selectors, the first found wins), below the lesson's bar, and keeps it there while the page settles (charts draw, fonts load), until
 // the reader scrolls. A presenter's clicker sends Page Down to the lesson, so the page itself cannot be scrolled there.
 
 const MARGIN = 8; // px between the subject and the bar above it, or the screen's bottom edge
@@ -17,9 +17,10 @@ function scroller() {
   return document.querySelector('[data-testid="stMain"]') || document.scrollingElement;
 }
 
-function bringIntoView(selector) {
-  const subject = document.querySelector(selector);
-  if (!subject || !subject.getBoundingClientRect().height) return false;
+// The first of ``selectors`` on the page and drawn.
+function bringIntoView(selectors) {
+  const subject = selectors.map((selector) => document.querySelector(selector)).find((found) => found?.getBoundingClientRect().height);
+  if (!subject) return false;
   const bar = document.querySelector('.st-key-lesson_bar');
   const above = bar ? bar.getBoundingClientRect().bottom : 0;
   const by = scrollNeeded(subject.getBoundingClientRect(), above, window.innerHeight);
@@ -37,14 +38,14 @@ function release() {
 }
 
 export default function ({ data }) {
-  const { selector, arrival } = data;
-  if (!selector || held.arrival === arrival) return;
+  const { selectors, arrival } = data;
+  if (!selectors.length || held.arrival === arrival) return;
   held.arrival = arrival;
   release();
-  bringIntoView(selector);
+  bringIntoView(selectors);
   // The page grows as its parts draw: each change of its size brings the subject back, until the reader scrolls.
   const main = scroller();
-  held.watch = new ResizeObserver(() => bringIntoView(selector));
+  held.watch = new ResizeObserver(() => bringIntoView(selectors));
   for (const block of main.querySelectorAll('[data-testid="stMainBlockContainer"]')) held.watch.observe(block);
   const byReader = () => release();
   const events = ['wheel', 'touchmove', 'mousedown'];
