@@ -211,7 +211,7 @@ def _class_question(step: plans.Step, place) -> None:
             st.session_state[state.CLASS_QUESTION] = code
             st.rerun()
         return
-    with st.container(key="lesson_tally"):  # over the covered output view (attnviz.ui.lesson_screen), not under the bar
+    with st.container(key="lesson_tally"):  # over the controls (attnviz.ui.lesson_screen), not under the bar
         _tally(opened)
 
 

@@ -1,5 +1,5 @@
 """A presented lesson on the projector's one screen: its bar stays at the top at one height, the class's answers sit
-over the covered output rather than under the bar, and each step opens scrolled to what its note talks about."""
+over the controls rather than under the bar, and each step opens scrolled to what its note talks about."""
 
 from __future__ import annotations
 
@@ -22,19 +22,24 @@ SUBJECTS = {  # CSS selectors, the first found wins
     "real_model": (".st-key-rm-head",),
 }
 # The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
-# to a step's subject; the class's answers cover the Playground's output view, which is covered while they answer.
+# to a step's subject; the class's answers cover the Playground's controls, which the question does not need (its
+# Answer sets them), so the views and the lens stay in sight.
 LESSON_CSS = """
 .st-key-lesson-subject { display: none; } /* a script, nothing to see */
 [data-testid="stLayoutWrapper"]:has(> .st-key-lesson_bar) { position: sticky; top: 3.4rem; z-index: 999990; }
 .st-key-lesson_bar { background: var(--st-background-color, Canvas); }
-.st-key-lesson_bar [data-testid="stColumn"]:first-child [data-testid="stMarkdownContainer"] { font-size: 0.9rem;
+.st-key-lesson_bar [data-testid="stColumn"]:first-child [data-testid="stMarkdownContainer"]:not(.st-key-lesson_tally *) {
+  font-size: 0.9rem;
   line-height: 1.4; max-height: 3.8rem; overflow-y: auto; }
-.st-key-lesson_tally { position: fixed; right: 1rem; bottom: 0.5rem; width: min(27rem, 42vw); max-height: 48vh;
-  overflow-y: auto; z-index: 999980; padding: 0.5rem 0.7rem; border-radius: 0.5rem; font-size: 0.8rem;
+.st-key-lesson_tally { position: fixed; left: 0.5rem; top: 9rem; width: 21vw; max-height: calc(100vh - 9.5rem);
+  overflow-y: auto; z-index: 999980; padding: 0.4rem 0.6rem; border-radius: 0.5rem; font-size: 0.8rem;
   background: var(--st-background-color, Canvas); border: 1px solid rgba(128, 128, 128, 0.55);
   box-shadow: 0 0.2rem 0.8rem rgba(0, 0, 0, 0.25); }
-.st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-direction: column; }
-.st-key-lesson_tally [data-testid="stColumn"] { width: 100% !important; flex: 1 1 auto !important; }
+.st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; } /* the bars first */
+.st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 0.75rem; line-height: 1.35; }
+.st-key-lesson_tally [data-testid="stColumn"] { width: 100% !important; flex: 0 0 auto !important; }
+/* The bar's paragraphs have no bottom margin (text.py), which the markdown's own −1rem would take from the last line. */
+.st-key-lesson_tally [data-testid="stMarkdownContainer"] { margin-bottom: 0; }
 """
 _SUBJECT = st.components.v2.component(
     "attnviz_lesson_subject", js=(Path(__file__).parent / "lesson_subject.js").read_text(encoding="utf-8")

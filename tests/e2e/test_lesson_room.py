@@ -72,6 +72,8 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
         page.wait_for_function(f"() => ({IN_VIEW_JS})([{subject!r}])?.inView", timeout=30_000)
     seen = page.evaluate(IN_VIEW_JS, [subject])
     assert seen and seen["inView"], f"{where}: {subject} is not on screen below the bar: {seen}"
+    bar = page.locator(".st-key-lesson_bar").bounding_box()
+    assert bar["height"] <= 0.2 * PROJECTOR["height"], f"{where}: the bar takes {bar['height']} px of the screen"
     if step.view.page == "playground":
         digits = page.evaluate(
             "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
@@ -91,3 +93,25 @@ def test_a_lesson_presented_with_page_down_only_holds_on_every_screen(page, serv
             page.keyboard.press("PageDown")
         check_screen(page, plan, index, answered)
         page.screenshot(path=str(SCREENSHOTS / f"lesson-{list(plans.READY).index(title) if title in plans.READY else 'own'}-{number + 1}.png"))
+
+
+def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(page, server):
+    """*Ask the class* on step 1's question: the code and the bars in a panel over the controls (the question's Answer
+    sets them), not under the bar: the lens and every view stay on the projector's screen, uncovered."""
+    plan = plans.READY["Attention in 15 minutes"]
+    page.set_viewport_size(PROJECTOR)
+    present(page, server, plan)
+    check_screen(page, plan, 0, False)
+    page.get_by_role("button", name="Ask the class").click()
+    panel = page.locator(".st-key-lesson_tally")
+    panel.filter(has_text="Class code").wait_for()
+    wait_for_app(page)
+    assert page.evaluate(IN_VIEW_JS, [".attnviz-lens"])["inView"]
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().toJSON())"
+    )
+    assert len(boxes) == 4 and all(box["top"] >= 0 and box["bottom"] <= PROJECTOR["height"] for box in boxes), boxes
+    placed = panel.bounding_box()
+    views = page.locator(".attnviz-main").bounding_box()
+    assert placed["y"] + placed["height"] <= PROJECTOR["height"] and placed["x"] + placed["width"] <= views["x"], (placed, views)
+    page.screenshot(path=str(SCREENSHOTS / "lesson-ask-the-class-1280x720.png"))
