@@ -39,7 +39,7 @@ LESSON_CSS = """
 .st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 0.75rem; line-height: 1.35; }
 .st-key-lesson_tally [data-testid="stColumn"] { width: 100% !important; flex: 0 0 auto !important; }
 /* The bar's paragraphs have no bottom margin (text.py), which the markdown's own −1rem would take from the last line. */
-.st-key-lesson_tally [data-testid="stMarkdownContainer"] { margin-bottom: 0; }
+.st-key-lesson_bar [data-testid="stMarkdownContainer"] { margin-bottom: 0; }
 """
 _SUBJECT = st.components.v2.component(
     "attnviz_lesson_subject", js=(Path(__file__).parent / "lesson_subject.js").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ _PRESENTER_CSS = """
 html { font-size: 20px; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; max-width: 100%; }
 h1 { font-size: 2rem !important; padding-top: 0 !important; }
+.st-key-stage_formula .katex { font-size: 1.55em; } /* Step by step's formula: digits 20 px tall, as the lens's */
 """
 
 
