@@ -8,7 +8,7 @@ export default [
   { ignores: ['.venv/', 'artifacts/', 'mutants/'] },
   js.configs.recommended,
   {
-    files: ['attnviz/ui/attention_grid/**/*.js', 'attnviz/ui/keyboard.js'],
+    files: ['attnviz/ui/attention_grid/**/*.js', 'attnviz/ui/keyboard.js', 'attnviz/ui/lesson_subject.js'],
     languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: globals.browser },
     rules: {
       'no-var': 'error',

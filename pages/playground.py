@@ -83,9 +83,10 @@ def attention_views() -> None:
         session.previous_playground(),
         session.predicted(),
         font_size=chart_font_size(),
-        height=250 if not state.presenting() else 222,
+        height=250 if not state.presenting() else 130,
         can_undo=session.can_undo(),
         picks=session.picks(),
+        lens=state.presenting(),  # the focus row again, large, for the back of the room
     )
     show_attention_views(data)
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle

@@ -126,4 +126,5 @@ with main:
     st.caption(
         f"{stage.caption} Outlined: the chosen cell and the cells its formula reads. {stage_notes(stage, views)}"
     )
-st.latex(stage.formula(query, column))
+with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
+    st.latex(stage.formula(query, column))

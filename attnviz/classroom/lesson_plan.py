@@ -163,7 +163,7 @@ def _fifteen_minutes() -> LessonPlan:
         (
             _step(
                 OPENING,
-                note="Every token asks (Q), offers (K) and passes on (V). Row 3 of the weights: “good” reads "
+                note="Every token asks (Q), offers (K) and passes on (V). Row 4 of the weights: “good” reads "
                 "“not” (0.67) and “amazing” (0.33), so its output carries the negation.",
                 question="Which word will “good” attend to most?",
             ),

@@ -12,6 +12,7 @@ import numpy as np
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
 from attnviz.figures.grid_data import component_data, controls_of
+from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
@@ -121,12 +122,14 @@ def playground_data(
     can_undo: bool,
     warning: str | None = None,
     picks: tuple[int, ...] = (),
+    lens: bool = False,
 ) -> dict:
     """The Playground's instrument as the component takes it, for either host (a page, a notebook widget): its
     controls in a rail beside the four views, the example's note, a warning (``warning``, else a fully masked row's)
     and the line saying what moved. ``made`` is predict mode's (prediction, state it was asked on), None until the
     student clicks one: until then the weights and outputs are covered (the mask question's ``picks`` outlined on
-    them), and after it the prediction is outlined on the weights."""
+    them), and after it the prediction is outlined on the weights. ``lens``: presenter mode's focus row, large
+    (attnviz.figures.lens)."""
     covered_ = bool(state.predict) and made is None
     covers = {"weights": predictions.cover(state), "output": predictions.COVERED_OUTPUT} if covered_ else None
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
@@ -139,7 +142,7 @@ def playground_data(
         said = describe_change(previous, state, views[2])
     if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
         said += " Boxed in orange: the cells the last change altered."
-    return component_data(
+    data = component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),
         note="" if covered_ else example_note(state) or "",  # an example's note would give the answer away
@@ -151,3 +154,4 @@ def playground_data(
         clicks="focus",
         enter="Enter makes its row the focus token.",
     )
+    return data | {"lens": lens_of(views) if lens else None}

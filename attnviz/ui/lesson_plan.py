@@ -20,6 +20,7 @@ from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.charts import show_chart
 from attnviz.ui.class_tally import allowed, class_tally
+from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
@@ -122,6 +123,7 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
         state.set_setting(view.page, name, value)
     st.session_state[state.LESSON_RUN] = (plan, index, answered)
     st.session_state[state.LESSON_MOVED] = True  # the bar goes to the step's page on this run
+    arrived()
     _close_class_question()
 
 
@@ -178,7 +180,7 @@ def lesson_bar(page: str) -> None:
         st.switch_page(page_named(step.view.page).file)
     asking = bool(step.question) and not answered
     with st.container(border=True, key="lesson_bar"):  # one compact row: the page keeps the screen
-        words, back, forward, stop, ask = st.columns([5, 1.1, 1.4, 1.1, 1.9], vertical_alignment="center")
+        words, back, forward, stop, ask = st.columns([7.5, 1.1, 1.3, 1.1, 1.9], vertical_alignment="center")
         said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
@@ -191,6 +193,7 @@ def lesson_bar(page: str) -> None:
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if asking and page == "playground":
             _class_question(step, ask)
+    show_subject(page)
 
 
 def _class_question(step: plans.Step, place) -> None:
@@ -208,7 +211,8 @@ def _class_question(step: plans.Step, place) -> None:
             st.session_state[state.CLASS_QUESTION] = code
             st.rerun()
         return
-    _tally(opened)
+    with st.container(key="lesson_tally"):  # over the controls (attnviz.ui.lesson_screen), not under the bar
+        _tally(opened)
 
 
 @st.fragment(run_every=TALLY_EVERY_S)

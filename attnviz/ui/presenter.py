@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz.ui import state
+from attnviz.ui.lesson_screen import lesson_css
 
 NORMAL_FONT, PRESENTER_FONT = 13, 18
 
@@ -16,18 +17,23 @@ _PRESENTER_CSS = """
 html { font-size: 20px; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; max-width: 100%; }
 h1 { font-size: 2rem !important; padding-top: 0 !important; }
+.st-key-stage_formula .katex { font-size: 1.55em; } /* Step by step's formula: digits 20 px tall, as the lens's */
 """
 
 
 def presenter_switch() -> None:
     """The switch itself; app.py draws it once, so it keeps its state on every page."""
     with st.container(key="presenter_switch"):
-        st.toggle("Presenter mode", key=state.presenter_key(), help="Larger text and charts for a projector.")
+        # "session": the value outlives a page switch a script makes (a lesson's step on another page), which drops a
+        # widget's value otherwise, presenter mode with it, until the next click (issue 34).
+        st.toggle("Presenter mode", key=state.presenter_key(), help="Larger text and charts for a projector.",
+                  persist_state="session")  # fmt: skip
 
 
 def presenter_css() -> str:
-    """The switch's place in the top bar, and larger text while presenting: for app.py's one style element."""
-    return _SWITCH_CSS + (_PRESENTER_CSS if state.presenting() else "")
+    """The switch's place in the top bar, larger text while presenting, and a presented lesson's places: for app.py's
+    one style element."""
+    return _SWITCH_CSS + (_PRESENTER_CSS if state.presenting() else "") + lesson_css()
 
 
 def chart_font_size() -> int:

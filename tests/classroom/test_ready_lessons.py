@@ -1,5 +1,7 @@
 """The ready lessons' notes quote weights: each number is the core's, for the step's own setup."""
 
+import re
+
 import numpy as np
 
 from attnviz.classroom.lesson_plan import READY
@@ -20,6 +22,14 @@ def test_the_notes_weights_are_what_the_core_computes_for_their_steps():
     wide, narrow = READY["Why the mask and the scale exist"].steps[3:5]
     spread = {step: np.sqrt(dict(step.view.settings)["d_k"]) for step in (wide, narrow)}  # the scores' spread, √d_k
     assert f"√512 ≈ {round(spread[wide])}" in wide.note and f"about {spread[narrow]:g}" in narrow.note
+
+
+def test_a_note_names_a_row_by_the_label_the_views_draw_on_it():
+    """Issue 34: step 1 said "Row 3 of the weights" of “good”, whose row the views label "4: good"."""
+    first = READY["Attention in 15 minutes"].steps[0]
+    state = first.view.state
+    said = re.search(r"Row (\d+) of the weights: “(\w+)”", first.note)
+    assert said and state.labels[int(said[1])] == f"{said[1]}: {said[2]}" == state.labels[state.focus]
 
 
 def test_is_attention_an_explanation_quotes_the_models_numbers(encoder, decoder):

@@ -5,6 +5,7 @@
 
 import { lightness } from './colour.js';
 import { element, setIfNew, theme } from './dom.js';
+import { Lens } from './lens.js';
 import { Rail } from './rail.js';
 import { drawViews } from './view.js';
 
@@ -16,10 +17,12 @@ function build(parentElement) {
   const views = element('div', { className: 'attnviz-views' });
   const caption = element('p', { className: 'attnviz-caption', role: 'status' }); // what moved: said, politely
   const note = element('p', { className: 'attnviz-note attnviz-note-below' }); // on a phone, where the rail's note goes
-  const main = element('div', { className: 'attnviz-main' }, warning, views, caption, note);
+  const main = element('div', { className: 'attnviz-main' }, warning, views);
+  const lens = new Lens(main); // presenter mode's focus row, large, between the views and the line under them
+  main.append(caption, note);
   const instrument = element('div', { className: 'attnviz-instrument' }, rail, main);
   parentElement.appendChild(instrument);
-  return { instrument, rail: new Rail(rail), warning, views, caption, note };
+  return { instrument, rail: new Rail(rail), warning, views, lens, caption, note };
 }
 
 // Draws ``data`` (attnviz/figures/grid_data.py) into ``parentElement``; ``setTriggerValue(name, value)`` tells the
@@ -28,7 +31,7 @@ export function mount(parentElement, data, setTriggerValue) {
   if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
     instruments.set(parentElement, build(parentElement));
   }
-  const { instrument, rail, warning, views, caption, note } = instruments.get(parentElement);
+  const { instrument, rail, warning, views, lens, caption, note } = instruments.get(parentElement);
   rail.send = setTriggerValue; // the newest callback to Python
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
@@ -47,4 +50,5 @@ export function mount(parentElement, data, setTriggerValue) {
   // A click on a cell: the Playground's focus row, or the cell itself ({view, row, col}) where the page asks for cells.
   const choose = data.clicks === 'cell' ? (cell) => setTriggerValue('cell', cell) : (cell) => setTriggerValue('focus', cell.row);
   drawViews(views, data, choose, (cell) => setTriggerValue('guess', cell));
+  lens.update(data, theme(instrument));
 }

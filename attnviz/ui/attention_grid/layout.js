@@ -28,6 +28,16 @@ export function cellFont(ctx, view, box, fontSize) {
   return size >= 7 ? size : 0;
 }
 
+// The height in CSS px of a digit drawn at ``size`` px, as the font draws it (0.72 of the size where the context
+// cannot measure, as in Node's tests); 0 for no text.
+export function digitHeight(ctx, size) {
+  if (!size) return 0;
+  ctx.font = `${size}px sans-serif`;
+  ctx.textBaseline = 'alphabetic'; // the ascent is measured from the baseline: a digit's foot
+  const ascent = ctx.measureText('0').actualBoundingBoxAscent || 0.72 * size;
+  return Math.round(ascent * 10) / 10;
+}
+
 // ``label`` cut with "…" to fit ``space`` px (hover gives it whole).
 export function fitted(ctx, label, space) {
   if (ctx.measureText(label).width <= space) return label;

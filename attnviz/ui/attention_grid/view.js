@@ -3,7 +3,7 @@
 // module lays the views out, maps positions to colours, and answers hover, click and PNG.
 
 import { element, setIfNew, theme } from './dom.js';
-import { cellAt, layout, moved } from './layout.js';
+import { cellAt, digitHeight, layout, moved } from './layout.js';
 import { unpacked } from './colour.js';
 import { coloursOf, paint } from './paint.js';
 import { savePng } from './png.js';
@@ -16,17 +16,14 @@ class View {
     this.title = element('span', { className: 'attnviz-view-title' });
     this.png = element('button', { className: 'attnviz-png', type: 'button', textContent: 'PNG' });
     // One tab stop a view; the arrow keys move a cell at a time inside it, and its sentence is said (roving focus).
-    this.canvas = element('canvas', { tabIndex: 0 });
-    this.canvas.setAttribute('role', 'img');
-    this.said = element('p', { className: 'attnviz-sr' });
-    this.said.setAttribute('aria-live', 'polite');
+    this.canvas = element('canvas', { tabIndex: 0, role: 'img' });
+    this.said = element('p', { className: 'attnviz-sr', ariaLive: 'polite' });
     this.cursor = null; // the keyboard's cell, {i, j}
     this.table = element('table', { className: 'attnviz-sr' });
     this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
-    this.cover = element('p', { className: 'attnviz-cover', hidden: true }); // predict mode's question, over the cells
-    this.coverText = element('span');
-    this.choices = element('span', { className: 'attnviz-choices' }); // its answers, where an answer is not a cell
-    this.cover.append(this.coverText, this.choices);
+    this.coverText = element('span'); // predict mode's question, over the cells, and its answers where not a cell
+    this.choices = element('span', { className: 'attnviz-choices' });
+    this.cover = element('p', { className: 'attnviz-cover', hidden: true }, this.coverText, this.choices);
     this.figure = element('figure', { className: 'attnviz-view' },
       element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said, this.table, this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
@@ -80,8 +77,7 @@ class View {
     setIfNew(this.title, 'textContent', view.title);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
     setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
-    const named = `Save ${view.title} as PNG`; // what it saves, with the word it shows
-    if (this.png.getAttribute('aria-label') !== named) this.png.setAttribute('aria-label', named);
+    setIfNew(this.png, 'ariaLabel', `Save ${view.title} as PNG`); // what it saves, with the word it shows
     // The height Python asks for is the least: a taller screen gives the views more (grid.css).
     this.canvas.style.setProperty('--attnviz-least-height', `${shared.height}px`);
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
@@ -156,13 +152,19 @@ class View {
     const ctx = canvas.getContext('2d');
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    if (!this.box) {
-      this.box = layout(ctx, view, width, height, shared.font_size);
-      const { left, top, cellW, cellH } = this.box;
-      canvas.dataset.layout = JSON.stringify({ left, top, cellW, cellH }); // where the cells are: for tests, as drawn
-    }
+    if (!this.box) this.box = this.laidOut(ctx, view, width, height);
     paint(ctx, view, this.box, this.drawn, shared.colours, this.palette, canvas.getRootNode().activeElement === canvas ? this.cursor : null);
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
+  }
+
+  // Lays the view out, and says on the canvas where its cells are and how tall its numbers are drawn (0: none), the
+  // focus row's too (unless the lens draws it: lens.js says its own): for tests, as drawn.
+  laidOut(ctx, view, width, height) {
+    const box = layout(ctx, view, width, height, this.shared.font_size), { dataset } = this.canvas;
+    dataset.layout = JSON.stringify({ left: box.left, top: box.top, cellW: box.cellW, cellH: box.cellH });
+    dataset.digitPx = digitHeight(ctx, box.cellFont);
+    if (this.shared.lens?.view !== view.name) dataset.focusDigitPx = dataset.digitPx;
+    return box;
   }
 
   resized(width, height, palette) {
@@ -226,12 +228,10 @@ function gridOf(root) {
   return grids.get(root);
 }
 
-// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose({view,
-// row, col})`` is called when a cell or row label (col null) is clicked, ``predict({row, col})`` when a covered view's
-// cell is.
+// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose({view, row,
+// col})`` is called when a cell or row label (col null) is clicked, ``predict({row, col})`` when a covered view's is.
 export function drawViews(root, data, choose, predict) {
-  const grid = gridOf(root);
-  const palette = theme(root); // read before any write below
+  const grid = gridOf(root), palette = theme(root); // the palette read before any write below
   const shared = { ...data, choose, predict };
   data.views.forEach((view, index) => {
     if (!grid.views[index]) {
@@ -239,7 +239,7 @@ export function drawViews(root, data, choose, predict) {
       viewOfCanvas.set(grid.views[index].canvas, grid.views[index]);
       grid.resizes.observe(grid.views[index].canvas);
     }
-    const shown = grid.views[index], sent = `${data.height} ${data.font_size} ${JSON.stringify(view)}`;
+    const shown = grid.views[index], sent = `${data.height} ${data.font_size} ${data.lens?.view} ${JSON.stringify(view)}`;
     shown.shared = shared; // the newest callback to Python
     if (sent === shown.sent && palette.text === shown.palette.text) return; // unchanged (raw scores, on a toggle)
     shown.sent = sent;

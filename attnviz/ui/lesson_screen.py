@@ -1,0 +1,60 @@
+"""A presented lesson on the projector's one screen: its bar stays at the top at one height, the class's answers sit
+over the controls rather than under the bar, and each step opens scrolled to what its note talks about."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from attnviz.ui import state
+
+ARRIVAL = "lesson.arrival"  # counts the steps' arrivals: each one scrolls its page to the step's subject, once
+# What a step's note talks about, by page: the thing a clicker (which moves the lesson, not the page) must find on
+# screen. The Playground's notes read the weights; Step by step's the formula; Geometry's the arrows; Multi-head's the
+# heads; Why we scale's the spread of the scores; the Real model's the head's map.
+SUBJECTS = {  # CSS selectors, the first found wins
+    "playground": (".attnviz-lens:not([hidden])", '.attnviz-view[data-view="weights"]'),  # the lens: presenter mode's
+    "step_by_step": (".st-key-stage_formula",),
+    "geometry": (".st-key-geometry_arrows",),
+    "multi_head": (".st-key-mh-heads",),
+    "why_scale": (".st-key-why_variance",),
+    "real_model": (".st-key-rm-head",),
+}
+# The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
+# to a step's subject; the class's answers cover the Playground's controls, which the question does not need (its
+# Answer sets them), so the views and the lens stay in sight.
+LESSON_CSS = """
+.st-key-lesson-subject { display: none; } /* a script, nothing to see */
+[data-testid="stLayoutWrapper"]:has(> .st-key-lesson_bar) { position: sticky; top: 3.4rem; z-index: 999990; }
+.st-key-lesson_bar { background: var(--st-background-color, Canvas); }
+.st-key-lesson_bar [data-testid="stColumn"]:first-child [data-testid="stMarkdownContainer"]:not(.st-key-lesson_tally *) {
+  font-size: 0.9rem;
+  line-height: 1.4; max-height: 3.8rem; overflow-y: auto; }
+.st-key-lesson_tally { position: fixed; left: 0.5rem; top: 9rem; width: 21vw; max-height: calc(100vh - 9.5rem);
+  overflow-y: auto; z-index: 999980; padding: 0.4rem 0.6rem; border-radius: 0.5rem; font-size: 0.8rem;
+  background: var(--st-background-color, Canvas); border: 1px solid rgba(128, 128, 128, 0.55);
+  box-shadow: 0 0.2rem 0.8rem rgba(0, 0, 0, 0.25); }
+.st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; } /* the bars first */
+.st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 0.75rem; line-height: 1.35; }
+.st-key-lesson_tally [data-testid="stColumn"] { width: 100% !important; flex: 0 0 auto !important; }
+"""
+_SUBJECT = st.components.v2.component(
+    "attnviz_lesson_subject", js=(Path(__file__).parent / "lesson_subject.js").read_text(encoding="utf-8")
+)
+
+
+def lesson_css() -> str:
+    """The bar's and the answers' places while a lesson is presented: for app.py's one style element."""
+    return LESSON_CSS if st.session_state.get(state.LESSON_RUN) else ""
+
+
+def arrived() -> None:
+    """A step was just shown (Present, Back, Next): its page opens scrolled to the step's subject."""
+    st.session_state[ARRIVAL] = st.session_state.get(ARRIVAL, 0) + 1
+
+
+def show_subject(page: str) -> None:
+    """Scrolls ``page`` to what the step's note talks about, once an arrival, below the bar."""
+    subject = {"selectors": list(SUBJECTS.get(page, ())), "arrival": st.session_state.get(ARRIVAL, 0)}
+    _SUBJECT(key="lesson.subject", data=subject)

@@ -1,0 +1,117 @@
+"""Issue 34: a lesson presented as the room does, on a 1280 × 720 projector with a clicker (Page Down only): every
+screen in presenter mode, the Playground's focus row in digits the back row reads, and what the note talks about on
+screen, below the lesson's bar."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.share import encode
+from attnviz.lessons.playground import OPENING
+from tests.e2e.conftest import SCREENSHOTS
+from tests.support.live import open_app_page, wait_for_app
+
+PROJECTOR = {"width": 1280, "height": 720}
+# What each page's notes talk about, as the room sees it: the Playground's focus row (the lens, in presenter mode),
+# Step by step's formula, Geometry's arrows, Multi-head's heads, Why we scale's spread of the scores.
+SUBJECTS = {
+    "playground": ".attnviz-lens",
+    "step_by_step": ".st-key-stage_formula",
+    "geometry": ".st-key-geometry_arrows",
+    "multi_head": ".st-key-mh-heads",
+    "why_scale": ".st-key-why_variance",
+}
+# A teacher's own lesson, as its link brings it: three pages, one question.
+OWN = plans.LessonPlan(
+    "My attention lesson",
+    (
+        plans.Step(encode(OPENING, "multi_head"), note="Two heads, side by side."),
+        plans.Step(encode(OPENING), note="The weights of “good”.", question="Which word will “good” attend to most?"),
+        plans.Step(encode(OPENING, "geometry"), note="The arrows of the query and the keys."),
+    ),
+)
+
+IN_VIEW_JS = """([subject]) => {
+  const found = document.querySelector(subject), bar = document.querySelector('.st-key-lesson_bar');
+  if (!found || !bar) return null;
+  const box = found.getBoundingClientRect(), under = bar.getBoundingClientRect().bottom;
+  return {top: box.top, bottom: box.bottom, under, inView: box.height > 0 && box.top >= under - 1 && box.bottom <= innerHeight + 1};
+}"""
+
+
+def screens(plan: plans.LessonPlan) -> list[tuple[int, bool]]:
+    """Every screen Page Down shows, in order: (step, whether its answer is shown)."""
+    return [(index, answered) for index, step in enumerate(plan.steps) for answered in ((False, True) if step.question else (True,))]
+
+
+def present(page, server, plan: plans.LessonPlan) -> None:
+    if plan.title in plans.READY:
+        open_app_page(page, f"{server.url}/lesson_plans")
+        page.locator(f".st-key-ready-present-{list(plans.READY).index(plan.title)} button").click()
+    else:  # the teacher's own: from its link, then Present
+        open_app_page(page, f"{server.url}/lesson_plans?{plans.PARAM}={plans.to_link(plan)}")
+        page.locator(".st-key-plan-present button").click()
+
+
+def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> dict:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    step = plan.steps[index]
+    words = f"step {index + 1} of {len(plan.steps)}"
+    said = f"{words} · Question" if step.question and not answered else words
+    page.locator(".st-key-lesson_bar").filter(has_text=said).filter(has_text=step.note if answered else said).wait_for()
+    wait_for_app(page)
+    where = f"{plan.title}, step {index + 1}{' (answer)' if answered else ''}"
+    font = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+    assert font == "20px", f"{where}: not in presenter mode (html font {font})"
+    subject = SUBJECTS[step.view.page]
+    with contextlib.suppress(PlaywrightTimeout):  # the page scrolls to it once it is drawn; the assert says where not
+        page.wait_for_function(f"() => ({IN_VIEW_JS})([{subject!r}])?.inView", timeout=30_000)
+    seen = page.evaluate(IN_VIEW_JS, [subject])
+    assert seen and seen["inView"], f"{where}: {subject} is not on screen below the bar: {seen}"
+    bar = page.locator(".st-key-lesson_bar").bounding_box()
+    assert bar["height"] <= 0.2 * PROJECTOR["height"], f"{where}: the bar takes {bar['height']} px of the screen"
+    if step.view.page == "playground":
+        digits = page.evaluate(
+            "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
+        )
+        assert max(digits) >= 20, f"{where}: the focus row is drawn {max(digits)} px tall, the back row needs 20"
+    return seen
+
+
+@pytest.mark.parametrize("title", [*list(plans.READY)[:2], OWN.title])
+def test_a_lesson_presented_with_page_down_only_holds_on_every_screen(page, server, title):
+    plan = plans.READY.get(title, OWN)
+    page.set_viewport_size(PROJECTOR)
+    present(page, server, plan)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for number, (index, answered) in enumerate(screens(plan)):
+        if number:
+            page.keyboard.press("PageDown")
+        check_screen(page, plan, index, answered)
+        page.screenshot(path=str(SCREENSHOTS / f"lesson-{list(plans.READY).index(title) if title in plans.READY else 'own'}-{number + 1}.png"))
+
+
+def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(page, server):
+    """*Ask the class* on step 1's question: the code and the bars in a panel over the controls (the question's Answer
+    sets them), not under the bar: the lens and every view stay on the projector's screen, uncovered."""
+    plan = plans.READY["Attention in 15 minutes"]
+    page.set_viewport_size(PROJECTOR)
+    present(page, server, plan)
+    check_screen(page, plan, 0, False)
+    page.get_by_role("button", name="Ask the class").click()
+    panel = page.locator(".st-key-lesson_tally")
+    panel.filter(has_text="Class code").wait_for()
+    wait_for_app(page)
+    assert page.evaluate(IN_VIEW_JS, [".attnviz-lens"])["inView"]
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().toJSON())"
+    )
+    assert len(boxes) == 4 and all(box["top"] >= 0 and box["bottom"] <= PROJECTOR["height"] for box in boxes), boxes
+    placed = panel.bounding_box()
+    views = page.locator(".attnviz-main").bounding_box()
+    assert placed["y"] + placed["height"] <= PROJECTOR["height"] and placed["x"] + placed["width"] <= views["x"], (placed, views)
+    page.screenshot(path=str(SCREENSHOTS / "lesson-ask-the-class-1280x720.png"))
