@@ -13,10 +13,15 @@ from attnviz.core.numbers import latex_number
 MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯"
 
 
-def _sum(terms: list[str]) -> str:
+def _sum(terms: list[str], *, per_line: int | None = None) -> str:
+    """The terms added up: in one line, or (inside an aligned block) ``per_line`` a line."""
     shown = terms[:MAX_TERMS]
     more = len(terms) - len(shown)
-    return " + ".join(shown) + (rf" + \cdots\ (\text{{{more} more}})" if more else "")
+    if more:
+        shown.append(rf"\cdots\ (\text{{{more} more}})")
+    per_line = per_line or len(shown)
+    lines = [" + ".join(shown[k : k + per_line]) for k in range(0, len(shown), per_line)]
+    return r" \\ &\quad + ".join(lines)
 
 
 def _lines(lhs: str, *steps: str) -> str:
@@ -25,7 +30,8 @@ def _lines(lhs: str, *steps: str) -> str:
 
 
 def _products(a, b) -> str:
-    return _sum([rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)])
+    """Two products a line: six in one line are 1,077 px wide, three times a phone's width (issue 34)."""
+    return _sum([rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)], per_line=2)
 
 
 def _result(x: float) -> str:

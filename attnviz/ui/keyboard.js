@@ -8,6 +8,9 @@
 //    skip link, sending the keyboard user back to the top. Until their next key or click, a lost focus goes back to
 //    the live button they pressed, or, if that is disabled, the nearest enabled control beside it (Back). Chromium
 //    moves the focus off a disabled button a frame after the change, so each frame is checked too.
+// 3. "Skip to the views" (attnviz/ui/text.py) moves the focus to the first view, a Tab stop that says its cells.
+// 4. Streamlit's slider names its thumb twice (its aria-labelledby lists the thumb's own label and the group's, which
+//    is the same words: "d_k d_k"); without that list the thumb's name is its label, once.
 
 const AROUND = '[data-testid="stHorizontalBlock"], [data-field]';
 const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabled)';
@@ -42,6 +45,12 @@ function surroundings(place, same) {
 function liveButton(place) {
   const same = buttons(place.key, place.field)[place.index];
   return same && !same.disabled ? same : surroundings(place, same)?.querySelector(ENABLED);
+}
+
+function nameSlidersOnce() {
+  for (const thumb of document.querySelectorAll('[data-testid="stSlider"] input[aria-labelledby][aria-label]')) {
+    thumb.removeAttribute('aria-labelledby');
+  }
 }
 
 function focusLost() {
@@ -111,7 +120,14 @@ export default function () {
     event.stopImmediatePropagation();
   }, true);
   document.addEventListener('pointerdown', () => { pressed = null; }, true);
-  new MutationObserver(keepFocus).observe(document.body, {
+  document.addEventListener('click', (event) => {
+    const view = event.target.closest?.('.attnviz-skip') && document.querySelector('.attnviz-view canvas');
+    if (!view) return;
+    event.preventDefault();
+    view.focus();
+  });
+  nameSlidersOnce();
+  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); }).observe(document.body, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'],
   });
   if (app) {

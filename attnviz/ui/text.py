@@ -52,6 +52,15 @@ _FOCUS_CSS = """
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
 .st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
 .st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
+/* The navigation shows its focus as a pill, the one the current page already has (1.1 : 1): a ring in the text's colour
+   (WCAG 2.4.7, 1.4.11). */
+[data-testid="stTopNavLink"]:focus-visible { outline: 2px solid currentColor !important; outline-offset: -2px; }
+/* "Skip to the views": seen only while it has the keyboard's focus, and only on a page with views. */
+.attnviz-skip { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.attnviz-skip:focus { position: fixed; top: 0.6rem; left: 0.6rem; z-index: 1000200; width: auto; height: auto;
+  clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--st-background-color, Canvas);
+  outline: 2px solid currentColor; }
+[data-testid="stApp"]:not(:has(.attnviz-view)) .attnviz-skip { display: none; }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
@@ -64,11 +73,12 @@ _KEYBOARD = st.components.v2.component("attnviz_keyboard", js=_KEYBOARD_JS)
 
 
 def page_style(*, compact: bool, more_css: str = "") -> None:
-    """Drawn by app.py on every page: the focus rings, a compact page's spacing and ``more_css``, in one element (each
-    element is a message to the browser, and a class's load counts them: issue 27), then the keyboard's helpers
-    (_KEYBOARD_JS)."""
+    """Drawn by app.py on every page: the focus rings, a compact page's spacing and ``more_css``, and the link that skips
+    to the views, in one element (each element is a message to the browser, and a class's load counts them: issue 27),
+    then the keyboard's helpers (_KEYBOARD_JS)."""
     css = _FOCUS_CSS + (_COMPACT_CSS if compact else "") + more_css
-    st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
+    skip = '<a class="attnviz-skip" href="#stMain">Skip to the views</a>'  # keyboard.js moves the focus to them
+    st.markdown(f"<style>{css}</style>{skip}", unsafe_allow_html=True)
     _KEYBOARD(key="keyboard")
 
 

@@ -165,7 +165,7 @@ def test_the_last_next_of_step_by_step_keeps_the_keyboard_on_its_buttons(page, s
     tab_to(page, ".st-key-steps-next button")
     for stage in range(2, 6):
         page.keyboard.press("Enter")
-        page.locator('[data-testid="stMain"] h3').filter(has_text=f"Stage {stage} of 5").wait_for()
+        page.locator('[data-testid="stMain"] h2').filter(has_text=f"Stage {stage} of 5").wait_for()
     page.wait_for_function("() => document.activeElement && document.activeElement.innerText.includes('Back')")
     page.keyboard.press("Enter")  # Back, from the keyboard, works at once
-    page.locator('[data-testid="stMain"] h3').filter(has_text="Stage 4 of 5").wait_for()
+    page.locator('[data-testid="stMain"] h2').filter(has_text="Stage 4 of 5").wait_for()
