@@ -50,6 +50,7 @@ _FOCUS_CSS = """
 /* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
 .attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
+.attnviz-status { font-size: 0.875rem; margin: 0; }
 .st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
 .st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
 /* The navigation shows its focus as a pill, the one the current page already has (1.1 : 1): a ring in the text's colour

@@ -11,6 +11,11 @@ export function sentence(view, k, how = 'click') {
 
 // Every cell's text under its row and column, rewritten in place when the numbers change.
 export function updateTable(table, view) {
+  table.hidden = view.reader === false; // read another way (the Real model's overview: a table a layer beside it)
+  if (table.hidden) {
+    delete table.dataset.shape;
+    return table.replaceChildren();
+  }
   const cols = view.ticks.length;
   const shape = `${view.rows.join('\u0000')}|${view.cols.join('\u0000')}`;
   if (table.dataset.shape !== shape) {

@@ -85,7 +85,7 @@ class View {
     // The height Python asks for is the least: a taller screen gives the views more (grid.css).
     this.canvas.style.setProperty('--attnviz-least-height', `${shared.height}px`);
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
-      + `Arrow keys read a cell at a time; ${shared.enter} P saves it as a PNG. The table below holds every cell.`;
+      + `Arrow keys read a cell at a time; ${shared.enter} P saves it as a PNG.${view.reader === false ? '' : ' The table below holds every cell.'}`;
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
     // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
     // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
