@@ -62,6 +62,8 @@ _FOCUS_CSS = """
   clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--st-background-color, Canvas);
   outline: 2px solid currentColor; }
 [data-testid="stApp"]:not(:has(.attnviz-view)) .attnviz-skip { display: none; }
+/* A phone's formulas a little smaller: a worked line of two products fits its 358 px. */
+@media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; } }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
