@@ -212,3 +212,10 @@ def test_softmax_caption_says_fully_masked_rows_stay_zero():
 def test_long_sums_are_cut_short():
     output = stages(PlaygroundState())["output"]  # 12 tokens
     assert r"\cdots\ (\text{6 more})" in output.formula(0, 0)
+
+
+def test_a_sum_of_products_takes_two_a_line_so_it_fits_a_phone():
+    lines = stages(PlaygroundState())["output"].formula(0, 0).split(r" \\ ")
+    assert len(lines) == 5  # the sum, then six products two a line, then "⋯ (6 more)"
+    assert [line.count(r"\cdot ") for line in lines[1:]] == [2, 2, 2, 0]
+    assert lines[-1].startswith(r"&\quad + \cdots\ (\text{6 more}) = ")
