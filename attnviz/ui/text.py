@@ -31,6 +31,7 @@ _COMPACT_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
 [data-testid="stVerticalBlock"] { gap: 0.45rem; }
 [data-testid="stMain"] h1 { font-size: 1.45rem !important; line-height: 1.3 !important; padding: 0 !important; }
+[data-testid="stMain"] h2 { font-size: 1.5rem !important; line-height: 1.3 !important; padding: 0.25rem 0 0 !important; }
 .attnviz-chips { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.2rem 0 0.4rem; }
 .attnviz-chip { border: 1px solid rgba(128,128,128,0.45); border-radius: 1rem; padding: 0.05rem 0.55rem;
   font-size: 0.95rem; unicode-bidi: isolate; }
