@@ -23,8 +23,8 @@ begin()
 page = next(name for name, route in pages.items() if route.url_path == current.url_path)
 restore_from_link(page)
 open_from_link()  # a lesson link (?lesson=…), once
+page_style(compact=page_named(page).compact, more_css=presenter_css())  # first: its "Skip to the views" is Tab 12
 presenter_switch()
-page_style(compact=page_named(page).compact, more_css=presenter_css())
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
 take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads

@@ -17,7 +17,7 @@ st.markdown(
     "Back and Next (or the arrow keys) above the page."
 )
 
-st.subheader("Ready to present")
+st.header("Ready to present")
 for number, (title, ready) in enumerate(plans.READY.items()):
     name, show, copy = st.columns([4, 1, 1], vertical_alignment="center")
     name.markdown(f"**{title}**: {len(ready.steps)} steps")
@@ -26,7 +26,7 @@ for number, (title, ready) in enumerate(plans.READY.items()):
         lesson.set_building(ready)
         st.rerun()
 
-st.subheader("Your lesson")
+st.header("Your lesson")
 plan = lesson.building()
 title = st.text_input("Title", value=plan.title, max_chars=plans.MAX_TITLE, key=f"plan.title.{plan.title}")
 if title != plan.title:

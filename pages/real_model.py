@@ -14,7 +14,7 @@ from attnviz.ui import predict, state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.explain import explain_section
-from attnviz.ui.model_runs import model_run, shown_run
+from attnviz.ui.model_runs import model_run, overview_for_readers, shown_run, sinks_status
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.playground_session import predicts as playground_predicts
 from attnviz.ui.presenter import chart_font_size
@@ -95,11 +95,8 @@ with overview_column:
     st.caption(
         words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(stats.labels())
     )
-if hide:
-    st.caption(
-        f"Sinks hidden: the columns of {literal(sinks)} are 0 and every row is rescaled to sum to 1. A row that gave "
-        "all its attention to sinks is left empty. The labels and shares above are measured on what is shown."
-    )
+    overview_for_readers(stats)
+sinks_status(hide, sinks)  # said when the switch changes
 
 # ----------------------------------------------------------------------------- one head up close
 weights, name = attention[layer, head], words.head_name(layer, head)  # (n, n)

@@ -101,7 +101,7 @@ with rail:
     share_link_box(PAGE)
 
 with main:
-    st.subheader(f"Stage {position + 1} of {len(keys)}. {stage.title}")
+    st.header(f"Stage {position + 1} of {len(keys)}. {stage.title}")  # h2: the page's h1 is its title
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")

@@ -86,7 +86,8 @@ def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) ->
         ticks=numbered(across),
         row_ticks=numbered(down),
     )
-    return view, min(MAX_OVERVIEW_HEIGHT, 60 + round(850 * down / across))
+    # Read by layer beside it (attnviz.ui.model_runs.overview_for_readers), not as one table of every cell.
+    return view | {"reader": False}, min(MAX_OVERVIEW_HEIGHT, 60 + round(850 * down / across))
 
 
 # ----------------------------------------------------------------------------- one head up close
@@ -153,6 +154,9 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
 
     axis = {"show": False, "min": 0, "max": 1}
     return {
+        # Its name and text alternative: ECharts' own opening (the title; tests read it) and the lines in words, then
+        # the points ECharts lists.
+        "aria": {"enabled": True, "label": {"general": {"withTitle": line_view_words(weights, names, focus)}}},
         "animation": False,
         "title": {"text": title, "left": 0, "textStyle": {"fontSize": font_size + 1}},
         "tooltip": {},
@@ -166,6 +170,18 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
             bundle("focus", lines[True], ORANGE, 3.5),
         ],
     }
+
+
+def line_view_words(weights, names: list[str], focus: int, *, keys: int = 3) -> str:
+    """The line view in words, after its title (ECharts puts it for "{title}"): what it draws, and the ``keys`` keys
+    the focus query looks at most, with their weights."""
+    row = np.asarray(weights, dtype=float)[focus]
+    top = [j for j in np.argsort(-row, kind="stable")[:keys].tolist() if row[j] > 0]
+    most = ", ".join(f"{j}: {names[j]} ({row[j]:.2f})" for j in top) or "no key"
+    return (  # no full stop: ECharts puts one after it
+        'This is a chart about "{title}": every query on the left joined to the keys on the right, a line\'s opacity '
+        f"its weight (below {MIN_LINE_WEIGHT:.0%}: not drawn). Query {focus}: {names[focus]} looks most at {most}"
+    )
 
 
 # ----------------------------------------------------------------------------- next token

@@ -124,6 +124,32 @@ def percents(shares) -> list[int]:
     return whole.tolist()
 
 
+def layer_table(stats: HeadStatistics, layer: int) -> tuple[list[str], list[list[str]]]:
+    """One layer's heads as a screen reader's table (the overview's picture would be read cell by cell): its column
+    names and, a head a row, the shares head_summary says and the pattern they give it."""
+    after = bool(stats.next.any())  # as head_summary: a decoder's share after is always 0
+    names = ["To the sinks", "To itself", "To the token before", "To the token after", "Elsewhere"]
+    columns = ["Head", *(name for name in names if after or "after" not in name), "Mostly"]
+    labels = stats.labels()
+    rows = []
+    for head in range(labels.shape[1]):
+        at = (layer, head)
+        shown = percents([stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]])
+        shares = [f"{p}%" for p, name in zip(shown, names, strict=True) if after or "after" not in name]
+        rows.append([str(head + 1), *shares, PATTERNS[str(labels[at])]])
+    return columns, rows
+
+
+def sinks_said(hide: bool, sinks: str) -> str:
+    """What the sink switch has done, said when it changes."""
+    if not hide:
+        return f"Sinks shown: every weight as the model computed it, {sinks} included."
+    return (
+        f"Sinks hidden: the columns of {sinks} are 0 and every row is rescaled to sum to 1. A row that gave all its "
+        "attention to sinks is left empty. The labels and shares above are measured on what is shown."
+    )
+
+
 def label_counts(labels: np.ndarray) -> str:
     """How many heads each measured label went to, e.g. "Of 72 heads, 41 park their attention on the sinks, …"."""
     counts = {label: int((labels == label).sum()) for label in PATTERNS}

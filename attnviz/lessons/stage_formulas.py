@@ -13,14 +13,17 @@ from attnviz.core.numbers import latex_number
 MAX_TERMS = 6  # a sum with more terms is shown as its first few, then "+ ⋯ (n more = their sum)"
 
 
-def _sum(terms: list[str], values, *, new_line: bool = False) -> str:
+def _sum(terms: list[str], values, *, per_line: int | None = None) -> str:
     """``terms`` joined by +, the first MAX_TERMS written out and the rest as their count and their sum (from
-    ``values``, each term's number), so the terms on screen add up to the result; on a line of its own with
-    ``new_line`` (inside ``_lines``), so the sum stays on a laptop's screen."""
+    ``values``, each term's number), so the terms on screen add up to the result. With ``per_line`` (inside
+    ``_lines``), that many terms a line and the rest on a line of its own, so the sum fits a phone's width."""
     shown = terms[:MAX_TERMS]
     hidden = np.asarray(values, dtype=float)[MAX_TERMS:]
-    rest = rf" + \cdots\ (\text{{{len(hidden)} more}} = {latex_number(float(hidden.sum()), bracket=False)})"
-    return " + ".join(shown) + ((r" \\ &\quad" if new_line else "") + rest if len(hidden) else "")
+    if len(hidden):
+        shown.append(rf"\cdots\ (\text{{{len(hidden)} more}} = {latex_number(float(hidden.sum()), bracket=False)})")
+    per_line = per_line or len(shown)
+    lines = [" + ".join(shown[k : k + per_line]) for k in range(0, len(shown), per_line)]
+    return r" \\ &\quad + ".join(lines)
 
 
 def _lines(lhs: str, *steps: str) -> str:
@@ -29,8 +32,9 @@ def _lines(lhs: str, *steps: str) -> str:
 
 
 def _products(a, b) -> str:
+    """Two products a line: six in one line are 1,077 px wide, three times a phone's width (issue 34)."""
     terms = [rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)]
-    return _sum(terms, np.asarray(a, dtype=float) * np.asarray(b, dtype=float), new_line=True)
+    return _sum(terms, np.asarray(a, dtype=float) * np.asarray(b, dtype=float), per_line=2)
 
 
 def _result(x: float) -> str:

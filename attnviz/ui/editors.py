@@ -23,7 +23,7 @@ def number_table(values, row_labels: list[str], column_names: list[str], *, name
     # class's load (issue 27).
     frame = pd.DataFrame(
         [[cell_text(value) for value in row] for row in np.asarray(values, dtype=float)],
-        index=pd.Index(row_labels, dtype=object),
+        index=pd.Index(row_labels, dtype=object, name="token"),  # a named index column: its header is not empty
         columns=pd.Index(column_names, dtype=object),
         dtype=object,
     )

@@ -11,6 +11,10 @@
 // 3. The number tables are matrices: their header row's menu would sort one table's rows while the others keep token
 //    order, or hide a column. Streamlit has no switch for it (streamlit/streamlit#10015), so a press on a table's
 //    header row is dropped before the grid sees it; its cells are typed into as before.
+// 4. "Skip to the views" (attnviz/ui/text.py) moves the focus to the first view, a Tab stop that says its cells (on a
+//    page without views, to its content).
+// 5. Streamlit's slider names its thumb twice (its aria-labelledby lists the thumb's own label and the group's, which
+//    is the same words: "d_k d_k"); without that list the thumb's name is its label, once.
 
 const AROUND = '[data-testid="stHorizontalBlock"], [data-field]';
 const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabled)';
@@ -47,6 +51,12 @@ function surroundings(place, same) {
 function liveButton(place) {
   const same = buttons(place.key, place.field)[place.index];
   return same && !same.disabled ? same : surroundings(place, same)?.querySelector(ENABLED);
+}
+
+function nameSlidersOnce() {
+  for (const thumb of document.querySelectorAll('[data-testid="stSlider"] input[aria-labelledby][aria-label]')) {
+    thumb.removeAttribute('aria-labelledby');
+  }
 }
 
 function focusLost() {
@@ -132,7 +142,13 @@ export default function () {
   }, true);
   document.addEventListener('pointerdown', () => { pressed = null; }, true);
   dropTableHeaderPresses();
-  new MutationObserver(keepFocus).observe(document.body, {
+  document.addEventListener('click', (event) => {
+    if (!event.target.closest?.('.attnviz-skip')) return;
+    event.preventDefault();
+    (document.querySelector('.attnviz-view canvas') ?? document.querySelector('[data-testid="stMain"]'))?.focus();
+  });
+  nameSlidersOnce();
+  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); }).observe(document.body, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'],
   });
   if (app) {

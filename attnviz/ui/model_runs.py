@@ -3,6 +3,7 @@ the page shows what it is waiting for, refreshing itself, until the run is there
 
 from __future__ import annotations
 
+import html
 import threading
 import weakref
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attnviz.figures.real_model import HeadMaps, head_maps
-from attnviz.lessons.real_model import overview_side, progress_text
+from attnviz.lessons.real_model import layer_table, overview_side, progress_text, sinks_said
 from attnviz.models import HeadStatistics, ModelRun, background, head_statistics, hide_sinks
 from attnviz.ui.lessons import explained_errors
 
@@ -65,3 +66,26 @@ def shown_run(run: ModelRun, *, hide: bool) -> ShownRun:
         with _shown_lock:
             _shown.setdefault(run, {})[hide] = found
     return found
+
+
+def overview_for_readers(stats: HeadStatistics) -> None:
+    """The overview as a screen reader reads it: a table a layer, each head's measured shares and pattern (its picture
+    is some 18,000 cells, which the view's own table would read one by one)."""
+    tables = []
+    for layer in range(stats.sinks.shape[0]):
+        columns, rows = layer_table(stats, layer)
+        head = "".join(f'<th scope="col">{html.escape(name)}</th>' for name in columns)
+        body = "".join(
+            f'<tr><th scope="row">{html.escape(row[0])}</th>{"".join(f"<td>{html.escape(c)}</td>" for c in row[1:])}</tr>'
+            for row in rows
+        )
+        caption = f"Layer {layer + 1}: what each head does"
+        tables.append(f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    st.markdown(f'<div class="attnviz-unseen">{"".join(tables)}</div>', unsafe_allow_html=True)
+
+
+def sinks_status(hide: bool, sinks: str) -> None:
+    """What the sink switch did, in a live region drawn in both states (so a screen reader says each change); seen
+    only while the sinks are hidden."""
+    seen = "attnviz-status" if hide else "attnviz-unseen"
+    st.markdown(f'<p role="status" class="{seen}">{html.escape(sinks_said(hide, sinks))}</p>', unsafe_allow_html=True)

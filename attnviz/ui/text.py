@@ -31,6 +31,7 @@ _COMPACT_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
 [data-testid="stVerticalBlock"] { gap: 0.45rem; }
 [data-testid="stMain"] h1 { font-size: 1.45rem !important; line-height: 1.3 !important; padding: 0 !important; }
+[data-testid="stMain"] h2 { font-size: 1.5rem !important; line-height: 1.3 !important; padding: 0.25rem 0 0 !important; }
 .attnviz-chips { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.2rem 0 0.4rem; }
 .attnviz-chip { border: 1px solid rgba(128,128,128,0.45); border-radius: 1rem; padding: 0.05rem 0.55rem;
   font-size: 0.95rem; unicode-bidi: isolate; }
@@ -50,6 +51,7 @@ _FOCUS_CSS = """
 /* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
 .attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
+.attnviz-status { font-size: 0.875rem; margin: 0; }
 .st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
 .st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
 /* Streamlit pulls a text up by the 1rem under its last paragraph, which the bars take away: two lines overflowed. */
@@ -69,6 +71,17 @@ _FOCUS_CSS = """
 /* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
 .st-key-playground_said { min-height: 2.9rem; justify-content: center; }
 .st-key-playground_said [data-testid="stAlertContainer"] { padding: 0.3rem 0.8rem; }
+/* The navigation shows its focus as a pill, the one the current page already has (1.1 : 1): a ring in the text's colour
+   (WCAG 2.4.7, 1.4.11). */
+[data-testid="stTopNavLink"]:focus-visible { outline: 2px solid currentColor !important; outline-offset: -2px; }
+/* "Skip to the views": seen only while it has the keyboard's focus (a page without views: to its content). No rule
+   hides it by asking the page whether it has views: such a :has() restyled all of Multi-head on every change. */
+.attnviz-skip { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.attnviz-skip:focus { position: fixed; top: 0.6rem; left: 0.6rem; z-index: 1000200; width: auto; height: auto;
+  clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--st-background-color, Canvas);
+  outline: 2px solid currentColor; }
+/* A phone's formulas a little smaller: a worked line of two products fits its 358 px. */
+@media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; } }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
@@ -81,11 +94,12 @@ _KEYBOARD = st.components.v2.component("attnviz_keyboard", js=_KEYBOARD_JS)
 
 
 def page_style(*, compact: bool, more_css: str = "") -> None:
-    """Drawn by app.py on every page: the focus rings, a compact page's spacing and ``more_css``, in one element (each
-    element is a message to the browser, and a class's load counts them: issue 27), then the keyboard's helpers
-    (_KEYBOARD_JS)."""
+    """Drawn by app.py on every page: the focus rings, a compact page's spacing and ``more_css``, and the link that skips
+    to the views, in one element (each element is a message to the browser, and a class's load counts them: issue 27),
+    then the keyboard's helpers (_KEYBOARD_JS)."""
     css = _FOCUS_CSS + (_COMPACT_CSS if compact else "") + more_css
-    st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
+    skip = '<a class="attnviz-skip" href="#stMain">Skip to the views</a>'  # keyboard.js moves the focus to them
+    st.markdown(f"<style>{css}</style>{skip}", unsafe_allow_html=True)
     _KEYBOARD(key="keyboard")
 
 

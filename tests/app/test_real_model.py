@@ -205,7 +205,7 @@ def test_hiding_the_sinks_renormalises_every_row(page, encoder):
     drawn = shown_matrix(head_view(page))
     np.testing.assert_allclose(drawn.sum(axis=1), 1.0, atol=16 * 5e-4)
     assert drawn[:, [0, 15]].max() == 0
-    assert any("Sinks hidden: the columns of \\[CLS\\] and \\[SEP\\] are 0" in c.value for c in page.caption)
+    assert any("Sinks hidden: the columns of [CLS] and [SEP] are 0" in m.value for m in page.markdown)  # role=status
     caption = next(c.value for c in page.caption if "Of 72 heads" in c.value)
     assert "park their attention on the sinks" not in caption  # nothing is left on them to measure
     assert "sinks" not in own_labels(kept, run.sinks).ravel().tolist()

@@ -54,7 +54,7 @@ def with_state(state: PlaygroundState, stage: str | None = None):
 
 
 def heading(at) -> str:
-    return at.subheader[0].value
+    return at.header[0].value
 
 
 def intro(at) -> str:

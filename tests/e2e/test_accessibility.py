@@ -92,9 +92,14 @@ def tab_to(page, selector: str, limit: int = 120) -> None:
 
 def by_key(page, selector: str, key: str):
     """Tabs to ``selector``, presses ``key`` and waits for the move's run: the state the address's link now holds."""
+    tab_to(page, selector)
+    return pressed(page, key)
+
+
+def pressed(page, key: str):
+    """Presses ``key`` where the keyboard is and waits for the move's run: the state the address's link now holds."""
     from attnviz.classroom.share import decode
 
-    tab_to(page, selector)
     before = page.url
     page.keyboard.press(key)
     page.wait_for_function("(before) => location.href !== before", arg=before)  # the run has put its link there
@@ -108,7 +113,10 @@ def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
     open_app_page(page, server.url)
     assert by_key(page, '.attnviz-check[data-field="causal"] input', "Space").causal
     assert by_key(page, '.attnviz-range input[type="range"]', "ArrowRight").temperature == 1.05
-    assert by_key(page, '.attnviz-toggle[value="3"]', "Enter").blocked_keys == (3,)
+    tab_to(page, ".attnviz-toggle")  # the chips are one Tab stop, walked by the arrow keys
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert pressed(page, "Enter").blocked_keys == (3,)
     assert by_key(page, ".attnviz-control[data-field=focus] select", "ArrowDown").focus == 5
     tab_to(page, '.attnviz-view[data-view="weights"] canvas')
     said = page.locator('.attnviz-view[data-view="weights"] p.attnviz-sr')
@@ -165,7 +173,7 @@ def test_the_last_next_of_step_by_step_keeps_the_keyboard_on_its_buttons(page, s
     tab_to(page, ".st-key-steps-next button")
     for stage in range(2, 6):
         page.keyboard.press("Enter")
-        page.locator('[data-testid="stMain"] h3').filter(has_text=f"Stage {stage} of 5").wait_for()
+        page.locator('[data-testid="stMain"] h2').filter(has_text=f"Stage {stage} of 5").wait_for()
     page.wait_for_function("() => document.activeElement && document.activeElement.innerText.includes('Back')")
     page.keyboard.press("Enter")  # Back, from the keyboard, works at once
-    page.locator('[data-testid="stMain"] h3').filter(has_text="Stage 4 of 5").wait_for()
+    page.locator('[data-testid="stMain"] h2').filter(has_text="Stage 4 of 5").wait_for()

@@ -18,7 +18,7 @@ from tests.e2e.conftest import quiet_server
 from tests.e2e.test_accessibility import tab_to
 from tests.support.live import open_app_page, wait_for_app
 
-STAGE = '[data-testid="stMain"] h3'
+STAGE = '[data-testid="stMain"] h2'
 UNDO = '.attnviz-rail button[data-field="undo"]'
 # The focused button's label (its text, without the shortcut Streamlit shows beside it), or "" for anything else.
 FOCUSED_BUTTON = """() => document.activeElement?.tagName === 'BUTTON'

@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from attnviz.figures.matrix_view import colour_positions, hover_numbers
-from attnviz.figures.real_model import MIN_LINE_WEIGHT, head_map, head_maps, line_view, next_token_bars, overview
+from attnviz.figures.real_model import (
+    MIN_LINE_WEIGHT,
+    head_map,
+    head_maps,
+    line_view,
+    line_view_words,
+    next_token_bars,
+    overview,
+)
 from attnviz.lessons.real_model import overview_side
 from tests.support.apptest import decode
 
@@ -25,7 +33,9 @@ def tokens_for(n):
 
 def grid(view: dict) -> np.ndarray:
     """A view's colour positions as a (rows, cols) array, NaN where masked."""
-    return np.array([np.nan if c is None else c for c in colour_positions(view)]).reshape(len(view["rows"]), len(view["cols"]))
+    return np.array([np.nan if c is None else c for c in colour_positions(view)]).reshape(
+        len(view["rows"]), len(view["cols"])
+    )
 
 
 def test_each_small_map_is_its_heads_attention_where_every_token_fits():
@@ -118,3 +128,17 @@ def test_next_token_bars_add_up_to_one():
     assert list(bar.y) == ["“ The”", "“⏎”", "every other token"]
     assert decode(figure.to_plotly_json()["data"][0]["x"]).sum() == pytest.approx(1.0)
     assert list(bar.text) == ["50.0%", "20.0%", "30.0%"] and "τ = 0.7" in figure.layout.title.text
+
+
+def test_the_line_view_says_in_words_what_its_focus_query_looks_at():
+    weights = np.array([[1.0, 0.0, 0.0], [0.25, 0.7, 0.05], [0.0, 0.0, 0.0]])
+    said = line_view(weights, ["The", "cat", "sat"], focus=1, title="t")["aria"]["label"]["general"]["withTitle"]
+    assert said == line_view_words(weights, ["The", "cat", "sat"], 1)
+    assert said.startswith('This is a chart about "{title}": every query on the left joined to the keys on the right')
+    assert said.endswith("Query 1: cat looks most at 1: cat (0.70), 0: The (0.25), 2: sat (0.05)")
+    assert line_view_words(weights, ["The", "cat", "sat"], 2).endswith("Query 2: sat looks most at no key")
+
+
+def test_the_overview_is_read_by_layer_not_cell_by_cell():
+    view, _ = overview(head_maps(random_attention(2, 3, 8, 8), tokens_for(8), side=8), chosen=(0, 0))
+    assert view["reader"] is False

@@ -12,12 +12,14 @@ from attnviz.lessons.real_model import (
     head_summary,
     label_counts,
     last_word,
+    layer_table,
     next_token_rows,
     overview_caption,
     overview_side,
     pooled,
     progress_text,
     sink_words,
+    sinks_said,
     visible_token,
 )
 from attnviz.models import head_statistics
@@ -86,6 +88,31 @@ def test_a_heads_summary_gives_its_measured_shares_and_its_label():
     assert "spreads its attention" in second
     causal = head_statistics(attention[:, :1], (0,))  # only the first head: no token sees the one after it
     assert "just after" not in head_summary(causal, 0, 0, "the first token (“The”)")
+
+
+def test_a_layers_table_holds_each_heads_shares_as_head_summary_says_them():
+    n = 5
+    previous_head = np.eye(n, k=-1)
+    previous_head[0, 0] = 1.0
+    attention = np.stack([previous_head, np.full((n, n), 1 / n)])[None]  # (1 layer, 2 heads, n, n)
+    columns, rows = layer_table(head_statistics(attention, (0,)), 0)
+    assert columns == ["Head", "To the sinks", "To itself", "To the token before", "To the token after", "Elsewhere",
+                       "Mostly"]  # fmt: skip
+    assert rows == [  # the sinks' own rows aside, each cell counted once (a sink first), as head_summary's test says
+        ["1", "25%", "0%", "75%", "0%", "0%", "looks at the previous token"],
+        ["2", "20%", "20%", "15%", "15%", "30%", "spreads its attention"],
+    ]
+    columns, rows = layer_table(head_statistics(attention[:, :1], (0,)), 0)  # no token sees the one after it
+    assert "To the token after" not in columns
+    assert rows[0] == ["1", "25%", "0%", "75%", "0%", "looks at the previous token"]
+
+
+def test_the_sink_switch_says_what_it_did_both_ways():
+    assert (
+        sinks_said(False, "[CLS] and [SEP]")
+        == "Sinks shown: every weight as the model computed it, [CLS] and [SEP] included."
+    )
+    assert sinks_said(True, "[CLS] and [SEP]").startswith("Sinks hidden: the columns of [CLS] and [SEP] are 0")
 
 
 def test_label_counts_add_up_to_every_head_and_agree_in_number():

@@ -228,3 +228,10 @@ def test_with_no_mask_the_mask_stage_boxes_nothing_and_says_nothing_of_boxes():
     views = stage_views(mask, (4, 0))
     assert mask.caption.startswith("No cell changed") and [view["changed"] for view in views] == [[], [], []]
     assert "Boxed" not in stage_notes(mask, views)
+
+
+def test_a_sum_of_products_takes_two_a_line_so_it_fits_a_phone():
+    lines = stages(PlaygroundState())["output"].formula(0, 0).split(r" \\ ")
+    assert len(lines) == 5  # the sum, then six products two a line, then "⋯ (6 more = …)"
+    assert [line.count(r"\cdot ") for line in lines[1:]] == [2, 2, 2, 0]
+    assert lines[-1].startswith(r"&\quad + \cdots\ (\text{6 more} = ")

@@ -1,6 +1,6 @@
 // A view saved as a PNG: its title above its cells, drawn afresh at twice the size, in the page's theme.
 
-import { element } from './dom.js';
+import { element, setIfNew } from './dom.js';
 import { GAP } from './layout.js';
 import { coloursOf, paint } from './paint.js';
 
@@ -24,4 +24,11 @@ export function savePng(view, box, shared, width, height, palette) {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   }, 'image/png');
+}
+
+// The PNG button's tooltip (the file's name) and its name (what it saves, with the word it shows).
+export function namePng(button, view) {
+  setIfNew(button, 'title', `Save as attnviz-${view.name}.png`);
+  const named = `Save ${view.title} as PNG`;
+  if (button.getAttribute('aria-label') !== named) button.setAttribute('aria-label', named);
 }

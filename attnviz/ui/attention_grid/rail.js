@@ -10,13 +10,16 @@ let controlIds = 0;
 
 // The help: a line under the control that an (i) button beside its label opens and closes (a click, a tap or a key:
 // no hover needed, so it works on a phone and a projector), a tooltip for the mouse, and a description for screen
-// readers.
-function describe(head, control, target, help) {
+// readers. ``named`` (the input, or the toggles' group) is named by ``name``'s words alone: read from a label holding
+// the (i), its name would be doubled ("Causal mask About Causal mask").
+function describe(name, control, target, help, named = target) {
+  name.id ||= `attnviz-name-${++controlIds}`;
+  named.setAttribute('aria-labelledby', name.id);
   if (!help) return;
   const id = `attnviz-help-${++controlIds}`;
   const line = element('span', { className: 'attnviz-help', id, textContent: help, hidden: true });
   const about = element('button', { type: 'button', className: 'attnviz-about', textContent: 'i', title: help });
-  about.setAttribute('aria-label', `About ${head.textContent.trim()}`);
+  about.setAttribute('aria-label', `About ${name.textContent.trim()}`);
   about.setAttribute('aria-expanded', 'false');
   about.setAttribute('aria-controls', id);
   about.addEventListener('click', (event) => {
@@ -24,17 +27,35 @@ function describe(head, control, target, help) {
     line.hidden = !line.hidden;
     about.setAttribute('aria-expanded', String(!line.hidden));
   });
-  head.append(about);
+  name.after(about);
   control.append(line);
   target.setAttribute('aria-description', help);
+}
+
+const STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+// One Tab stop for a row of buttons (a sentence's twelve chips would be twelve): the arrow keys, Home and End move
+// between them, and Tab comes back to the one last used (a roving tab index).
+function roving(list, buttons) {
+  const go = (k) => buttons.forEach((button, j) => { button.tabIndex = j === k ? 0 : -1; });
+  go(0);
+  list.addEventListener('focusin', (event) => { if (buttons.includes(event.target)) go(buttons.indexOf(event.target)); });
+  list.addEventListener('keydown', (event) => {
+    const at = buttons.indexOf(event.target), last = buttons.length - 1;
+    const to = { Home: 0, End: last }[event.key] ?? (event.key in STEPS ? at + STEPS[event.key] : null);
+    if (at < 0 || to === null) return;
+    event.preventDefault();
+    buttons[Math.max(0, Math.min(last, to))].focus();
+  });
 }
 
 const CONTROLS = {
   check(spec, send) {
     const input = element('input', { type: 'checkbox' });
-    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, element('span', { textContent: spec.label }));
+    const name = element('span', { textContent: spec.label });
+    const control = element('label', { className: 'attnviz-control attnviz-check' }, input, name);
     input.addEventListener('change', () => send(input.checked));
-    describe(control, control, input, spec.help); // the (i) at the row's end: the label's middle still ticks the box
+    describe(name, control, input, spec.help); // the (i) at the row's end: the label's middle still ticks the box
     return { control, show: (value) => setIfNew(input, 'checked', value) };
   },
 
@@ -66,8 +87,8 @@ const CONTROLS = {
     const chips = spec.options.map((token, j) => element('button', { type: 'button', className: 'attnviz-toggle', value: j },
       element('small', { textContent: j }), ` ${token}`));
     const list = element('div', { className: 'attnviz-toggles' }, ...chips);
-    const name = element('legend', { textContent: spec.label });
-    const control = element('fieldset', { className: 'attnviz-control' }, name, list);
+    const name = element('span', { textContent: spec.label });
+    const control = element('fieldset', { className: 'attnviz-control' }, element('legend', {}, name), list);
     const pressed = () => chips.filter((chip) => chip.getAttribute('aria-pressed') === 'true').map((chip) => Number(chip.value));
     list.addEventListener('click', (event) => {
       const chip = event.target.closest('.attnviz-toggle');
@@ -75,7 +96,8 @@ const CONTROLS = {
       chip.setAttribute('aria-pressed', String(chip.getAttribute('aria-pressed') !== 'true'));
       send(pressed());
     });
-    describe(name, control, list, spec.help);
+    describe(name, control, list, spec.help, control);
+    roving(list, chips);
     return {
       control,
       show: (value) => chips.forEach((chip, j) => {
@@ -86,9 +108,11 @@ const CONTROLS = {
   },
 
   choice(spec, send) {
-    const select = element('select', {}, ...spec.options.map((label, i) => element('option', { value: i, textContent: label })));
+    const id = `attnviz-control-${++controlIds}`;
+    const select = element('select', { id }, ...spec.options.map((label, i) => element('option', { value: i, textContent: label })));
     const name = element('span', { textContent: spec.label });
-    const control = element('label', { className: 'attnviz-control attnviz-choice' }, name, select);
+    // For the drop-down: the label's first control would be the (i) beside its words.
+    const control = element('label', { className: 'attnviz-control attnviz-choice', htmlFor: id }, name, select);
     select.addEventListener('change', () => send(Number(select.value)));
     describe(name, control, select, spec.help);
     return { control, show: (value) => setIfNew(select, 'value', String(value)) };

@@ -1,15 +1,21 @@
 // What a view says in words: the hover sentence of a cell, and the table a screen reader reads (hidden from sight).
 
-// What a hover says about cell k (of a covered view, in predict mode: that a click predicts its key).
-export function sentence(view, k) {
+// What a hover (or the keyboard, ``how`` = 'press Enter') says about cell k (of a covered view, in predict mode: that
+// a click, or Enter, predicts its key).
+export function sentence(view, k, how = 'click') {
   const cols = view.ticks.length;
   const where = `${view.rows[Math.floor(k / cols)]} → ${view.cols[k % cols]}`;
-  if (view.cover) return `${where}: click to predict this key`;
+  if (view.cover) return `${where}: ${how} to predict this key`;
   return view.colour[k] === null ? `${where}: masked, score −∞, weight 0` : `${where}: ${view.value_name} ${view.numbers[k]}`;
 }
 
 // Every cell's text under its row and column, rewritten in place when the numbers change.
 export function updateTable(table, view) {
+  table.hidden = view.reader === false; // read another way (the Real model's overview: a table a layer beside it)
+  if (table.hidden) {
+    delete table.dataset.shape;
+    return table.replaceChildren();
+  }
   const cols = view.ticks.length;
   const shape = `${view.rows.join('\u0000')}|${view.cols.join('\u0000')}`;
   if (table.dataset.shape !== shape) {

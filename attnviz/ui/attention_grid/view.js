@@ -6,7 +6,7 @@ import { element, setIfNew, theme } from './dom.js';
 import { cellAt, digitHeight, layout, moved } from './layout.js';
 import { unpacked } from './colour.js';
 import { coloursOf, paint } from './paint.js';
-import { savePng } from './png.js';
+import { namePng, savePng } from './png.js';
 import { sentence, updateTable } from './reader.js';
 
 const GLIDE_MS = 160; // a colour change is seen as a change; the new numbers are drawn in its first frame
@@ -14,18 +14,19 @@ const GLIDE_MS = 160; // a colour change is seen as a change; the new numbers ar
 class View {
   constructor(root, index) {
     this.title = element('span', { className: 'attnviz-view-title' });
-    this.png = element('button', { className: 'attnviz-png', type: 'button', textContent: 'PNG' });
-    // One tab stop a view; the arrow keys move a cell at a time inside it, and its sentence is said (roving focus).
+    this.png = element('button', { className: 'attnviz-png', type: 'button', textContent: 'PNG', tabIndex: -1 });
+    // One tab stop a view (P saves its PNG); the arrows move a cell at a time in it, saying its sentence (roving focus).
     this.canvas = element('canvas', { tabIndex: 0, role: 'img' });
     this.said = element('p', { className: 'attnviz-sr', ariaLive: 'polite' });
     this.cursor = null; // the keyboard's cell, {i, j}
-    this.table = element('table', { className: 'attnviz-sr' });
+    this.table = element('table'); // hidden by its wrapper: a table ignores a width of 1px, and scrolled the page sideways
+    this.reader = element('div', { className: 'attnviz-sr' }, this.table);
     this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
     this.coverText = element('span'); // predict mode's question, over the cells, and its answers where not a cell
     this.choices = element('span', { className: 'attnviz-choices' });
     this.cover = element('p', { className: 'attnviz-cover', hidden: true }, this.coverText, this.choices);
     this.figure = element('figure', { className: 'attnviz-view' },
-      element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said, this.table, this.tip);
+      element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said, this.reader, this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
     this.drawn = null; // the colours on screen now (they move during a glide)
     this.revision = 0;
@@ -43,10 +44,10 @@ class View {
 
   key(event) {
     const rows = this.view.rows.length, cols = this.view.ticks.length;
+    if (event.key === 'p' || event.key === 'P') return this.savePng();
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      if (this.cursor) this.pick(this.cursor); // as a click
-      return;
+      return this.cursor && this.pick(this.cursor); // as a click
     }
     const next = this.cursor && moved(this.cursor, event.key, rows, cols);
     if (!next) return;
@@ -54,11 +55,12 @@ class View {
     this.onCell(next);
   }
 
-  // The keyboard is on cell ``at``: ring it, say its sentence, and show it in the tip beside the cell.
+  // The keyboard is on cell ``at`` (a covered view's row asked: Enter answers it): ring it, say its sentence, and show
+  // it in the tip beside the cell.
   onCell(at) {
-    const rows = this.view.rows.length, cols = this.view.ticks.length;
-    this.cursor = { i: Math.min(at.i, rows - 1), j: Math.min(at.j, cols - 1) };
-    const words = sentence(this.view, this.cursor.i * cols + this.cursor.j);
+    const rows = this.view.rows.length, cols = this.view.ticks.length, asked = this.view.cover ? this.view.focus : null;
+    this.cursor = { i: asked ?? Math.min(at.i, rows - 1), j: Math.min(at.j, cols - 1) };
+    const words = sentence(this.view, this.cursor.i * cols + this.cursor.j, 'press Enter');
     setIfNew(this.said, 'textContent', words);
     this.draw();
     if (!this.box) return;
@@ -76,12 +78,11 @@ class View {
     setIfNew(this.figure.dataset, 'view', view.name);
     setIfNew(this.title, 'textContent', view.title);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
-    setIfNew(this.png, 'title', `Save as attnviz-${view.name}.png`);
-    setIfNew(this.png, 'ariaLabel', `Save ${view.title} as PNG`); // what it saves, with the word it shows
+    namePng(this.png, view);
     // The height Python asks for is the least: a taller screen gives the views more (grid.css).
     this.canvas.style.setProperty('--attnviz-least-height', `${shared.height}px`);
     const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
-      + `Arrow keys read a cell at a time; ${shared.enter} The table below holds every cell.`;
+      + `Arrow keys read a cell at a time; ${shared.enter} P saves it as a PNG.${view.reader === false ? '' : ' The table below holds every cell.'}`;
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
     // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
     // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
@@ -199,7 +200,6 @@ class View {
   }
 
   click(event) { const at = this.cellAt(event); if (at) this.pick(at); }
-
   // A cell or a row label (j null) chosen: its row becomes the focus token; on a covered view, it is the prediction
   // (a row label: "none", where the question allows it).
   pick({ i, j }) {
