@@ -1,8 +1,8 @@
 """``make bench``: every benchmark of issue 5, printed as a table and written to artifacts/bench.json.
 
     python -m bench                  # everything (about 3 minutes)
-    python -m bench core server      # a subset: core, server, models, train, worst, bystander, click, load, memory
-                                     # (browser = click + load)
+    python -m bench core server      # a subset: core, server, models, train, worst, bystander, click, moves, load,
+                                     # memory (browser = click + moves + load)
 
 Times are medians. Nothing here asserts: a target not met shows as "NO" in the table and ``"met": false`` in the JSON.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 
 from bench import report
 
-GROUPS = ("core", "server", "models", "train", "worst", "bystander", "click", "load", "memory")
-ALIASES = {"browser": ("click", "load"), "all": GROUPS}
-BROWSER_GROUPS = {"click", "load", "memory"}
+GROUPS = ("core", "server", "models", "train", "worst", "bystander", "click", "moves", "load", "memory")
+ALIASES = {"browser": ("click", "moves", "load"), "all": GROUPS}
+BROWSER_GROUPS = {"click", "moves", "load", "memory"}
 
 
 def _groups(names: list[str]) -> list[str]:
@@ -67,6 +67,7 @@ def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
     from playwright.sync_api import sync_playwright
 
     from bench import browser as browser_bench
+    from bench import browser_moves
     from bench import memory as memory_bench
     from bench.harness.chromium import launch_chromium
     from bench.harness.server import REPO, StreamlitServer
@@ -75,7 +76,7 @@ def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
     with sync_playwright() as playwright, contextlib.ExitStack() as stack:
         chromium = launch_chromium(playwright, executable)  # one Chromium for every browser benchmark
         stack.callback(chromium.close)
-        if "click" in wanted or "load" in wanted:
+        if {"click", "moves", "load"} & set(wanted):
             app = stack.enter_context(StreamlitServer(REPO / "app.py"))
         if "click" in wanted:
 
@@ -86,6 +87,10 @@ def _browser_groups(wanted: list[str], executable) -> tuple[list[dict], str]:
                 return browser_bench.measure_clicks(chromium, urls)
 
             _attempt(rows, "click (floor apps and Playground)", clicks)
+        if "moves" in wanted:
+            _attempt(
+                rows, "moves", lambda: browser_moves.rows(browser_moves.measure(chromium, {"app": app.url})["app"])
+            )
         if "load" in wanted:
             _attempt(rows, "load", lambda: browser_bench.measure_warm_load(chromium, app.url))
         if "memory" in wanted:

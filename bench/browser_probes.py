@@ -156,3 +156,41 @@ ALL_DRAWN_JS = f"""
 """
 
 TOKENS_SHOWN_JS = "() => document.querySelectorAll('.attnviz-chip').length"
+
+# Runs before any page script (bench.browser_moves): the main thread's long tasks, and the moment of the last click.
+LONG_TASKS_INIT = """
+(() => {
+  window.__longTasks = [];
+  window.__clickAt = null;
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) window.__longTasks.push({start: task.startTime, end: task.startTime + task.duration});
+  }).observe({type: 'longtask', buffered: true});
+  window.addEventListener('pointerdown', () => { window.__clickAt = performance.now(); }, {capture: true});
+})();
+"""
+
+# A move is over when no long task has run for 1.5 s after the click (the caller also waits for an idle script).
+MOVE_QUIET_JS = """
+() => {
+  const tasks = window.__longTasks, last = tasks.length ? tasks[tasks.length - 1].end : 0;
+  return performance.now() - Math.max(last, window.__clickAt ?? 0) > 1500;
+}
+"""
+
+# The move's times after the click (ms): the last message received, the end of the last long task, both ("finished"),
+# the long tasks' total and the longest, and the bytes received.
+MOVE_DONE_JS = """
+() => {
+  const click = window.__clickAt;
+  const tasks = window.__longTasks.filter((task) => task.end >= click);
+  const incoming = window.__wsLog.filter((m) => m.t >= click && m.dir === 'in');
+  const lastIn = incoming.length ? incoming[incoming.length - 1].t - click : 0;
+  const lastTask = Math.max(0, ...tasks.map((task) => task.end - click));
+  return {
+    finished: Math.max(lastIn, lastTask), lastIn, lastTask,
+    long: tasks.reduce((sum, task) => sum + task.end - Math.max(task.start, click), 0),
+    longest: Math.max(0, ...tasks.map((task) => task.end - task.start)),
+    bytesIn: incoming.reduce((sum, m) => sum + m.bytes, 0),
+  };
+}
+"""

@@ -15,6 +15,8 @@ import pytest
 
 from attnviz.classroom.share import encode
 from attnviz.core.playground_state import set_sentence
+from attnviz.figures.attention_grid import playground_views
+from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.playground import OPENING
 from attnviz.pages import PAGES
 from tests.e2e.test_playground import view_control
@@ -124,6 +126,24 @@ def test_the_playgrounds_tasks_by_keyboard_alone(page, server):
     page.keyboard.press("ArrowRight")
     said.filter(has_text="5: , → 1: movie: weight").wait_for()
     edit_a_cell_by_keyboard(page)
+
+
+TABLE_CELLS_JS = """(table) => [...document.querySelectorAll(`${table} tbody tr`)]
+  .flatMap((row) => [...row.cells].slice(1).map((cell) => cell.textContent))"""
+
+
+def test_a_large_views_table_holds_every_cell_once_the_keyboard_is_in_the_view(page, server):
+    """A view of more cells than the browser builds a table for on every move (issue 36: eight 128 × 128 tables took
+    seconds a move) keeps its caption alone, saying where the cells are, until the keyboard enters the view; Tab to
+    its canvas, and the table holds every cell's number, as Python sent them."""
+    open_app_page(page, f"{server.url}/?s={encode(LONG)}")
+    table = '.attnviz-view[data-view="weights"] table'
+    page.wait_for_function("(table) => document.querySelector(table)?.dataset.filled === 'false'", arg=table)
+    assert page.evaluate(TABLE_CELLS_JS, table) == []
+    assert "listed here when the keyboard is in the view" in page.locator(f"{table} caption").text_content()
+    tab_to(page, '.attnviz-view[data-view="weights"] canvas')
+    weights = next(view for view in playground_views(LONG) if view["name"] == "weights")
+    assert page.evaluate(TABLE_CELLS_JS, table) == hover_numbers(weights)  # built as the focus arrived, whole
 
 
 def edit_a_cell_by_keyboard(page) -> None:

@@ -45,7 +45,8 @@ def test_the_overviews_packed_hover_numbers_reach_the_screen_readers_table(real_
     side = overview_side(n_layers * n_heads, len(run.tokens))
     view, _ = overview(head_maps(run.attention, run.tokens, side=side), chosen=(0, 0))
     assert isinstance(view["numbers"], dict)  # packed
-    # The table is written a frame after the paint (attention_grid/view.js): wait for it to hold every number.
+    # A view this large builds its table when the keyboard enters it (attention_grid/reader.js).
+    real_model.locator('.attnviz-view[data-view="heads"] canvas').focus()
     read = real_model.wait_for_function(
         """(count) => {
              const table = document.querySelector('.attnviz-view[data-view="heads"] table');

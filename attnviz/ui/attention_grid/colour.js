@@ -43,26 +43,26 @@ export function targetColours(positions, stops, range, masked) {
   return out;
 }
 
+// Base64 of little-endian 16-bit codes, as numbers.
+function codesOf(base64) {
+  const bytes = atob(base64), codes = new Uint16Array(bytes.length / 2);
+  for (let k = 0; k < codes.length; k++) codes[k] = bytes.charCodeAt(2 * k) | (bytes.charCodeAt(2 * k + 1) << 8);
+  return codes;
+}
+
 // A view's colour positions as sent: a list (null where masked), or above the text limit one base64 string of
 // little-endian 16-bit codes, 0 for masked, else 1 + the place on the view's range in 65,534 steps
 // (attnviz/figures/matrix_view.py, packed_positions).
 export function positionsOf(colour, [lo, hi]) {
   if (typeof colour !== 'string') return colour;
-  const bytes = Uint8Array.from(atob(colour), (c) => c.charCodeAt(0));
-  const codes = new DataView(bytes.buffer);
-  return Array.from({ length: bytes.length / 2 }, (_, k) => {
-    const code = codes.getUint16(2 * k, true);
-    return code === 0 ? null : lo + ((code - 1) / 65534) * (hi - lo);
-  });
+  return Array.from(codesOf(colour), (code) => (code === 0 ? null : lo + ((code - 1) / 65534) * (hi - lo)));
 }
 
 // A view's hover numbers as sent: a list, or above the text limit its distinct texts ("words") and a base64 string of
 // little-endian 16-bit indexes into them, one a cell (attnviz/figures/matrix_view.py, packed_numbers).
 export function numbersOf(numbers) {
   if (Array.isArray(numbers)) return numbers;
-  const bytes = Uint8Array.from(atob(numbers.codes), (c) => c.charCodeAt(0));
-  const codes = new DataView(bytes.buffer);
-  return Array.from({ length: bytes.length / 2 }, (_, k) => numbers.words[codes.getUint16(2 * k, true)]);
+  return Array.from(codesOf(numbers.codes), (code) => numbers.words[code]);
 }
 
 // A view as sent, with its colour positions and hover numbers as lists.

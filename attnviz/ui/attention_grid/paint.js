@@ -25,7 +25,17 @@ export function paint(ctx, view, box, rgb, colours, palette, cursor = null) {
   paintColumnLabels(ctx, view, box, palette, rows);
 }
 
-function paintCells(ctx, { left, top, cellW, cellH }, rgb, rows, cols) {
+// Above this many cells, cells are one pixel each of a small image drawn scaled up, sharp: one draw call instead of
+// 16,384 fills a 128 × 128 view (the fills were most of a large page's paint).
+const PIXEL_CELLS = 1024;
+
+function paintCells(ctx, box, rgb, rows, cols) {
+  const { left, top, cellW, cellH } = box;
+  if (rows * cols > PIXEL_CELLS) {
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(cellImage(rgb, rows, cols), left, top, cols * cellW, rows * cellH);
+    return;
+  }
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       const k = 3 * (i * cols + j);
@@ -34,6 +44,20 @@ function paintCells(ctx, { left, top, cellW, cellH }, rgb, rows, cols) {
       ctx.fillRect(left + j * cellW, top + i * cellH, cellW + 0.5, cellH + 0.5);
     }
   }
+}
+
+// The cells' colours (flat [r, g, b, …]) as a canvas of ``cols`` × ``rows`` pixels, one a cell.
+function cellImage(rgb, rows, cols) {
+  const image = new ImageData(cols, rows);
+  for (let k = 0; k < rows * cols; k++) {
+    image.data[4 * k] = rgb[3 * k];
+    image.data[4 * k + 1] = rgb[3 * k + 1];
+    image.data[4 * k + 2] = rgb[3 * k + 2];
+    image.data[4 * k + 3] = 255;
+  }
+  const canvas = Object.assign(document.createElement('canvas'), { width: cols, height: rows });
+  canvas.getContext('2d').putImageData(image, 0, 0);
+  return canvas;
 }
 
 // A line in the page's background between every ``groups`` rows and columns: heads side by side, a map of maps.

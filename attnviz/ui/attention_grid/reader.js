@@ -1,5 +1,50 @@
 // What a view says in words: the hover sentence of a cell, and the table a screen reader reads (hidden from sight).
 
+import { element } from './dom.js';
+
+// Above this many cells a view's table is built when the keyboard enters the view (its canvas, the table's one way in
+// by Tab, comes just before it), not on every move: eight 128 × 128 tables were 130,000 cells in the page, and every
+// layout and every pass of Streamlit's over the page then took seconds.
+export const EAGER_CELLS = 1024;
+
+// What the canvas says it is, and where its numbers are.
+export function canvasLabel(view, enter) {
+  const large = view.colour.length > EAGER_CELLS;
+  const table = view.reader === false ? '' // read another way (the Real model's overview: a table a layer beside it)
+    : large ? ' The table after it holds every cell while the keyboard is in this view.' : ' The table below holds every cell.';
+  return `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
+    + `Arrow keys read a cell at a time; ${enter} P saves it as a PNG.${table}`;
+}
+
+// The reader's table of a view inside ``figure``: ``show(view)`` after each new data. A small view's table is
+// rewritten just after the frame that first paints the new data (the eye comes first); a large one's only while the
+// keyboard is in the figure, and built whole the moment it enters, so it is there before a reader leaves the canvas.
+export function readerTable(figure) {
+  const table = element('table'); // hidden by view.js's wrapper: a table ignores a width of 1px, and scrolled sideways
+  let shown = null, frame = 0, timer = 0;
+  const inside = () => figure.contains(figure.getRootNode().activeElement);
+  const eager = () => shown.reader === false || shown.colour.length <= EAGER_CELLS || inside();
+  const write = () => (eager() ? updateTable(table, shown) : emptyTable(table, shown));
+  figure.addEventListener('focusin', () => { if (shown && table.dataset.filled !== 'true') updateTable(table, shown); });
+  const show = (view) => {
+    shown = view;
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    frame = requestAnimationFrame(() => { timer = setTimeout(write); });
+  };
+  return { table, show };
+}
+
+// A large view's table while the keyboard is elsewhere: its caption alone, saying how to fill it.
+function emptyTable(table, view) {
+  const said = `${view.title}: ${view.rows.length} × ${view.ticks.length} cells, listed here when the keyboard is in the view.`;
+  if (table.dataset.filled === 'false' && table.caption?.textContent === said) return;
+  table.replaceChildren();
+  table.dataset.shape = '';
+  table.dataset.filled = 'false';
+  table.createCaption().textContent = said;
+}
+
 // What a hover (or the keyboard, ``how`` = 'press Enter') says about cell k (of a covered view, in predict mode: that
 // a click, or Enter, predicts its key).
 export function sentence(view, k, how = 'click') {
@@ -18,6 +63,7 @@ export function updateTable(table, view) {
   }
   const cols = view.ticks.length;
   const shape = `${view.rows.join('\u0000')}|${view.cols.join('\u0000')}`;
+  table.dataset.filled = 'true';
   if (table.dataset.shape !== shape) {
     table.dataset.shape = shape;
     table.replaceChildren();

@@ -7,7 +7,7 @@ import { cellAt, digitHeight, layout, moved } from './layout.js';
 import { unpacked } from './colour.js';
 import { coloursOf, paint } from './paint.js';
 import { namePng, savePng } from './png.js';
-import { sentence, updateTable } from './reader.js';
+import { canvasLabel, readerTable, sentence } from './reader.js';
 
 const GLIDE_MS = 160; // a colour change is seen as a change; the new numbers are drawn in its first frame
 
@@ -19,14 +19,14 @@ class View {
     this.canvas = element('canvas', { tabIndex: 0, role: 'img' });
     this.said = element('p', { className: 'attnviz-sr', ariaLive: 'polite' });
     this.cursor = null; // the keyboard's cell, {i, j}
-    this.table = element('table'); // hidden by its wrapper: a table ignores a width of 1px, and scrolled the page sideways
-    this.reader = element('div', { className: 'attnviz-sr' }, this.table);
     this.tip = element('div', { className: 'attnviz-tip', role: 'tooltip', hidden: true });
     this.coverText = element('span'); // predict mode's question, over the cells, and its answers where not a cell
     this.choices = element('span', { className: 'attnviz-choices' });
     this.cover = element('p', { className: 'attnviz-cover', hidden: true }, this.coverText, this.choices);
     this.figure = element('figure', { className: 'attnviz-view' },
-      element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said, this.reader, this.tip);
+      element('figcaption', {}, this.title, this.png), this.canvas, this.cover, this.said);
+    this.reader = readerTable(this.figure); // its table hidden in a wrapper: a table ignores a width of 1px
+    this.figure.append(element('div', { className: 'attnviz-sr' }, this.reader.table), this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
     this.drawn = null; // the colours on screen now (they move during a glide)
     this.revision = 0;
@@ -81,16 +81,9 @@ class View {
     namePng(this.png, view);
     // The height Python asks for is the least: a taller screen gives the views more (grid.css).
     this.canvas.style.setProperty('--attnviz-least-height', `${shared.height}px`);
-    const label = `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
-      + `Arrow keys read a cell at a time; ${shared.enter} P saves it as a PNG.${view.reader === false ? '' : ' The table below holds every cell.'}`;
+    const label = canvasLabel(view, shared.enter);
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
-    // The reader's table is rewritten just after the frame that first paints the new data: its hundreds of cells are
-    // the larger part of the layout that frame would otherwise wait for, and the eye comes first.
-    cancelAnimationFrame(this.tableFrame);
-    clearTimeout(this.tableTimer);
-    this.tableFrame = requestAnimationFrame(() => {
-      this.tableTimer = setTimeout(() => updateTable(this.table, view));
-    });
+    this.reader.show(view); // rewritten after the frame that first paints the new data (reader.js)
     const target = coloursOf(view, shared.colours, palette.background);
     // Cells too small for numbers change at once: a glide there shows nothing the numbers would, and costs more.
     const still = reshaped || !view.text.length || matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -127,7 +120,7 @@ class View {
     // and the rest of the move is what the eye follows.
     const started = performance.now() - GLIDE_MS / 3;
     const step = (now) => {
-      const t = Math.min(1, (now - started) / GLIDE_MS);
+      const t = from === to ? 1 : Math.min(1, (now - started) / GLIDE_MS); // nothing to glide: one paint
       const ease = 1 - (1 - t) ** 3;
       this.drawn = t >= 1 ? to : from.map((a, k) => a + (to[k] - a) * ease);
       this.draw();
