@@ -36,9 +36,11 @@ _COMPACT_CSS = """
   font-size: 0.95rem; unicode-bidi: isolate; }
 .attnviz-chip small { opacity: 0.6; }
 /* A phone stacks columns: Step by step's pictures (its last column) come first, its Back, Next and stage list right
-   under them, instead of the list ~800 px above what it changes. */
+   under them, instead of the list ~800 px above what it changes. The Real model's check, whose switch sits right
+   above its own map, stays after the head's map it checks. */
 @media (max-width: 640px) {
-  [data-testid="stHorizontalBlock"]:has([data-testid="stRadio"]) > [data-testid="stColumn"]:last-child { order: -1; }
+  [data-testid="stHorizontalBlock"]:has([data-testid="stRadio"]):not(:has(.st-key-rm_explain))
+    > [data-testid="stColumn"]:last-child { order: -1; }
 }
 """
 
@@ -46,7 +48,7 @@ _COMPACT_CSS = """
 # Streamlit's switches, tick boxes and radio buttons show no keyboard focus of their own (a radio's is a pale fill, about
 # 1.2 : 1): a ring in the text's own colour, which contrasts with both themes' backgrounds (WCAG 2.1, 2.4.7 and 1.4.11).
 _FOCUS_CSS = """
-.st-key-keyboard, .st-key-browser_voter { display: none; } /* scripts, nothing to see: they take no room */
+.st-key-keyboard, .st-key-browser_voter, .st-key-lesson_view { display: none; } /* scripts, nothing to see: they take no room */
 /* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
 .attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
