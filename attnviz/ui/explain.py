@@ -64,7 +64,8 @@ def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int) -
                       on_cell=partial(_choose_query, n), enter="Enter makes its row the query.")  # fmt: skip
     shared = words.sink_shares(matrices, run.sinks)
     st.markdown(literal(words.sinks_line(shared, sink_words(run.tokens, run.sinks))))  # right under the map
-    st.markdown(literal(words.sinks_verdict(shared) + " " + words.row_line(matrices, run.tokens, query)))
+    st.markdown(literal(words.sinks_verdict(shared)))
+    st.markdown(literal(words.row_line(matrices, run.tokens, query)))
     st.caption(words.VIEW_HELP[view])
     if state.setting_value(PAGE, "removed", words.NONE) == words.NONE:  # else a lesson's step is about what it did
         bring_into_view(HEAD_MAP if view == "raw" else CHECK_MAP)
