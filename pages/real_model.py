@@ -13,7 +13,7 @@ from attnviz.models import MAX_TOKENS, MODEL_NAMES
 from attnviz.ui import predict, state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
-from attnviz.ui.explain import explain_section
+from attnviz.ui.explain import explain_views, take_away
 from attnviz.ui.model_runs import model_run, overview_for_readers, shown_run, sinks_status
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.playground_session import predicts as playground_predicts
@@ -98,26 +98,20 @@ with overview_column:
     overview_for_readers(stats)
 sinks_status(hide, sinks)  # said when the switch changes
 
-# ----------------------------------------------------------------------------- one head up close
+# ----------------------------------------------------------------------------- one head up close, and its check
 weights, name = attention[layer, head], words.head_name(layer, head)  # (n, n)
-square, lines = st.columns([1.2, 1], gap="medium")
-with lines:
+st.subheader("Is this attention an explanation?")
+square, check = st.columns([1, 1.2], gap="medium")  # the head's map, and its checks beside it
+picker, lines = st.columns([1, 2.4], gap="medium")
+with picker:
     query = st.selectbox(
         "Query token (orange lines)",
         range(n),
         format_func=lambda i: f"{i}: {words.visible_token(tokens[i])}",
         **state.page_setting(PAGE, "query", words.last_word(tokens, run.sinks), options=range(n)),
     )
-    st.caption("Or click a token on the left, or a row of the map.")
-    st.echarts_chart(
-        figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
-        key="rm.lines",
-        height=60 + 17 * n,
-        on_select=partial(choose, "rm.lines"),
-    )
-    st.caption(
-        f"Queries left, keys right; a line's opacity is its weight (below {figs.MIN_LINE_WEIGHT:.0%}: not drawn)."
-    )
+    st.caption(f"Or click a row of a map. The lines: queries left, keys right, a line's opacity its weight (below "
+               f"{figs.MIN_LINE_WEIGHT:.0%}: not drawn).")  # fmt: skip
 with square:
     up_close = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
     maps, asked = [up_close], {}
@@ -128,6 +122,13 @@ with square:
             st.info(line, icon=":material/lightbulb:")
     show_matrices(maps, key="rm.head", height=min(620, 140 + 24 * n), font_size=font, on_cell=partial(choose, "rm.head"),
                   on_guess=partial(predict.guess, "rm.head", asked), enter="Enter makes its row the query.")  # fmt: skip
+with check:
+    explain_views(run, layer, head, query, font)
+with lines:
+    st.echarts_chart(
+        figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
+        key="rm.lines", height=60 + 17 * n, on_select=partial(choose, "rm.lines"),
+    )  # fmt: skip
 
 # ----------------------------------------------------------------------------- the decoder's next token
 if run.causal:
@@ -141,4 +142,5 @@ if run.causal:
     labels, probabilities = words.next_token_rows(predicted.tokens, predicted.probabilities, predicted.other)
     show_chart(figs.next_token_bars(labels, probabilities, temperature=temperature), key="rm_next", container=bars)
 
-explain_section(run, layer, head, query, font)  # last: a token taken away may make the page wait for its run
+with check:
+    take_away(run)  # last: a token taken away may make the page wait for its run

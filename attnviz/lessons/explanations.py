@@ -47,14 +47,17 @@ def sink_shares(matrices: dict[str, np.ndarray], sinks) -> dict[str, float]:
 
 
 def sinks_line(shared: dict[str, float], sinks: str) -> str:
-    """The sinks' share in each view, and what the first two say together."""
+    """The sinks' share in each view."""
     listed = ", ".join(f"{VIEWS[view].lower()} {percent(share)}" for view, share in shared.items())
+    return f"The sinks' share, on {sinks}, averaged over the queries: {listed}."
+
+
+def sinks_verdict(shared: dict[str, float]) -> str:
+    """What the sinks' share raw and value-weighted say together."""
     raw, value = shared["raw"], shared["value"]
     if percent(value) == percent(raw):
-        verdict = "they hand on as much as they take."
-    else:
-        verdict = f"they take {percent(raw)} of the weight but hand on {percent(value)} of what arrives."
-    return f"The sinks' share, on {sinks}, averaged over the queries: {listed}. In this head {verdict}"
+        return "In this head they hand on as much as they take."
+    return f"In this head they take {percent(raw)} of the weight but hand on {percent(value)} of what arrives."
 
 
 def row_line(matrices: dict[str, np.ndarray], tokens: list[str], query: int) -> str:

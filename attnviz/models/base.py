@@ -13,7 +13,7 @@ from attnviz.core.limits import MAX_TOKENS  # one limit: a run, special tokens i
 from attnviz.models.runs import ModelRun, readonly
 
 MAX_CHARACTERS = 2_000  # a longer paste is refused before it is tokenized
-RUN_CACHE_BYTES = 64 * 2**20  # per model: about 16 decoder runs of 32 tokens, or one of 128 tokens
+RUN_CACHE_BYTES = 64 * 2**20  # per model: four decoder runs of 32 tokens (14 MB each), or one of 128 tokens
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
 _ODD_CATEGORIES = {
     "Cc": "a control character",

@@ -75,7 +75,7 @@ class Decoder(Model):
         mask = removed_key(len(ids), removed)  # (n, n) or None
         group = self.n_heads // self.n_kv_heads  # 3 query heads share each key/value head
         cos, sin = rope_tables(len(ids), self.d_head, self.rope_base)  # (n, d_head) each
-        x = W["token_embd.weight"][ids]  # (n, 576)
+        x = W["token_embd.weight"][ids].astype(np.float64)  # (n, 576)
         per_layer = []
         for layer in range(self.n_layers):
             p = f"blk.{layer}."
@@ -91,5 +91,6 @@ class Decoder(Model):
             x = x + linear(gated, W[f"{p}ffn_down.weight"])  # (n, 576) residual
             per_layer.append((weights, q, k, v, value_norms(v, W[f"{p}attn_output.weight"])))
         hidden = rms_norm(x, W["output_norm.weight"], self.eps)  # (n, 576)
-        last_logits = W["token_embd.weight"] @ hidden[-1]  # (vocab,): the output layer is the embedding matrix
+        # The output layer is the embedding matrix, kept in float32: a float64 copy of it would take 226 MB a run.
+        last_logits = W["token_embd.weight"] @ hidden[-1].astype(np.float32)  # (vocab,)
         return {**stack_layers(per_layer), "hidden": hidden, "last_logits": last_logits}

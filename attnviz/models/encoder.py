@@ -64,7 +64,7 @@ class Encoder(Model):
         n = len(ids)
         mask = removed_key(n, removed)  # (n, n) or None
         x = (
-            W["embeddings.word_embeddings.weight"][ids]  # (n, 384) what each token is
+            W["embeddings.word_embeddings.weight"][ids].astype(np.float64)  # (n, 384) what each token is
             + W["embeddings.position_embeddings.weight"][:n]  # (n, 384) where it is
             + W["embeddings.token_type_embeddings.weight"][0]  # (384,) one sentence: segment A throughout
         )

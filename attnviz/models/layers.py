@@ -1,4 +1,6 @@
-"""The building blocks of both real models, in numpy, in float32 like the reference (PyTorch) implementation.
+"""The building blocks of both real models, in numpy. The forward passes compute in float64 from the float32
+weights (each float32 is exactly a float64): in float32, rounding through 30 layers moves the decoder's
+attention by about 5e-6, and value-weighted attention, which multiplies it by value norms up to 80, by 3e-4.
 
 Weights keep PyTorch's ``nn.Linear`` layout, (d_out, d_in), so the names and shapes match the checkpoints.
 """
@@ -87,16 +89,15 @@ def attend_heads(
     """Every head through ``attnviz.attention``, the function the lessons teach.
 
     q, k, v: (heads, n, d_head); ``mask`` (n, n), True where a query may attend to a key (``removed_key``), the same
-    for every head. Returns the weights (heads, n, n), float64 as ``attention`` gives them, and the outputs
-    (heads, n, d_head), back in float32 for the rest of the forward pass.
+    for every head. Returns the weights (heads, n, n) and the outputs (heads, n, d_head), float64 as ``attention``
+    gives them.
     """
     results = [
         attention(q_head, k_head, v_head, causal=causal, mask=mask)
         for q_head, k_head, v_head in zip(q, k, v, strict=True)
     ]
-    weights = np.stack([result.weights for result in results])  # (heads, n, n), float64
-    outputs = np.stack([result.output for result in results])  # (heads, n, d_head)
-    return weights, outputs.astype(np.float32)
+    weights = np.stack([result.weights for result in results])  # (heads, n, n)
+    return weights, np.stack([result.output for result in results])  # (heads, n, d_head)
 
 
 def removed_key(n: int, removed: int | None) -> np.ndarray | None:
@@ -116,7 +117,7 @@ def value_norms(v: np.ndarray, out_weight: np.ndarray) -> np.ndarray:
     """
     heads, _, d_head = v.shape
     per_head = out_weight.reshape(out_weight.shape[0], heads, d_head).transpose(1, 2, 0)  # (heads, d_head, d_model)
-    moved = np.matmul(v.astype(np.float64), per_head.astype(np.float64))  # (heads, n, d_model)
+    moved = np.matmul(v, per_head.astype(np.float64))  # (heads, n, d_model)
     return np.linalg.norm(moved, axis=-1)  # (heads, n)
 
 

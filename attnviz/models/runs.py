@@ -28,11 +28,11 @@ class ModelRun:
     tokens: list[str]  # the text each token stands for, special tokens ([CLS], [SEP]) included
     token_ids: np.ndarray  # (n,) the tokenizer's ids
     attention: np.ndarray  # (layers, heads, n, n) float64; row i: how query token i spreads its attention, sums to 1
-    q: np.ndarray  # (layers, heads, n, d_head) float32
-    k: np.ndarray  # (layers, heads, n, d_head) float32
-    v: np.ndarray  # (layers, heads, n, d_head) float32
+    q: np.ndarray  # (layers, heads, n, d_head) float64
+    k: np.ndarray  # (layers, heads, n, d_head) float64
+    v: np.ndarray  # (layers, heads, n, d_head) float64
     value_norms: np.ndarray  # (layers, heads, n) float64: ‖v_j W_O^h‖, how large a vector key j hands on through h
-    hidden: np.ndarray  # (n, d_model) float32: the last hidden state (the model's output before any task head)
+    hidden: np.ndarray  # (n, d_model) float64: the last hidden state (the model's output before any task head)
     sinks: tuple[int, ...]  # positions of the tokens heads park attention on: [CLS] and [SEP], or the first token
     causal: bool  # True for a decoder: a token sees only itself and the tokens before it
     removed: int | None = field(default=None, kw_only=True)  # the token taken away as a key everywhere, if any

@@ -40,42 +40,34 @@ def rolled_out(run: ModelRun) -> np.ndarray:
     return found
 
 
-def explain_section(run: ModelRun, layer: int, head: int, query: int, font: int) -> None:
-    """Beside the chosen head: its three views and the take-away check. Last on the page: a token taken away runs on
-    the background worker, and while it does the page stops here."""
-    st.subheader("Is this attention an explanation?")
-    # The switch above the columns, not in one: on a phone the page's CSS puts a radio's row of columns last first.
-    view = st.radio(
-        "Show the chosen head as",
-        list(words.VIEWS),
-        format_func=words.VIEWS.get,
-        horizontal=True,
-        **state.page_setting(PAGE, "view", "raw", options=list(words.VIEWS)),
-    )
+def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int) -> None:
+    """Beside the chosen head's map: the same head raw, value-weighted or rolled out, the switch right above the map it
+    changes (with it on a projector's screen), the sinks' share in each view below."""
+    with st.container(key="rm_explain"):  # its row keeps the head's map first on a phone (attnviz.ui.text)
+        view = st.radio(
+            "Show the chosen head as",
+            list(words.VIEWS),
+            format_func=words.VIEWS.get,
+            horizontal=True,
+            label_visibility="collapsed",  # the subheader above the columns says what for; a screen reader hears it
+            **state.page_setting(PAGE, "view", "raw", options=list(words.VIEWS)),
+        )
+        rolled = rolled_out(run)
+        matrices = {name: words.view_matrix(run, rolled, name, layer, head) for name in words.VIEWS}  # (n, n) each
+        title = words.view_title(view, layer, head)
+        figure = head_map(matrices[view], run.tokens, causal=run.causal, query=query, title=title, font_size=font,
+                          name="explain")  # fmt: skip
+        n = len(run.tokens)
+        show_matrices([figure], key=KEY, height=min(620, 140 + 24 * n), font_size=font,
+                      on_cell=partial(_choose_query, n), enter="Enter makes its row the query.")  # fmt: skip
+    shared = words.sink_shares(matrices, run.sinks)
+    st.markdown(literal(words.sinks_line(shared, sink_words(run.tokens, run.sinks))))  # right under the map
+    st.markdown(literal(words.sinks_verdict(shared)))
+    st.markdown(literal(words.row_line(matrices, run.tokens, query)))
+    st.caption(words.VIEW_HELP[view])
     if state.setting_value(PAGE, "hide_sinks", False):
         st.caption("The sinks stay in these views (the switch above hides them only in the maps above): how much "
                    "they take and hand on is part of the answer.")  # fmt: skip
-    views, check = st.columns([1.2, 1], gap="medium")
-    with views:
-        _views(run, view, (layer, head), query, font)
-    with check:
-        _take_away(run)
-
-
-def _views(run: ModelRun, view: str, chosen: tuple[int, int], query: int, font: int) -> None:
-    layer, head = chosen
-    rolled = rolled_out(run)
-    matrices = {name: words.view_matrix(run, rolled, name, layer, head) for name in words.VIEWS}  # (n, n) each
-    sinks = sink_words(run.tokens, run.sinks)
-    st.markdown(literal(words.sinks_line(words.sink_shares(matrices, run.sinks), sinks)))  # next to the switch
-    st.caption(words.VIEW_HELP[view])
-    title = words.view_title(view, layer, head)
-    figure = head_map(matrices[view], run.tokens, causal=run.causal, query=query, title=title, font_size=font,
-                      name="explain")  # fmt: skip
-    n = len(run.tokens)
-    show_matrices([figure], key=KEY, height=min(620, 140 + 24 * n), font_size=font, on_cell=partial(_choose_query, n),
-                  enter="Enter makes its row the query.")  # fmt: skip
-    st.markdown(literal(words.row_line(matrices, run.tokens, query)))
 
 
 def _choose_query(n: int) -> None:
@@ -84,7 +76,9 @@ def _choose_query(n: int) -> None:
         state.set_setting(PAGE, "query", cell[1])
 
 
-def _take_away(run: ModelRun) -> None:
+def take_away(run: ModelRun) -> None:
+    """*Take this token away* and what the output did. Last on the page: the run without the token is made on the
+    background worker, and while it is the page stops here."""
     n = len(run.tokens)
     options = [words.NONE, *words.removable(n, run.causal)]
     removed = st.selectbox(
@@ -102,9 +96,10 @@ def _take_away(run: ModelRun) -> None:
         return
     without = model_run(run.model, run.sentence, removed)
     change = output_change(run, without)
-    st.markdown(literal(words.change_text(change, run.tokens)))
-    if run.causal:
-        st.table(words.top_five(change), hide_index=True)
+    with st.container(key="rm_change"):
+        st.markdown(literal(words.change_text(change, run.tokens)))
+        if run.causal:
+            st.table(words.top_five(change), hide_index=True)
 
 
 def _token_name(tokens: list[str], choice) -> str:

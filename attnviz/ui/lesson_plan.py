@@ -111,6 +111,10 @@ def present(plan: plans.LessonPlan) -> None:
     _go(plan, 0, answered=False)
 
 
+# Settings that show a question's answer, held back until it is answered: a token taken away shows what it did.
+_ANSWERS = {"real_model": {"removed": "none"}}
+
+
 def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     step = plan.steps[index]
     view = step.view
@@ -119,8 +123,9 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
         asked = replace(shown, predict=shown.predict or "most")  # the views stay covered while the class thinks
         shown = replace(predictions.outcome(asked), predict="") if answered else asked
     playground_session.start_from(shown)
+    held_back = _ANSWERS.get(view.page, {}) if step.question and not answered else {}
     for name, value in view.settings:
-        state.set_setting(view.page, name, value)
+        state.set_setting(view.page, name, held_back.get(name, value))
     st.session_state[state.LESSON_RUN] = (plan, index, answered)
     st.session_state[state.LESSON_MOVED] = True  # the bar goes to the step's page on this run
     arrived()

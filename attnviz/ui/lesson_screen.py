@@ -12,14 +12,15 @@ from attnviz.ui import state
 ARRIVAL = "lesson.arrival"  # counts the steps' arrivals: each one scrolls its page to the step's subject, once
 # What a step's note talks about, by page: the thing a clicker (which moves the lesson, not the page) must find on
 # screen. The Playground's notes read the weights; Step by step's the formula; Geometry's the arrows; Multi-head's the
-# heads; Why we scale's the spread of the scores; the Real model's the head's map.
+# heads; Why we scale's the spread of the scores; the Real model's the head's map and its check beside it, or what
+# taking a token away did (drawn once its run is done: the page's growth brings it on screen).
 SUBJECTS = {  # CSS selectors, the first found wins
     "playground": (".attnviz-lens:not([hidden])", '.attnviz-view[data-view="weights"]'),  # the lens: presenter mode's
     "step_by_step": (".st-key-stage_formula",),
     "geometry": (".st-key-geometry_arrows",),
     "multi_head": (".st-key-mh-heads",),
     "why_scale": (".st-key-why_variance",),
-    "real_model": (".st-key-rm-head",),
+    "real_model": (".st-key-rm_change", ".st-key-rm-head"),  # what a token taken away did; else the head and its check
 }
 # The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
 # to a step's subject; the class's answers cover the Playground's controls, which the question does not need (its

@@ -37,9 +37,11 @@ _COMPACT_CSS = """
   font-size: 0.95rem; unicode-bidi: isolate; }
 .attnviz-chip small { opacity: 0.6; }
 /* A phone stacks columns: Step by step's pictures (its last column) come first, its Back, Next and stage list right
-   under them, instead of the list ~800 px above what it changes. */
+   under them, instead of the list ~800 px above what it changes. The Real model's check, whose switch sits right
+   above its own map, stays after the head's map it checks. */
 @media (max-width: 640px) {
-  [data-testid="stHorizontalBlock"]:has([data-testid="stRadio"]) > [data-testid="stColumn"]:last-child { order: -1; }
+  [data-testid="stHorizontalBlock"]:has([data-testid="stRadio"]):not(:has(.st-key-rm_explain))
+    > [data-testid="stColumn"]:last-child { order: -1; }
 }
 """
 

@@ -86,7 +86,8 @@ def test_the_sinks_share_in_each_view_is_the_shown_maps(page, encoder):
     assert raw == pytest.approx(100 * sinks_on(run.attention[2, 5], run.sinks), abs=PERCENT)
     assert value == pytest.approx(100 * sinks_on(own_value_shares(encoder, run, 2, 5), run.sinks), abs=PERCENT)
     assert rolled == pytest.approx(100 * sinks_on(own_rollout(run.attention)[2], run.sinks), abs=PERCENT)
-    assert value < raw and f"take {raw:.1f}% of the weight but hand on {value:.1f}% of what arrives" in line
+    verdict = said(page, "In this head")
+    assert value < raw and f"take {raw:.1f}% of the weight but hand on {value:.1f}% of what arrives" in verdict
 
 
 def test_the_querys_row_names_its_largest_key_in_each_view(page, encoder):
@@ -177,6 +178,7 @@ def test_the_ready_lesson_is_presented_on_the_real_model_page_question_first(enc
         shown.append((setting(at, "selectbox", "removed").value, setting(at, "radio", "view").value))
         changes.append(next((as_read(m.value) for m in at.markdown if as_read(m.value).startswith("Without")), ""))
     assert [shown[i] for i in (1, 3, 5, 6)] == [(4, "raw"), (3, "raw"), ("none", "value"), ("none", "rollout")]
+    assert shown[2] == ("none", "raw") and changes[2] == ""  # step 3's question holds back its token's removal
     assert button_disabled(at, "lesson.next")  # the last step
     assert "the most likely next token stays “ Paris” (77.3% → 61.5%)" in changes[1]  # as the note says
     assert "changes from “ Paris” (77.3%) to “␣” (7.4%)" in changes[3] and "0.846" in changes[3]

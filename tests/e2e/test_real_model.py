@@ -89,3 +89,45 @@ def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(
     assert shown == expected  # the model's own weights, to the digits the Playground shows
     assert page.get_by_text(f"{MODEL}, layer 2, head 4 is on the Playground").count() == 1
     assert page.locator(".attnviz-chips").inner_text().count("[CLS]") == 1
+
+
+HEAD_MAP, CHECK_MAP = '.attnviz-view[data-view="head"]', '.attnviz-view[data-view="explain"]'
+
+
+def box(page, shown: str) -> dict:
+    """The bounding box of a view (by selector) or of the switch between the views."""
+    if shown == "switch":
+        return page.get_by_role("radiogroup", name="Show the chosen head as").bounding_box()
+    return page.locator(shown).first.bounding_box()
+
+
+def test_the_check_sits_beside_the_chosen_heads_map(real_model):
+    """Issue 40: the head's three views, the sinks' share and Take this token away in a column beside its map."""
+    page = real_model
+    head = box(page, HEAD_MAP)
+    sinks_line = page.locator('[data-testid="stMarkdown"]').filter(has_text="The sinks' share").first.bounding_box()
+    take_away = page.locator('[data-testid="stSelectbox"]').filter(has_text="Take this token away").bounding_box()
+    for beside in (box(page, "switch"), box(page, CHECK_MAP), sinks_line, take_away):
+        assert beside["x"] >= head["x"] + head["width"], (head, beside)  # right of the map, not under it
+    check = box(page, CHECK_MAP)
+    assert check["y"] < head["y"] + head["height"] and head["y"] < check["y"] + check["height"]  # level with it
+
+
+def test_on_a_projector_the_switch_and_its_map_are_on_screen_with_the_chosen_head(real_model):
+    """At 1280×720 presenting, the chosen head's map scrolled to the top of the screen brings the switch and the map
+    it changes with it: no scrolling between the head and its check."""
+    page = real_model
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.get_by_text("Presenter mode").click()
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'")
+    wait_for_app(page)
+    wait_for_views_to_settle(page)
+    top = page.locator('[data-testid="stHeader"]').bounding_box()
+    below_bar = top["y"] + top["height"]  # the page's own top bar covers what is under it
+    page.locator(HEAD_MAP).evaluate(
+        "(map, margin) => { map.style.scrollMarginTop = `${margin}px`; map.scrollIntoView({block: 'start'}); }",
+        below_bar,
+    )
+    for shown in (HEAD_MAP, "switch", CHECK_MAP):
+        where = box(page, shown)
+        assert below_bar - 1 <= where["y"] and where["y"] + where["height"] <= 720, (shown, where)

@@ -21,7 +21,7 @@ from attnviz.models.explain import (
 )
 from tests.models.conftest import prefix
 
-TOLERANCE = 1e-4  # the target, max |Δ|
+TOLERANCE = 1e-4  # the target, max |Δ|: both sides compute in float64 (the reference's softmax aside)
 EXPLAINED = range(5)  # the reference run's three sentences, then two held out
 REMOVED = range(3)
 
@@ -43,9 +43,9 @@ def test_value_weighted_attention_matches_the_reference(model, reference, i):
     expected = reference[f"{prefix(model)}_explain_{i}_value_weighted"]  # (layers, heads, n, n)
     weighted = value_weighted(_explained(model, reference, i))
     assert weighted.shape == expected.shape
-    # Norms reach tens in the decoder: relative to the largest entry, and as the shares of a row the page shows.
-    assert np.abs(weighted - expected).max() <= TOLERANCE * np.abs(expected).max()
-    assert np.abs(shares(weighted) - shares(expected)).max() <= TOLERANCE
+    assert np.abs(expected).max() > 1  # value norms reach 80 in the decoder: an absolute 1e-4 is a strict test
+    assert np.abs(weighted - expected).max() <= TOLERANCE
+    assert np.abs(shares(weighted) - shares(expected)).max() <= TOLERANCE  # as the page shows them
 
 
 @pytest.mark.parametrize("i", REMOVED)
@@ -58,11 +58,11 @@ def test_a_run_without_a_token_matches_transformers_with_that_key_masked(model, 
     expected = reference[f"{key}_removed_{i}_attention"]
     assert np.abs(without.attention - expected).max() <= TOLERANCE
     hidden = reference[f"{key}_removed_{i}_hidden"]
-    assert np.abs(without.hidden - hidden).max() <= 1e-5 * np.abs(hidden).max() + 1e-5
+    assert np.abs(without.hidden - hidden).max() <= TOLERANCE
     assert not np.allclose(without.hidden, run.hidden, atol=1e-3)  # the token's absence did reach the output
     if model.causal:
         logits = reference[f"{key}_removed_{i}_last_logits"]
-        assert np.abs(without.last_logits - logits).max() <= 1e-3  # logits reach about 40
+        assert np.abs(without.last_logits - logits).max() <= TOLERANCE  # logits reach about 40
         assert without.next_token(top=1).ids[0] == logits.argmax()
 
 

