@@ -58,7 +58,7 @@ def heading(at) -> str:
 
 
 def intro(at) -> str:
-    return next(m.value for m in at.markdown if "Playground's" in m.value)
+    return next(m.value for m in at.markdown if "Playground's" in m.value and not m.value.startswith("<style>"))
 
 
 def charts(at) -> list[dict]:
