@@ -52,6 +52,7 @@ _FOCUS_CSS = """
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
 .st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
 .st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
+.st-key-lesson_bar .st-key-lesson_join p { margin-bottom: 1rem; } /* Streamlit's own: the address keeps its distance */
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
