@@ -47,12 +47,10 @@ async def ask_the_class(teacher: Session) -> tuple[str, str]:
     return code[1], address.split("?", 1)[1]
 
 
-async def join(student: Session, code: str, query: str) -> RunResult:
-    """A student opens the join address (the asked setup, the code in the box) and types the code again, as one who
-    opened the app some other way would."""
-    await student.open(query=query)
-    student.set_value(student.find(kind="text_input", key_part="join"), string_value=code)
-    return await student.rerun()
+async def join(student: Session, query: str) -> RunResult:
+    """A student opens the join address: the asked setup, asking, with the code in the box (or the code's problem,
+    said at once)."""
+    return await student.open(query=query)
 
 
 async def answer(student: Session, key: int) -> RunResult:
