@@ -70,6 +70,7 @@ def _join(*, opening: bool = False) -> None:
     state.set_class_code(None)
     st.session_state.pop(state.CLASS_ASKED, None)
     st.session_state.pop(state.CLASS_PROBLEM, None)
+    st.query_params.pop(join.PARAM, None)  # the address holds a code only while it is the one joined
     if not typed:
         return
     if not allowed("code", time.time()):

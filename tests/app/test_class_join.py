@@ -55,11 +55,12 @@ def test_a_wrong_code_is_said_at_once_and_the_answer_kept_is_sent_with_the_right
     code, _ = asked()
     student = type_code(open_app(join=code), "ZZZ234")
     assert "No open question has the code ZZZ234: check the code on the teacher's screen" in said(student.warning)
+    assert "join" not in student.query_params  # a reload would not join a code that was not accepted
     guess(student, 4, 3)
     assert KEPT in said(student.warning) and "cover" not in views(student)["weights"]  # shown, not counted
     assert counted(code) == (0, {})
     type_code(student, code.lower())
-    assert counted(code) == (1, {3: 1})
+    assert counted(code) == (1, {3: 1}) and student.query_params["join"] == code
     assert f"Counted for the class question {code}: 3: not." in said(student.success)
     student.run()  # a rerun sends nothing again
     assert counted(code) == (1, {3: 1}) and not student.exception

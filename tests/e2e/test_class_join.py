@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_classroom import bar_says, click_weight
 from tests.support.live import open_app_page, view_control, wait_for_app, wait_for_views_to_settle
@@ -38,7 +40,12 @@ def bars_become(teacher, counts: dict[int, int]) -> list[int]:
 
 
 def phone_says(phone, text: str) -> None:
-    phone.locator('[data-testid="stMain"]').get_by_text(text).first.wait_for(timeout=30_000)
+    main = phone.locator('[data-testid="stMain"]')
+    try:
+        main.get_by_text(text).first.wait_for(timeout=30_000)
+    except PlaywrightTimeout:
+        said = [line for line in main.inner_text().splitlines() if "class" in line.lower() or "code" in line.lower()]
+        raise AssertionError(f"the page never said {text!r}; it says: {said}") from None
     wait_for_app(phone)
 
 
