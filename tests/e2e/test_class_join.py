@@ -51,7 +51,8 @@ def phone_says(phone, text: str) -> None:
 
 def answer(phone, key: int) -> None:
     """A click on the covered weights' cell (row 4, ``key``), scrolled into view on the phone: the prediction."""
-    phone.locator('.attnviz-view[data-view="weights"] canvas').scroll_into_view_if_needed()
+    weights = phone.locator('.attnviz-view[data-view="weights"] canvas')
+    weights.evaluate("canvas => canvas.scrollIntoView({block: 'center'})")  # clear of the controls stuck at the top
     wait_for_views_to_settle(phone)
     click_weight(phone, 4, key)
     phone.locator('.attnviz-view[data-view="weights"] .attnviz-cover').wait_for(state="hidden")
@@ -80,6 +81,13 @@ def test_three_phones_join_by_the_short_address_and_only_answers_to_the_asked_se
         assert qr.get_attribute("alt") == f"QR code of the join address {address}"
         assert qr.bounding_box()["width"] >= 180  # 180 of 1280 px: about 42 cm across a 3 m projection
         assert bars_become(teacher, {}) == [0] * 12
+        teacher.get_by_role("button", name="Show the QR code large").click()  # for the back of the room
+        large = teacher.locator('[role="dialog"] img.attnviz-qr')
+        box = large.bounding_box()
+        assert box["width"] >= 480 and box["y"] + box["height"] <= PROJECTOR["height"], box  # 1.1 m of 3 m, whole
+        shoot(teacher, "class-teacher-qr-large-1280x720")
+        teacher.keyboard.press("Escape")
+        large.wait_for(state="detached")
         wait_for_views_to_settle(teacher)
         shoot(teacher, "class-teacher-1280x720")
 
