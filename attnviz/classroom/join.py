@@ -35,6 +35,6 @@ def qr_image(address: str, side_px: int) -> str:
     qr = segno.make(address, error="m")  # medium error correction: a glare or a pointer on the projection is forgiven
     uri = qr.svg_data_uri(border=QR_BORDER, dark="#000", light="#fff", omitsize=True)
     alt = f"QR code of the join address {address}"
-    # At most side_px, and never taller than 70 % of the screen; centred in its place.
-    size = f"display:block;margin:auto;width:min(100%,{side_px}px,70vh);aspect-ratio:1;image-rendering:pixelated"
+    # At most side_px, and never taller than 62 % of the screen (the address fits under it); centred in its place.
+    size = f"display:block;margin:auto;width:min(100%,{side_px}px,62vh);aspect-ratio:1;image-rendering:pixelated"
     return f'<img class="attnviz-qr" src="{escape(uri)}" alt="{escape(alt)}" style="{size}">'

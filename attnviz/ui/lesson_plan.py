@@ -24,7 +24,7 @@ from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
 QR_PX = 200  # the join QR code's side and the bars' height: at 1280×720 on a 3 m screen, 47 cm
-QR_LARGE_PX = 560  # its side when shown large: 1.3 m on that screen, for the back of the room
+QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
 # While a lesson is presented, the arrow keys (and a presenter's clicker, which sends Page Down and Page Up) move it,
 # unless the keyboard is in a field or a view that uses the arrows itself. Sent as the trigger "move": next or back.
 _KEYS_JS = """
