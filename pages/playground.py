@@ -3,6 +3,7 @@
 One screen holds the controls (left) and the four views they change (right); the tables sit in tabs below.
 """
 
+from contextlib import nullcontext
 from functools import partial
 
 import streamlit as st
@@ -50,12 +51,16 @@ else:
     )
     with share:
         share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
-if not (state.presenting() or tried_on(PAGE)):  # the teacher or the challenge's bar says it; the views keep the room
-    st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does to the vectors
-for message in state.take_messages():
-    st.warning(literal(message), icon=":material/warning:")
-for message in state.take_confirmations():
-    st.success(literal(message), icon=":material/check_circle:")
+warnings, confirmations = state.take_messages(), state.take_confirmations()
+introduced = not (state.presenting() or tried_on(PAGE))  # else the teacher or the challenge's bar introduces it
+# What the last move said takes the introduction's room (as tall, at least), so the views and tables never move.
+with st.container(key="playground_said") if introduced else nullcontext():
+    if introduced and not (warnings or confirmations):
+        st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does
+    for message in warnings:
+        st.warning(literal(message), icon=":material/warning:")
+    for message in confirmations:
+        st.success(literal(message), icon=":material/check_circle:")
 
 
 # ----------------------------------------------------------------------------- controls beside the four views
@@ -101,8 +106,6 @@ vectors, up_close, downloads = st.tabs(TABS, **state.lazy_tabs(PAGE))
 with vectors:
     if vectors.open:
         token_chips(playground.tokens)
-        for message in state.take_table_messages():
-            st.warning(literal(message), icon=":material/warning:")
         d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
         d_k.slider(
             "d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k", set_dim, which="d_k")
@@ -114,6 +117,8 @@ with vectors:
             with column:
                 st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")
                 number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix)
+        for message in state.take_table_messages():  # under the tables, which a message above would move
+            st.warning(literal(message), icon=":material/warning:")
         st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
 with up_close:
     if up_close.open:

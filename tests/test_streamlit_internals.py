@@ -25,8 +25,9 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | the browser protocol: ``/_stcore/stream``, ``BackMsg``,     | bench/st_client.py (the load client)                   |
 | ``ForwardMsg`` fields                                       |                                                        |
 | the frontend's DOM: ``data-test-script-state`` on          | attnviz/ui/keyboard.js (a key held while a run is in   |
-| ``stApp``, the ``stSkipToContent`` link, ``stButton``,      | flight; the focus a rerun drops);                      |
-| ``stHorizontalBlock``, ``st-key-<key>`` classes             | tests/e2e/test_keyboard_in_flight.py                   |
+| ``stApp``, the ``stSkipToContent`` link, ``stButton``,      | flight; the focus a rerun drops; a table's header row  |
+| ``stHorizontalBlock``, ``st-key-<key>`` classes,            | does not sort); tests/e2e/test_keyboard_in_flight.py,  |
+| ``stDataFrame`` (the data editor's 35 px header row)        | tests/e2e/test_tables.py                               |
 
 Each is checked for what the project relies on, not just that a name imports; the behaviour behind it is also covered
 by the tests named in each assertion's message.
@@ -198,5 +199,6 @@ def test_the_frontend_still_marks_what_the_keyboard_helpers_read():
         path.read_text(encoding="utf-8", errors="ignore")
         for path in (Path(streamlit.__file__).parent / "static" / "static" / "js").glob("*.js")
     )
-    for hook in ("data-test-script-state", "stSkipToContent", "stButton", "stHorizontalBlock", "st-key-", "running"):
+    hooks = ("data-test-script-state", "stSkipToContent", "stButton", "stHorizontalBlock", "st-key-", "running", "stDataFrame")
+    for hook in hooks:
         assert hook in bundle, broke(f"DOM hook {hook!r}", "attnviz/ui/keyboard.js")

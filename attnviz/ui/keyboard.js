@@ -8,11 +8,16 @@
 //    skip link, sending the keyboard user back to the top. Until their next key or click, a lost focus goes back to
 //    the live button they pressed, or, if that is disabled, the nearest enabled control beside it (Back). Chromium
 //    moves the focus off a disabled button a frame after the change, so each frame is checked too.
+// 3. The number tables are matrices: their header row's menu would sort one table's rows while the others keep token
+//    order, or hide a column. Streamlit has no switch for it (streamlit/streamlit#10015), so a press on a table's
+//    header row is dropped before the grid sees it; its cells are typed into as before.
 
 const AROUND = '[data-testid="stHorizontalBlock"], [data-field]';
 const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabled)';
 // Buttons whose press reruns the script: Streamlit's st.button, and the matrix component's (not its help buttons).
 const RERUNS = '[data-testid="stButton"] button, button[data-field], [data-field] button:not(.attnviz-about)';
+const TABLE = '[data-testid="stDataFrame"]';
+const TABLE_HEADER_PX = 35; // st.data_editor's header row
 const STARTS_WITHIN_MS = 2000; // a press's run has begun by then, or it started none
 const KEEPS_FOCUS_MS = 30000;
 
@@ -48,6 +53,21 @@ function focusLost() {
   const active = document.activeElement;
   return !active || active === document.body || active.disabled || !active.isConnected
     || active.matches('[data-testid="stSkipToContent"]');
+}
+
+function onTableHeader(event) {
+  const table = event.target.closest?.(TABLE);
+  return Boolean(table) && event.clientY - table.getBoundingClientRect().top < TABLE_HEADER_PX;
+}
+
+function dropTableHeaderPresses() {
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'contextmenu']) {
+    document.addEventListener(type, (event) => {
+      if (!onTableHeader(event)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }, true);
+  }
 }
 
 export default function () {
@@ -111,6 +131,7 @@ export default function () {
     event.stopImmediatePropagation();
   }, true);
   document.addEventListener('pointerdown', () => { pressed = null; }, true);
+  dropTableHeaderPresses();
   new MutationObserver(keepFocus).observe(document.body, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'],
   });

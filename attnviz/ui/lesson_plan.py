@@ -202,7 +202,7 @@ def _tally(code: str) -> None:
     full = address.startswith("http")
     if full:  # a QR code of an address a phone can open
         qr.html(join.qr_image(address, QR_PX))
-    with words.container(key="lesson_join"):
+    with words:
         st.markdown(
             f"Class code **{code}** · {counts.per_minute} answers in the last minute. "
             + ("Scan the code, or open:" if full else "Open the app's address followed by:")

@@ -83,7 +83,7 @@ def take_typed_cells() -> None:
         new, refused = apply_edits(new, matrix, cells)
         problems += refused
     if new != current:
-        set_playground(new)
+        set_playground(new, typed=True)
     if problems:
         st.session_state[TABLE_MESSAGES] = problems  # said at the tables, where the cell was typed
         renew_tables()  # redraw from the state, without the refused text
@@ -94,16 +94,17 @@ def _typed_in(current: PlaygroundState, matrix: str) -> dict:
     return typed_cells(table_key(matrix), column_names(matrix, width))
 
 
-def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool = True) -> None:
+def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool = True, typed: bool = False) -> None:
     """Makes ``state`` current; every Playground widget and table shows it on the next draw. The state it replaces
-    is the one Undo goes back to (unless ``undoable`` is False: an Undo itself, or a share link opening)."""
+    is the one Undo goes back to (unless ``undoable`` is False: an Undo itself, or a share link opening). ``typed``:
+    the move is what the tables already show, so they are not drawn afresh (which would drop a cell being typed)."""
     old = st.session_state.get(PLAYGROUND, OPENING)
     if old != state:
         st.session_state[PREVIOUS] = old
         if undoable:
             st.session_state[UNDO] = [*st.session_state.get(UNDO, [])[-MAX_UNDO + 1 :], old]
     st.session_state[PLAYGROUND] = state
-    if _replaces_tables(old, state):
+    if not typed and _replaces_tables(old, state):
         st.session_state[TABLE_VERSION] = st.session_state.get(TABLE_VERSION, 0) + 1
     _show(state)
     say(*messages)

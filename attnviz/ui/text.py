@@ -52,7 +52,17 @@ _FOCUS_CSS = """
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }
 .st-key-lesson_bar, .st-key-challenge_bar { padding: 0.3rem 0.75rem !important; gap: 0.2rem !important; }
 .st-key-lesson_bar p, .st-key-challenge_bar p { margin-bottom: 0; }
-.st-key-lesson_bar .st-key-lesson_join p { margin-bottom: 1rem; } /* Streamlit's own: the address keeps its distance */
+/* Streamlit pulls a text up by the 1rem under its last paragraph, which the bars take away: two lines overflowed. */
+:is(.st-key-lesson_bar, .st-key-challenge_bar) :is([data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"]) {
+  margin-bottom: 0 !important; }
+/* The goal stays in sight on a long page (on a phone the Playground's controls hold the top instead). */
+@media (min-width: 641px) {
+  :has(> .st-key-challenge_bar) { position: sticky; top: 3.75rem; z-index: 30; }
+  .st-key-challenge_bar { background: var(--st-background-color, Canvas); }
+}
+/* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
+.st-key-playground_said { min-height: 2.9rem; justify-content: center; }
+.st-key-playground_said [data-testid="stAlertContainer"] { padding: 0.3rem 0.8rem; }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }

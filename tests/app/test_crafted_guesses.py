@@ -1,11 +1,13 @@
-"""A predict-mode click ("guess") crafted in the browser's developer tools, on every guided page that asks: no
-traceback, no prediction kept, the page as it was (issue 36). The Playground's own guesses: tests/app/test_playground.py."""
+"""A predict-mode click ("guess") crafted in the browser's developer tools, on every guided page that asks (Step by
+step, Multi-head, Real model): no traceback, no prediction kept, the page as it was (issue 36). The Playground's own
+guesses: tests/app/test_playground.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from bench.harness.triggers import trigger_state
+from tests.app.test_real_model import ready
 from tests.support.apptest import button, open_app, use_control, views_data
 
 CRAFTED = [
@@ -56,3 +58,12 @@ def test_a_crafted_guess_on_multi_head_is_no_guess(sent):
     send_guess(at, "mh.heads", sent)
     assert not at.exception
     assert covers(at, "mh.heads") == before and any(before)
+
+
+@pytest.mark.parametrize("sent", CRAFTED, ids=repr)
+def test_a_crafted_guess_on_real_model_is_no_guess(sent, encoder):
+    at = ready(asking("real_model"))
+    before = covers(at, "rm.head")
+    send_guess(at, "rm.head", sent)
+    assert not at.exception
+    assert covers(at, "rm.head") == before == [True]

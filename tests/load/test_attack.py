@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import replace
 
 import pytest
 from streamlit import config
@@ -22,12 +23,14 @@ from attnviz.classroom.lesson_plan import MAX_LESSON_LINK
 from attnviz.classroom.share import encode
 from attnviz.core.limits import MAX_DIM, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, column_names
+from attnviz.lessons.playground import OPENING
 from attnviz.lessons.training import queue_message
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
 from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
 from bench.load_moves import VIEWS, Student
 from bench.st_client import Session
 from bench.st_elements import Widget
+from tests.app.test_crafted_guesses import CRAFTED
 from tests.load.test_load_protocol import run_apart
 from tests.models.conftest import require_package
 from tests.support.live import REPO, StreamlitServer
@@ -270,3 +273,28 @@ def test_an_upload_larger_than_a_lesson_file_is_refused_before_its_body(server):
 
     assert run_apart(refused()) == 413  # Content Too Large
     assert config.get_option("server.maxUploadSize") * 1024 * 1024 >= MAX_LESSON_LINK * 4  # a lesson file still fits
+
+
+CRAFTED_GUESSES_SENT = 100
+CRAFTED_GUESSES_LOG_LIMIT = 10_000  # bytes: the issue's bound for 100 of them
+
+
+@pytest.mark.parametrize("page, views", [("multi_head", "heads"), ("step_by_step", "views")])
+def test_a_hundred_crafted_guesses_leave_no_traceback_and_a_short_log(server, page, views):
+    """Issue 36: a predict click whose view is a list raised TypeError, logged whole, 511 kB for 100 of them."""
+    since = len(server.output())
+
+    async def replay():
+        student = Session(server.url)
+        await student.open(query="s=" + encode(replace(OPENING, predict="most")))
+        await student.rerun(page=page)  # predict mode holds on the guided pages
+        results = []
+        for sent in (CRAFTED * CRAFTED_GUESSES_SENT)[:CRAFTED_GUESSES_SENT]:
+            student.trigger(student.find(kind="bidi_component", key_part=views), "guess", sent)
+            results.append(await student.rerun())
+        await student.close()
+        return results
+
+    results = run_apart(replay())
+    assert [(result.status, result.exceptions) for result in results] == [("ok", [])] * CRAFTED_GUESSES_SENT
+    assert len(assert_quiet_log(server, since).encode()) <= CRAFTED_GUESSES_LOG_LIMIT

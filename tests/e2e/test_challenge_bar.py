@@ -1,0 +1,33 @@
+"""The challenge bar in a real Chromium (issue 35): its words stay inside its border, and it stays in sight while
+the page under it scrolls."""
+
+from __future__ import annotations
+
+from tests.support.live import open_app_page, wait_for_app
+
+BAR = ".st-key-challenge_bar"
+BLOCK_EVERY_KEY = 5  # "Make every token's output the zero vector…": its goal and "Solved!" take two lines at 1280
+
+
+def test_the_bar_holds_its_words_and_stays_in_sight_on_a_long_page(page, server):
+    open_app_page(page, f"{server.url}/challenges")
+    page.get_by_role("button", name="Try it").nth(BLOCK_EVERY_KEY).click()
+    wait_for_app(page)
+    page.get_by_role("button", name="Show me").click()
+    page.wait_for_function(f"() => document.querySelector('{BAR}')?.innerText.includes('Solved!')", timeout=60_000)
+    wait_for_app(page)
+    words_below_the_border = page.evaluate(
+        f"""() => {{
+          const bar = document.querySelector('{BAR}').getBoundingClientRect();
+          return [...document.querySelectorAll('{BAR} p')].map(p => p.getBoundingClientRect().bottom - bar.bottom)
+            .filter(below => below > 0);
+        }}"""
+    )
+    assert words_below_the_border == []
+    page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, main.scrollHeight)")
+    page.wait_for_function(  # at the bottom, with the page at least half a screen taller than the window
+        "() => { const m = document.querySelector('[data-testid=stMain]');"
+        " return m.scrollTop > m.clientHeight / 2 && m.scrollTop + m.clientHeight >= m.scrollHeight - 1; }"
+    )
+    top = page.locator(BAR).bounding_box()["y"]
+    assert 0 <= top < page.viewport_size["height"] / 4
