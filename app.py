@@ -4,6 +4,7 @@ import streamlit as st
 
 from attnviz.pages import page_named
 from attnviz.ui.challenges import challenge_bar
+from attnviz.ui.class_join import join_from_link
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
 from attnviz.ui.lesson_plan import lesson_bar, open_from_link
@@ -24,6 +25,7 @@ page = next(name for name, route in pages.items() if route.url_path == current.u
 restore_from_link(page)
 open_from_link()  # a lesson link (?lesson=…), once
 page_style(compact=page_named(page).compact, more_css=presenter_css())  # first: its "Skip to the views" is Tab 12
+join_from_link(page)  # a class question's short address (?join=…), once
 presenter_switch()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")

@@ -15,8 +15,8 @@ from bench.st_elements import ProtocolError, RunResult, user_key
 
 LESSON = "ready.present.0"  # "Attention in 15 minutes": step 1 asks which key “good” (row 4) attends to most
 FOCUS_ROW = 4
+NOT_COUNTED = "Your answer was not counted for the class"  # attnviz.ui.class_join's words
 CODE = re.compile(r"Class code \*\*([A-Z0-9]{6})\*\*")
-NOT_COUNTED = "Your answer was not counted for the class"
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ def _said(result: RunResult) -> str:
 
 
 async def ask_the_class(teacher: Session) -> tuple[str, str]:
-    """The teacher opens Lesson plans, presents the lesson and asks the class: (the code, the setup's ``s=…`` query
-    that students open)."""
+    """The teacher opens Lesson plans, presents the lesson and asks the class: (the code, the join address's query,
+    ``join=<code>``, which students open)."""
     await teacher.open(page="lesson_plans")
     (present,) = [w for w in teacher.widgets.values() if user_key(w.id) == LESSON]
     teacher.press(present)
@@ -41,17 +41,16 @@ async def ask_the_class(teacher: Session) -> tuple[str, str]:
     teacher.press(teacher.find(kind="button", key_part="ask"))
     asked = await teacher.rerun()
     code = CODE.search(_said(asked))
-    link = next((text for text in asked.texts if text.startswith("?s=")), None)
-    if code is None or link is None:
-        raise ProtocolError(f"ask the class: no code or link on the teacher's screen: {_said(asked)[:300]}")
-    return code[1], link.removeprefix("?")
+    address = next((text for text in asked.texts if "?join=" in text), None)
+    if code is None or address is None:
+        raise ProtocolError(f"ask the class: no code or join address on the teacher's screen: {_said(asked)[:300]}")
+    return code[1], address.split("?", 1)[1]
 
 
-async def join(student: Session, code: str, query: str) -> RunResult:
-    """A student opens the step's setup and types the class code under the views."""
-    await student.open(query=query)
-    student.set_value(student.find(kind="text_input", key_part="join"), string_value=code)
-    return await student.rerun()
+async def join(student: Session, query: str) -> RunResult:
+    """A student opens the join address: the asked setup, asking, with the code in the box (or the code's problem,
+    said at once)."""
+    return await student.open(query=query)
 
 
 async def answer(student: Session, key: int) -> RunResult:

@@ -75,14 +75,14 @@ async def _answers(url: str, cookies: list[str], tally: Tally) -> dict:
     """The teacher asks; every student answers on their own replica (some twice); the bars must count each student
     once, for their last answer."""
     teacher = Session(url)
-    code, query = await ask_the_class(teacher)
+    _, query = await ask_the_class(teacher)
     final: dict[int, int] = {}
     times: list[float] = []
 
     async def student(index: int) -> None:
         rng, session = random.Random(index), _on(url, cookies[index])
         started = time.perf_counter()
-        await join(session, code, query)
+        await join(session, query)
         if index % CHANGERS == 0:
             await answer(session, rng.randrange(KEYS))
         last = rng.randrange(KEYS)

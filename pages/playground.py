@@ -25,9 +25,9 @@ from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_attention_views
 from attnviz.ui.challenges import bar_outdated, tried_on
+from attnviz.ui.class_join import in_a_class, join_box
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
-from attnviz.ui.lesson_plan import join_box
 from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import pass_the_run_gate
@@ -88,10 +88,13 @@ def attention_views() -> None:
         picks=session.picks(),
         lens=state.presenting(),  # the focus row again, large, for the back of the room
     )
+    in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
+    if in_class:
+        join_box()
     show_attention_views(data)
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
-    if playground.predict:
+    if playground.predict and not in_class:
         join_box()  # a class question's code: the prediction is counted on the teacher's screen
 
 

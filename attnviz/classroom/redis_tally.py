@@ -1,7 +1,7 @@
 """The class tally on a Redis-protocol store (Redis or Valkey), shared by every replica: a question opened on one
 replica is answered on any, and the teacher's bars count every student once.
 
-One hash per code, ``attnviz:tally:<code>``: the question, its options and one field per voter (``v:<voter>`` →
+One hash per code, ``attnviz:tally:<code>``: the question, its options, the asked setup and one field per voter (``v:<voter>`` →
 the option), with the question's TTL, so the store forgets a question by itself; ``attnviz:tally:<code>:m`` counts
 its answers by minute. A sorted set of the open codes by when their counts were last read, ``attnviz:tally:open``
 (TTL renewed on each opening), enforces the cap on open questions without evicting one being shown; another, of the
@@ -35,6 +35,7 @@ from attnviz.classroom.tally import (
     answers_per_minute,
     checked_option,
     checked_question,
+    checked_setup,
     class_full,
     minute_of,
     new_code,
@@ -49,12 +50,12 @@ INDEX = PREFIX + "open"
 CLOSED = PREFIX + "closed"
 MINUTES = ":m"  # after a question's key: its answers by minute
 VOTER = "v:"  # voter fields' prefix, apart from the question's own fields
-QUESTION_FIELDS = 3  # question, options, n
+QUESTION_FIELDS = 4  # question, options, n, setup
 CONNECT_TIMEOUT_S = 1.0  # a store that is gone is said within about a second, not after the page hangs
 COMMAND_TIMEOUT_S = 2.0
 
 # KEYS: the index, the new hash, the closed codes. ARGV: code, now, ttl, max open, prefix, question, options (JSON),
-# option count, presented within. 0: the code is taken (draw another); -1: every open question is being shown.
+# option count, presented within, setup. 0: the code is taken (draw another); -1: every open question is being shown.
 _OPEN = """
 if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 0 end
 local now = tonumber(ARGV[2])
@@ -66,7 +67,7 @@ while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) do
   redis.call('ZREM', KEYS[1], stalest[1])
   redis.call('DEL', ARGV[5] .. stalest[1], ARGV[5] .. stalest[1] .. ':m')
 end
-redis.call('HSET', KEYS[2], 'question', ARGV[6], 'options', ARGV[7], 'n', ARGV[8])
+redis.call('HSET', KEYS[2], 'question', ARGV[6], 'options', ARGV[7], 'n', ARGV[8], 'setup', ARGV[10])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -152,13 +153,14 @@ class RedisTally:
         )
         return cls(client, ttl_s=ttl_s)
 
-    def open(self, question: str, options: Sequence[str], *, now: float) -> str:
+    def open(self, question: str, options: Sequence[str], *, now: float, setup: str = "") -> str:
         question, cleaned = checked_question(question, options)
+        setup = checked_setup(setup)
         with _reached():
             while True:  # a collision is one in millions; draw again rather than reuse an open code
                 code = new_code()
                 args = [code, now, self.ttl_s, MAX_OPEN_QUESTIONS, PREFIX, question, json.dumps(cleaned), len(cleaned),
-                        PRESENTED_WITHIN_S]  # fmt: skip
+                        PRESENTED_WITHIN_S, setup]  # fmt: skip
                 opened = self._open(keys=[INDEX, PREFIX + code, CLOSED], args=args)
                 if opened == -1:
                     raise tally_full()
@@ -197,7 +199,8 @@ class RedisTally:
         for option in votes:
             counts[option] += 1
         by_minute = {m: int(n) for m, n in zip(minutes, per_minute, strict=True) if n is not None}
-        return TallyCounts(fields["question"], options, tuple(counts), len(votes), answers_per_minute(by_minute, now))
+        per = answers_per_minute(by_minute, now)
+        return TallyCounts(fields["question"], options, tuple(counts), len(votes), per, fields.get("setup", ""))
 
     def close(self, code: str, *, now: float) -> None:
         with contextlib.suppress(AttnvizInputError):  # a code that is not open, or a store that is down: it expires

@@ -33,6 +33,7 @@ MAX_CLOSED = 2_000  # closed codes remembered, to tell a late answer so
 PRESENTED_WITHIN_S = 60  # counts read this recently: a teacher is showing the question, so it is never evicted
 MAX_VOTERS = 300
 MAX_QUESTION_CHARS = 300
+MAX_SETUP_CHARS = 4_000  # the asked setup's share link (``s=…``); a lesson's setups are about 70
 MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 25, 80  # 25: a key of a 24-token sentence, or "none"
 
 
@@ -45,6 +46,7 @@ class TallyCounts:
     counts: tuple[int, ...]
     voters: int
     per_minute: int = 0  # answers (changes included) in the last 60 s
+    setup: str = ""  # the asked setup's share link, which the code alone opens for a student ("" if none was given)
 
 
 class TallyUnavailable(AttnvizInputError):
@@ -61,7 +63,7 @@ class TallyUnavailable(AttnvizInputError):
 class Tally(Protocol):
     """A store of open questions and their answers. ``now`` is the time in seconds (``time.time()``)."""
 
-    def open(self, question: str, options: Sequence[str], *, now: float) -> str: ...
+    def open(self, question: str, options: Sequence[str], *, now: float, setup: str = "") -> str: ...
 
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None: ...
 
@@ -76,6 +78,7 @@ class _OpenQuestion:
     options: tuple[str, ...]
     opened_at: float
     seen_at: float  # when its counts were last read
+    setup: str
     answer_by_voter: dict[str, int] = field(default_factory=dict)
     answers_by_minute: dict[int, int] = field(default_factory=dict)
 
@@ -93,6 +96,15 @@ def checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[
     if any(not option or len(option) > MAX_OPTION_CHARS for option in cleaned):
         raise AttnvizInputError(f"Each option needs 1 to {MAX_OPTION_CHARS} characters.")
     return question, cleaned
+
+
+def checked_setup(setup: str) -> str:
+    if len(setup) > MAX_SETUP_CHARS:
+        raise AttnvizInputError(
+            f"This setup is too large to ask the class ({len(setup):,} characters in its link; at most "
+            f"{MAX_SETUP_CHARS:,}): use a shorter sentence or fewer typed cells."
+        )
+    return setup
 
 
 def _lifetime(ttl_s: int) -> str:
@@ -157,14 +169,15 @@ class MemoryTally:
         self._questions: dict[str, _OpenQuestion] = {}
         self._closed: dict[str, float] = {}  # code → when it closed, oldest first
 
-    def open(self, question: str, options: Sequence[str], *, now: float) -> str:
+    def open(self, question: str, options: Sequence[str], *, now: float, setup: str = "") -> str:
         question, cleaned = checked_question(question, options)
+        setup = checked_setup(setup)
         with self._lock:
             self._drop_expired(now)
             if len(self._questions) >= MAX_OPEN_QUESTIONS:
                 self._evict(now)
             code = self._new_code()
-            self._questions[code] = _OpenQuestion(question, cleaned, now, now)
+            self._questions[code] = _OpenQuestion(question, cleaned, now, now, setup)
             return code
 
     def _evict(self, now: float) -> None:
@@ -195,7 +208,8 @@ class MemoryTally:
             for option in asked.answer_by_voter.values():
                 counts[option] += 1
             per_minute = answers_per_minute(asked.answers_by_minute, now)
-            return TallyCounts(asked.question, asked.options, tuple(counts), len(asked.answer_by_voter), per_minute)
+            voters = len(asked.answer_by_voter)
+            return TallyCounts(asked.question, asked.options, tuple(counts), voters, per_minute, asked.setup)
 
     def close(self, code: str, *, now: float) -> None:
         code = code.strip().upper()

@@ -5,12 +5,12 @@ are tallied live on the teacher's screen. What a plan is: attnviz.classroom.less
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import replace
 
 import streamlit as st
 
+from attnviz.classroom import join
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
 from attnviz.core.errors import AttnvizInputError
@@ -19,11 +19,13 @@ from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.charts import show_chart
-from attnviz.ui.class_tally import allowed, class_tally
+from attnviz.ui.class_tally import class_tally
 from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
+QR_PX = 200  # the join QR code's side and the bars' height: at 1280×720 on a 3 m screen, 47 cm
+QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
 # While a lesson is presented, the arrow keys (and a presenter's clicker, which sends Page Down and Page Up) move it,
 # unless the keyboard is in a field or a view that uses the arrows itself. Sent as the trigger "move": next or back.
 _KEYS_JS = """
@@ -42,30 +44,6 @@ export default function ({ setTriggerValue }) {
 }
 """
 _KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
-# One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
-# sent once a page load. Without storage (switched off), the session's own id counts.
-_BROWSER_VOTER_JS = """
-export default function ({ setTriggerValue }) {
-  let id = null;
-  try {
-    id = window.localStorage.getItem('attnviz.voter');
-    if (!/^[0-9a-f]{32}$/.test(id || '')) {
-      const bytes = window.crypto.getRandomValues(new Uint8Array(16));
-      id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-      window.localStorage.setItem('attnviz.voter', id);
-    }
-  } catch (error) {
-    return;
-  }
-  if (window.__attnvizVoterSent === id) return; // each trigger is a rerun: once a page load is enough
-  window.__attnvizVoterSent = id;
-  setTriggerValue('id', id);
-}
-"""
-_BROWSER_VOTER = st.components.v2.component("attnviz_browser_voter", js=_BROWSER_VOTER_JS)
-_VOTER_ID = re.compile(r"[0-9a-f]{32}")
-
-
 def open_from_link() -> None:
     """On a session's first run, a lesson link (``?lesson=L1.…``) becomes the plan being built, ready to present."""
     link = st.query_params.get(plans.PARAM)
@@ -209,7 +187,8 @@ def _class_question(step: plans.Step, place) -> None:
         if place.button("Ask the class", icon=":material/groups:", key="lesson.ask", width="stretch"):
             current = playground_session.playground()
             try:
-                code = class_tally().open(step.question, predictions.options(current), now=time.time())
+                setup = encode(current, "playground")  # the code alone opens it for a student
+                code = class_tally().open(step.question, predictions.options(current), now=time.time(), setup=setup)
             except AttnvizInputError as error:
                 st.warning(str(error))
                 return
@@ -227,54 +206,24 @@ def _tally(code: str) -> None:
     except AttnvizInputError as error:
         st.caption(str(error))
         return
-    words, bars = st.columns([1, 2.4], vertical_alignment="center")
-    words.markdown(
-        f"Class code **{code}** · {counts.per_minute} answers in the last minute. Students open this setup (add the "
-        "line below to the app's address), type the code under the views, then click their answer."
-    )
-    words.code(f"?s={encode(playground_session.playground(), 'playground')}", language=None, wrap_lines=True)
-    show_chart(tally_bars(counts, height=200), key="lesson.tally", container=bars)
+    address = join.join_address(join.app_root(st.context.url), code)
+    qr, words, bars = st.columns([0.9, 1.5, 2.4], vertical_alignment="center")
+    full = address.startswith("http")
+    if full:  # a QR code of an address a phone can open
+        qr.html(join.qr_image(address, QR_PX))
+    with words:
+        st.markdown(
+            f"Class code **{code}** · {counts.per_minute} answers in the last minute. "
+            + ("Scan the code, or open:" if full else "Open the app's address followed by:")
+        )
+        st.code(address, language=None, wrap_lines=True)
+        if full and st.button("Show the QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:"):
+            _large_qr(address)
+    show_chart(tally_bars(counts, height=QR_PX), key="lesson.tally", container=bars)
 
 
-# ----------------------------------------------------------------------------- a student's side
-
-
-def _join() -> None:
-    typed = str(st.session_state.get(state.CLASS_JOIN, "")).strip().upper()
-    if not typed:
-        state.set_class_code(None)
-        return
-    if not allowed("code", time.time()):
-        state.say("Too many codes tried at once: wait a few seconds, then type the code again.")
-        return
-    try:
-        class_tally().counts(typed, now=time.time())  # an open question has this code
-    except AttnvizInputError as error:
-        state.say(str(error))
-        return
-    state.set_class_code(typed)
-
-
-def _take_browser_voter() -> None:
-    """The browser's own id (trigger "id") becomes this session's voter, if it has the shape the script makes."""
-    sent = state.widget_value(state.BROWSER_VOTER)
-    voter = sent.get("id") if isinstance(sent, dict) else None
-    if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
-        st.session_state[state.VOTER] = voter
-
-
-def join_box() -> None:
-    """Under the Playground's views in predict mode: the class code from the teacher's screen, so this student's
-    prediction is counted there (anonymously)."""
-    code = state.class_code()
-    st.text_input(
-        "Class code (from the teacher's screen)",
-        key=state.CLASS_JOIN,
-        on_change=_join,
-        max_chars=8,
-        placeholder="e.g. K7P2QX",
-        help="Your prediction is added to the class's bars, without your name.",
-    )
-    _BROWSER_VOTER(key=state.BROWSER_VOTER, on_id_change=_take_browser_voter)
-    if code:
-        st.caption(f"Your predictions count for the class question {code}.")
+@st.dialog("Join the class question", width="large")
+def _large_qr(address: str) -> None:
+    """The join code as large as the projector allows, for the back of the room; Esc or the cross closes it."""
+    st.html(join.qr_image(address, QR_LARGE_PX))
+    st.code(address, language=None, wrap_lines=True)

@@ -11,7 +11,6 @@ The keys it keeps are in ``attnviz.ui.state``'s registry.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -26,7 +25,6 @@ from attnviz.core.limits import MAX_SEED, MAX_UNDO
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, dropped_line, undone_line
-from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.state import (
     CONFIRMATIONS,
     CONTROL,
@@ -40,7 +38,6 @@ from attnviz.ui.state import (
     TABLE_VERSION,
     UNDO,
     VIEWS,
-    class_code,
     confirm,
     control_key,
     name_voter,
@@ -48,7 +45,6 @@ from attnviz.ui.state import (
     say,
     table_key,
     typed_cells,
-    voter,
 )
 
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
@@ -190,6 +186,12 @@ def picks() -> tuple[int, ...]:
     return kept[1] if kept is not None and kept[0] == playground() else ()
 
 
+def last_prediction() -> tuple[int, PlaygroundState] | None:
+    """The student's last prediction, whatever is shown now: (the prediction, the state it was asked on), or None."""
+    made = st.session_state.get(PREDICTION)
+    return None if made is None else (made[1], made[2])
+
+
 def _on_guess() -> None:
     """A click on a covered view (trigger "guess": ``{"row": i, "col": j}``, or ``{"choice": k}`` on its buttons).
     What it predicts is kept (the mask question's clicks pick keys until its Check); the change the question asks
@@ -205,20 +207,7 @@ def _on_guess() -> None:
     after = predictions.outcome(current)
     if after != current:
         set_playground(after)
-    st.session_state[PREDICTION] = (after, guess, current)
-    if code := class_code():  # counted, anonymously, on the teacher's screen
-        _count_for_the_class(code, predictions.option_of(current, guess))
-
-
-def _count_for_the_class(code: str, option: int) -> None:
-    now = time.time()
-    if not allowed("answer", now):
-        say("Your answer was not counted for the class: too many answers at once. Wait a few seconds, then click.")
-        return
-    try:
-        class_tally().answer(code, voter(), option, now=now)
-    except AttnvizInputError as error:
-        say(f"Your answer was not counted for the class: {error}")
+    st.session_state[PREDICTION] = (after, guess, current)  # a class's answer follows it (attnviz.ui.class_join)
 
 
 def _on_view_control(field: str) -> None:

@@ -44,6 +44,10 @@ PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play
 VOTER_CODE = "class.code"  # the class question this student answers, by its code
 VOTER = "class.voter"  # this session's anonymous id in a class tally: one answer a student, never a name
 CLASS_JOIN = "class.join"  # the box a student types the class code into
+CLASS_LINK_CHECKED = "class.link_checked"  # a join address (?join=<code>) is applied once, on a session's first run
+CLASS_ASKED = "class.asked"  # the PlaygroundState the joined question asks about (None: any)
+CLASS_PROBLEM = "class.problem"  # why the typed code was refused, said under the box until another is typed
+CLASS_SENT = "class.sent"  # the last answer sent: (code, (state asked on, option), why it was refused or None)
 BROWSER_VOTER = "browser_voter"  # a component sending this browser's own voter id (trigger "id"), from localStorage
 LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)
 LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whether the step's answer is shown)

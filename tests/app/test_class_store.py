@@ -44,21 +44,19 @@ def said(elements) -> str:
 def asked_class():
     teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
     teacher.button(key="lesson.ask").click().run()
-    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]
-    return teacher, teacher.session_state["lesson.class_question"], shown.removeprefix("?s=")
+    return teacher, teacher.session_state["lesson.class_question"]
 
 
-def joined(code: str, step_link: str):
-    student = open_app(s=step_link)
-    student.text_input(key="class.join").input(code).run()
+def joined(code: str):
+    student = open_app(join=code)
     assert not student.exception and UNREACHABLE not in said(student.warning)
     return student
 
 
 def test_answers_go_to_the_store_and_the_teacher_reads_them_there(on_store):
-    teacher, code, step_link = asked_class()
+    teacher, code = asked_class()
     for key in (3, 3, 10):
-        guess(joined(code, step_link), 4, key)
+        guess(joined(code), 4, key)
     counts = RedisTally.from_url(on_store.url).counts(code, now=time.time())  # what any replica reads
     assert counts.voters == 3 and counts.counts[3] == 2 and counts.counts[10] == 1
     teacher.run()
@@ -66,8 +64,8 @@ def test_answers_go_to_the_store_and_the_teacher_reads_them_there(on_store):
 
 
 def test_a_store_stopped_mid_question_is_a_message_and_the_pages_keep_working(on_store):
-    teacher, code, step_link = asked_class()
-    student = joined(code, step_link)
+    teacher, code = asked_class()
+    student = joined(code)
     on_store.stop()
     guess(student, 4, 3)
     assert not student.exception

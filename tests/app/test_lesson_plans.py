@@ -101,16 +101,18 @@ def test_a_class_answers_a_question_and_the_teacher_sees_the_tally():
     teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
     teacher.button(key="lesson.ask").click().run()
     code = teacher.session_state["lesson.class_question"]
-    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]  # the setup students open
-    step_link = shown.removeprefix("?s=")
-    assert decode(step_link).state.predict == "most"  # it opens asking, as the teacher's screen does
+    (shown,) = [c.value for c in teacher.code if "?join=" in c.value]  # what students open: the code alone
+    assert shown == f"?join={code}"  # AppTest has no browser address to put before it
+    asked = decode(shared_tally().counts(code, now=time.time()).setup).state
+    assert asked == playground(teacher) and asked.predict == "most"  # it opens asking, as the teacher's screen does
     answers = (3, 3, 10)  # two say “not”, one says “amazing”
     for key in answers:
-        student = open_app(s=step_link)
-        student.text_input(key="class.join").input(code.lower()).run()  # typed as they read it
+        student = open_app(join=code.lower())  # typed as they read it
+        assert playground(student) == asked and student.text_input(key="class.join").value == code.lower()
         guess(student, 4, key)
         assert not student.exception and "not counted" not in texts(student.warning)
-    counts = shared_tally().counts(code, now=__import__("time").time())
+        assert f"Counted for the class question {code}" in texts(student.success)
+    counts = shared_tally().counts(code, now=time.time())
     assert counts.voters == 3 and counts.counts[3] == 2 and counts.counts[10] == 1
     teacher.run()
     bars = chart(teacher, "lesson.tally")["data"][0]
@@ -168,12 +170,9 @@ def test_a_hostile_question_is_plain_text_in_the_class_chart():
 
 
 def student_in(teacher) -> tuple[object, str]:
-    """A student who opened the teacher's step and typed the class code."""
+    """A student who opened the short address on the teacher's screen."""
     code = teacher.session_state["lesson.class_question"]
-    (shown,) = [c.value for c in teacher.code if c.value.startswith("?s=")]
-    student = open_app(s=shown.removeprefix("?s="))
-    student.text_input(key="class.join").input(code).run()
-    return student, code
+    return open_app(join=code), code
 
 
 def test_the_teacher_sees_answers_per_minute_and_a_vote_after_the_step_moved_on_is_refused():
@@ -218,7 +217,7 @@ def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_w
     use_control(guesser, "predict", 1)
     guesser.text_input(key="class.join").input(teacher.session_state["lesson.class_question"]).run()
     assert "Too many codes tried at once" in texts(guesser.warning)
-    assert VOTER_CODE not in guesser.session_state  # the right code, but not even looked up
+    assert guesser.session_state[VOTER_CODE] is None  # the right code, but not even looked up
     student, code = student_in(teacher)
     guess(spent(student, "answer"), 4, 3)
     assert "too many answers at once" in texts(student.warning)

@@ -9,7 +9,14 @@ import re
 import pytest
 
 from attnviz.classroom.redis_tally import RedisTally
-from attnviz.classroom.tally import MAX_CLOSED, MAX_OPEN_QUESTIONS, PRESENTED_WITHIN_S, MemoryTally
+from attnviz.classroom.tally import (
+    MAX_CLOSED,
+    MAX_OPEN_QUESTIONS,
+    MAX_SETUP_CHARS,
+    MAX_VOTERS,
+    PRESENTED_WITHIN_S,
+    MemoryTally,
+)
 from attnviz.core.errors import AttnvizInputError
 
 T0 = 1_700_000_000.0
@@ -95,3 +102,21 @@ def test_the_teacher_sees_answers_in_the_last_minute(tally):
     assert tally.counts(code, now=MINUTE + 90).per_minute == 2 + 6 // 2  # half of the last minute is in the window
     assert tally.counts(code, now=MINUTE + 180).per_minute == 0
     assert tally.counts(code, now=MINUTE + 180).voters == 6
+
+
+def test_a_question_keeps_the_setup_it_asks_about_so_the_code_alone_opens_it(tally):
+    """Issue 34: a student who has only the code lands on the asked setup, so both stores keep its share link."""
+    setup = "s=1." + "x" * 200
+    code = tally.open("Which?", OPTIONS, now=T0, setup=setup)
+    tally.answer(code, "s1", 2, now=T0)
+    counts = tally.counts(code.lower(), now=T0)
+    assert (counts.setup, counts.counts, counts.voters) == (setup, (0, 0, 1), 1)
+    for voter in range(1, MAX_VOTERS):  # the setup is not a voter: the class still holds MAX_VOTERS
+        tally.answer(code, f"v{voter}", 0, now=T0)
+    assert tally.counts(code, now=T0).voters == MAX_VOTERS
+    assert tally.counts(tally.open("No setup?", OPTIONS, now=T0), now=T0).setup == ""
+
+
+def test_a_setup_too_large_to_ask_about_is_refused_in_words(tally):
+    with pytest.raises(AttnvizInputError, match=re.escape("This setup is too large to ask the class (4,001 characters")):
+        tally.open("Which?", OPTIONS, now=T0, setup="s" * (MAX_SETUP_CHARS + 1))

@@ -82,7 +82,7 @@ def test_a_vote_after_the_step_moved_on_is_refused_with_a_message(class_server):
     async def replay():
         teacher, student = Session(class_server.url), Session(class_server.url)
         code, query = await ask_the_class(teacher)
-        await join(student, code, query)
+        await join(student, query)
         await answer(student, 3)  # counted while the question is asked
         await press(teacher, "lesson.next")  # the answer is shown: the question closes
         student.trigger(student.find(**VIEWS), "guess", {"row": FOCUS_ROW, "col": 10})

@@ -30,7 +30,7 @@ async def wait_for_expiry(
     while time.monotonic() < deadline:
         shown, said = await bars(teacher)
         if shown is None and EXPIRED in said:
-            late = await join(student, code, query)
+            late = await join(student, query)
             joined_said = "\n".join(late.alerts)
             assert EXPIRED in joined_said, joined_said
             return said, joined_said
@@ -47,7 +47,7 @@ async def one_class(teacher_url: str, student_url: str) -> None:
     code, query = await ask_the_class(teacher)
     students = [Session(student_url) for _ in range(3)]
     for student in students:
-        joined = await join(student, code, query)
+        joined = await join(student, query)
         assert not joined.exceptions and not joined.alerts, joined.alerts
     await answer(students[0], 3)  # “not”
     await answer(students[1], 10)  # “amazing”

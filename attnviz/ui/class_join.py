@@ -1,0 +1,198 @@
+"""A student's side of a class question: the short address (``?join=<code>``) opens the asked setup with the code in
+the box; a typed code is checked at once; the student's last prediction is kept and sent when it can be counted: once
+the right code is typed, for the asked setup only, one answer a browser. The teacher's side: attnviz.ui.lesson_plan.
+
+The answer follows the prediction kept in the session (attnviz.ui.playground_session.predicted), so it is sent by
+whichever comes last: the click, the right code, or the way back to the asked setup."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import streamlit as st
+
+from attnviz.classroom import join
+from attnviz.classroom.share import decode
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons import predictions
+from attnviz.pages import DEFAULT_PAGE, page_named
+from attnviz.ui import playground_session, state
+from attnviz.ui.class_tally import allowed, class_tally
+from attnviz.ui.text import literal
+
+NOT_COUNTED = "Your answer was not counted for the class"
+# One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
+# sent once a page load. Without storage (switched off), the session's own id counts.
+_BROWSER_VOTER_JS = """
+export default function ({ setTriggerValue }) {
+  let id = null;
+  try {
+    id = window.localStorage.getItem('attnviz.voter');
+    if (!/^[0-9a-f]{32}$/.test(id || '')) {
+      const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      window.localStorage.setItem('attnviz.voter', id);
+    }
+  } catch (error) {
+    return;
+  }
+  if (window.__attnvizVoterSent === id) return; // each trigger is a rerun: once a page load is enough
+  window.__attnvizVoterSent = id;
+  setTriggerValue('id', id);
+}
+"""
+_BROWSER_VOTER = st.components.v2.component("attnviz_browser_voter", js=_BROWSER_VOTER_JS)
+_VOTER_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def join_from_link(page: str) -> None:
+    """Once a session, ``?join=<code>`` joins that class question: the box holds the code, and the asked setup opens
+    on the Playground (or the code's problem is said at the top, at once). The code stays in the address, so a reload
+    joins again."""
+    code = st.query_params.get(join.PARAM)
+    if code is None or st.session_state.get(state.CLASS_LINK_CHECKED):
+        return
+    st.session_state[state.CLASS_LINK_CHECKED] = True
+    st.session_state[state.CLASS_JOIN] = str(code)[:8]
+    _join(opening=True)
+    if problem := st.session_state.pop(state.CLASS_PROBLEM, None):
+        state.say(problem)  # at the top of the page, where a phone opens it (the box is only drawn when predicting)
+    if page != DEFAULT_PAGE:
+        st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:8]})
+
+
+def _join(*, opening: bool = False) -> None:
+    """The code typed (or opened): checked at once; an open question's setup is opened unless the student's kept
+    prediction already answers it, which is then sent (by the join box)."""
+    typed = str(st.session_state.get(state.CLASS_JOIN, "")).strip().upper()
+    state.set_class_code(None)
+    st.session_state.pop(state.CLASS_ASKED, None)
+    st.session_state.pop(state.CLASS_PROBLEM, None)
+    st.query_params.pop(join.PARAM, None)  # the address holds a code only while it is the one joined
+    if not typed:
+        return
+    if not allowed("code", time.time()):
+        st.session_state[state.CLASS_PROBLEM] = "Too many codes tried at once: wait a few seconds, then type it again."
+        return
+    try:
+        asked = _asked_setup(class_tally().counts(typed, now=time.time()).setup)
+    except AttnvizInputError as error:
+        st.session_state[state.CLASS_PROBLEM] = str(error)
+        return
+    state.set_class_code(typed)
+    st.session_state[state.CLASS_ASKED] = asked
+    kept = _kept_answer()
+    if asked is not None and not on_asked_setup() and (kept is None or kept[0] != asked):
+        (playground_session.start_from if opening else playground_session.set_playground)(asked)
+    st.query_params[join.PARAM] = typed  # a reload joins again
+
+
+def _asked_setup(link: str) -> PlaygroundState | None:
+    """The state a question asks about, from its share link; None for a question opened without one (any setup)."""
+    try:
+        return decode(link).state if link else None
+    except AttnvizInputError:
+        return None
+
+
+def asked_setup() -> PlaygroundState | None:
+    return st.session_state.get(state.CLASS_ASKED)
+
+
+def on_asked_setup() -> bool:
+    """Whether the Playground shows the asked setup, or the change its question asks about (after the answer)."""
+    asked, shown = asked_setup(), playground_session.playground()
+    return asked is None or shown in (asked, predictions.outcome(asked))
+
+
+def _kept_answer() -> tuple[PlaygroundState, int] | None:
+    """The student's last prediction: (the state it was asked on, its option), or None."""
+    made = playground_session.last_prediction()
+    return None if made is None else (made[1], predictions.option_of(made[1], made[0]))
+
+
+def _send_kept_answer(code: str) -> None:
+    """Sends the kept prediction to the question ``code`` once, if it answers the asked setup. What happened is kept
+    beside it (None: counted), for the box to say."""
+    kept, asked = _kept_answer(), asked_setup()
+    if kept is None or (asked is not None and kept[0] != asked):
+        return
+    tried = st.session_state.get(state.CLASS_SENT)
+    if tried is not None and tried[:2] == (code, kept):
+        return  # sent already (or refused): a rerun does not send it again
+    now = time.time()
+    problem = None
+    if not allowed("answer", now):
+        problem = f"{NOT_COUNTED}: too many answers at once. Wait a few seconds, then click."
+    else:
+        try:
+            class_tally().answer(code, state.voter(), kept[1], now=now)
+        except AttnvizInputError as error:
+            problem = f"{NOT_COUNTED}: {error}"
+    st.session_state[state.CLASS_SENT] = (code, kept, problem)
+
+
+def _take_browser_voter() -> None:
+    """The browser's own id (trigger "id") becomes this session's voter, if it has the shape the script makes."""
+    sent = state.widget_value(state.BROWSER_VOTER)
+    voter = sent.get("id") if isinstance(sent, dict) else None
+    if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
+        st.session_state[state.VOTER] = voter
+
+
+def in_a_class() -> bool:
+    """Whether this student has typed (or opened) a class code."""
+    return bool(st.session_state.get(state.CLASS_JOIN))
+
+
+def join_box() -> None:
+    """Under the Playground's views in predict mode: the class code from the teacher's screen, and where this
+    student's answer stands: refused code, kept until the code is right, counted, or not the asked setup."""
+    st.text_input(
+        "Class code (from the teacher's screen)",
+        key=state.CLASS_JOIN,
+        on_change=_join,
+        max_chars=8,
+        placeholder="e.g. K7P2QX",
+        help="Your prediction is added to the class's bars, without your name.",
+    )
+    _BROWSER_VOTER(key=state.BROWSER_VOTER, on_id_change=_take_browser_voter)
+    if code := state.class_code():
+        _send_kept_answer(code)
+    _say_where_the_answer_stands(code)
+
+
+def _say_where_the_answer_stands(code: str | None) -> None:
+    kept = _kept_answer()
+    if problem := st.session_state.get(state.CLASS_PROBLEM):
+        kept_words = " Your answer is kept: it is sent once the right code is typed." if kept else ""
+        st.warning(literal(problem + kept_words), icon=":material/error:")
+    elif code is None:
+        if kept:
+            st.caption("Your answer is kept: type the class code from the teacher's screen to send it.")
+    elif not on_asked_setup():
+        st.warning(
+            f"This is not the setup the class question {code} asks about: answers here are not counted. "
+            "Your answer to the asked setup stands.",
+            icon=":material/info:",
+        )
+        st.button("Back to the class question", key="class.back", icon=":material/undo:",
+                  on_click=playground_session.set_playground, args=(asked_setup(),))  # fmt: skip
+    else:
+        _say_sent(code, kept)
+
+
+def _say_sent(code: str, kept: tuple[PlaygroundState, int] | None) -> None:
+    sent = st.session_state.get(state.CLASS_SENT)
+    if kept is None or sent is None or sent[:2] != (code, kept):
+        st.caption(f"Your predictions count for the class question {code}.")
+    elif sent[2]:
+        st.warning(literal(sent[2]), icon=":material/warning:")
+    else:
+        option = predictions.options(kept[0])[kept[1]]
+        st.success(
+            literal(f"Counted for the class question {code}: {option}. A new answer here replaces it."),
+            icon=":material/check:",
+        )
