@@ -2,11 +2,16 @@
 
 import gc
 
+import pandas  # noqa: F401
+import plotly.graph_objects
+import plotly.io  # noqa: F401
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from attnviz.ui.edge import guard_the_edge
 
+# pandas and plotly, imported whole here, before any page: imported first by two sessions' runs at once (a cold
+# server's first class), one run got a half-made module ("partially initialized module 'pandas'") and no views.
 # What is imported by now (Streamlit, numpy, pandas, plotly) lives as long as the server. Freezing it keeps Python's
 # full collections, which any session's click can trigger, from scanning it again and again (bench: a 128-token
 # toggle's CPU fell from 290 to 204 ms). Runs once a process, on the first import.
