@@ -123,7 +123,10 @@ def share_link_box(page: str) -> None:
 
 def share_box(page: str) -> None:
     """The "Share" box: the browser's address (which keep_address keeps equal to the share link), read when the box
-    opens, so the box itself never needs drawing again; and the button that adds this setup to a lesson plan."""
+    opens, so the box itself never needs drawing again; and the button that adds this setup to a lesson plan, whose
+    result pops up on the page it was pressed on (a toast: the page below does not move)."""
+    if said := state.take_share_said():
+        st.toast(literal(said), icon=":material/playlist_add:")
     with st.popover("Share", icon=":material/link:", width="stretch"):
         _ADDRESS(key="share.address")
         st.caption(

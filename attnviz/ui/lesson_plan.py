@@ -70,9 +70,9 @@ def add_this_setup(page: str) -> None:
     try:
         link = encode(playground_session.playground(), page, state.shared_settings(page))
         set_building(plans.add_step(building(), plans.Step(link)))
-        state.confirm(f"Added as step {len(building().steps)} of your lesson (see Lesson plans).")
+        state.say_at_share(f"Added as step {len(building().steps)} of your lesson (see Lesson plans).")
     except AttnvizInputError as error:
-        state.say(str(error))
+        state.say_at_share(str(error))
 
 
 # ----------------------------------------------------------------------------- presenting

@@ -25,6 +25,7 @@ UNDO = "playground.undo"  # the states before each move, latest last (at most MA
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
+SHARE_SAID = "share.said"  # what "Add to my lesson" did, said once beside the Share box of the page it was pressed on
 TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
@@ -95,6 +96,15 @@ def take_table_messages() -> list[str]:
 
 def confirm(message: str) -> None:
     st.session_state[CONFIRMATIONS] = [message]
+
+
+def say_at_share(message: str) -> None:
+    st.session_state[SHARE_SAID] = message
+
+
+def take_share_said() -> str | None:
+    """What the Share box's button did, once: shown on the page it was pressed on, never later on another."""
+    return st.session_state.pop(SHARE_SAID, None)
 
 
 def take_confirmations() -> list[str]:

@@ -19,7 +19,7 @@ from bench.attack import HOSTILE_NOTE, HOSTILE_QUESTION, HOSTILE_TITLE, hostile_
 from bench.harness.triggers import trigger_state
 from tests.app.test_playground import guess
 from tests.app.test_text import gfm_autolinks, spoken
-from tests.support.apptest import button, chart, open_app, playground, texts, use_control, views
+from tests.support.apptest import as_read, button, chart, open_app, playground, texts, use_control, views
 
 
 def add_this_setup(at):
@@ -50,6 +50,16 @@ def test_a_lesson_is_built_from_two_pages_reordered_annotated_and_carried_by_one
     reopened = open_app(lesson=link)  # a fresh browser with the lesson's link
     assert reopened.session_state[LESSON_PLAN] == plan
     assert plans.from_json(plans.to_json(plan)) == plan
+
+
+def test_add_to_my_lesson_says_so_on_the_page_it_was_pressed_on_and_nowhere_later():
+    """Off the Playground it said nothing, and its message then appeared on the projector at the lesson's step 1."""
+    at = open_app()
+    at.switch_page("pages/why_scale.py").run()
+    add_this_setup(at)
+    assert [as_read(toast.value) for toast in at.toast] == ["Added as step 1 of your lesson (see Lesson plans)."]
+    at.switch_page("pages/playground.py").run()
+    assert "Added as step" not in texts([*at.toast, *at.success, *at.warning, *at.caption])
 
 
 def test_a_lesson_file_saved_with_a_byte_order_mark_opens():
