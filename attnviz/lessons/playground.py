@@ -117,7 +117,7 @@ def _imported_note(state: PlaygroundState) -> str:
     return f"{head.title}: the model's own Q, K and V, and its own weights, softmax(QKᵀ/√d_k){mask}. " + (
         "You have changed the head since importing it, so these are no longer the model's weights."
         if changed
-        else "Change a number or a setting and see what this head does once it is no longer the model's own."
+        else "Change a number or a setting and see what this head does with your change."
     )
 
 
