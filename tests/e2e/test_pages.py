@@ -82,7 +82,7 @@ def on_screen(page, locator) -> bool:
 def test_why_we_scale_has_its_slider_and_both_charts_it_moves_on_one_laptop_screen(page):
     """1280 × 800: the d_k slider and the two charts it moves, seen together without scrolling."""
     open_app_page(page, f"{page.base_url}/why_scale")
-    assert on_screen(page, page.get_by_label("d_k (number of dimensions of queries and keys)"))
+    assert on_screen(page, page.get_by_role("slider", name="d_k (number of dimensions of queries and keys)"))
     for chart in ("why_variance", "why_saturation"):
         assert on_screen(page, page.locator(f".st-key-{chart}")), chart
 

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from attnviz.core.numbers import format_fixed
-from attnviz.figures.matrix_view import hover_numbers
 from attnviz.figures.real_model import head_maps, overview
 from attnviz.lessons.real_model import overview_side
 from attnviz.models import load_model
@@ -37,27 +36,24 @@ def real_model(page, server):
     return page
 
 
-def test_the_overviews_packed_hover_numbers_reach_the_screen_readers_table(real_model):
-    """The overview's 4,608 cells are past the text limit: their numbers travel packed (a code a cell) and the browser
-    unpacks them into the table a screen reader reads, cell for cell what Python made."""
+def test_the_overview_reads_as_a_table_a_layer_not_its_thousands_of_cells(real_model):
+    """The overview's 4,608 cells travel packed (a code a cell) for the picture and its hover; a screen reader gets a
+    table a layer instead (each head's shares and pattern), not the picture's cells one by one (issue 34)."""
     run = load_model(MODEL).run(SENTENCE)
     n_layers, n_heads = run.attention.shape[:2]
     side = overview_side(n_layers * n_heads, len(run.tokens))
     view, _ = overview(head_maps(run.attention, run.tokens, side=side), chosen=(0, 0))
     assert isinstance(view["numbers"], dict)  # packed
-    # A view this large builds its table when the keyboard enters it (attention_grid/reader.js).
     real_model.locator('.attnviz-view[data-view="heads"] canvas').focus()
-    read = real_model.wait_for_function(
-        """(count) => {
-             const table = document.querySelector('.attnviz-view[data-view="heads"] table');
-             const texts = table && table.tBodies.length ? [...table.tBodies[0].rows]
-               .flatMap((row) => [...row.cells].slice(1).map((cell) => cell.textContent)) : [];
-             return texts.length === count && texts.some((text) => text !== '') && texts;
-           }""",
-        arg=len(hover_numbers(view)),
-        timeout=30_000,
-    ).json_value()
-    assert read == hover_numbers(view)
+    read = real_model.evaluate(
+        """() => ({
+             picture: document.querySelector('.attnviz-view[data-view="heads"] table')?.rows.length ?? 0,
+             layers: [...document.querySelectorAll('.attnviz-unseen table')].map((table) => [
+               table.caption.textContent, table.tBodies[0].rows.length]),
+           })"""
+    )
+    assert read["picture"] == 0
+    assert read["layers"] == [[f"Layer {layer + 1}: what each head does", n_heads] for layer in range(n_layers)]
 
 
 def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(real_model):
@@ -75,7 +71,7 @@ def test_a_click_on_the_overview_picks_that_head_and_it_opens_in_the_playground(
         timeout=30_000,
     )
     wait_for_app(page)
-    assert "Layer 2, head 4." in page.locator('[data-testid="stMarkdown"]').filter(has_text="On average").inner_text()
+    assert "Layer 2, head 4." in page.locator('[data-testid="stMarkdown"]').filter(has_text="Of the attention of this sentence").inner_text()
 
     page.get_by_role("button", name="Open in Playground").click()
     page.wait_for_function("() => location.pathname === '/' || location.pathname.endsWith('/')", timeout=30_000)
