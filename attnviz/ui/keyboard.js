@@ -15,6 +15,8 @@
 //    page without views, to its content).
 // 5. Streamlit's slider names its thumb twice (its aria-labelledby lists the thumb's own label and the group's, which
 //    is the same words: "d_k d_k"); without that list the thumb's name is its label, once.
+// 6. The page's background as a CSS variable (--attnviz-page-bg), for the bars that stay at the top while the page
+//    scrolls under them: Streamlit's theme sets no variable of its own, and Canvas is white under its dark theme.
 
 const AROUND = '[data-testid="stHorizontalBlock"], [data-field]';
 const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabled)';
@@ -78,6 +80,12 @@ function dropTableHeaderPresses() {
       event.stopImmediatePropagation();
     }, true);
   }
+}
+
+function notePageBackground(app) {
+  const background = app ? getComputedStyle(app).backgroundColor : '';
+  const root = document.documentElement.style;
+  if (background && root.getPropertyValue('--attnviz-page-bg') !== background) root.setProperty('--attnviz-page-bg', background);
 }
 
 export default function () {
@@ -148,7 +156,8 @@ export default function () {
     (document.querySelector('.attnviz-view canvas') ?? document.querySelector('[data-testid="stMain"]'))?.focus();
   });
   nameSlidersOnce();
-  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); }).observe(document.body, {
+  notePageBackground(app);
+  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); notePageBackground(app); }).observe(document.body, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'],
   });
   if (app) {

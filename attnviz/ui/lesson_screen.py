@@ -20,7 +20,7 @@ SUBJECTS = {  # CSS selectors, the first found wins
     "geometry": (".st-key-geometry_arrows",),
     "multi_head": (".st-key-mh-heads",),
     "why_scale": (".st-key-why_variance",),
-    "real_model": (".st-key-rm_change", ".st-key-rm-head"),  # what a token taken away did; else the head and its check
+    "real_model": (".st-key-rm_change", ".st-key-rm_explain"),  # what a token taken away did, else the head's check
 }
 # The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
 # to a step's subject; the class's answers cover the Playground's controls, which the question does not need (its
@@ -28,13 +28,13 @@ SUBJECTS = {  # CSS selectors, the first found wins
 LESSON_CSS = """
 .st-key-lesson-subject { display: none; } /* a script, nothing to see */
 [data-testid="stLayoutWrapper"]:has(> .st-key-lesson_bar) { position: sticky; top: 3.4rem; z-index: 999990; }
-.st-key-lesson_bar { background: var(--st-background-color, Canvas); }
+.st-key-lesson_bar { background: var(--attnviz-page-bg, Canvas); }
 .st-key-lesson_bar [data-testid="stColumn"]:first-child [data-testid="stMarkdownContainer"]:not(.st-key-lesson_tally *) {
   font-size: 0.9rem;
   line-height: 1.4; max-height: 3.8rem; overflow-y: auto; }
 .st-key-lesson_tally { position: fixed; left: 0.5rem; top: 9rem; width: 21vw; max-height: calc(100vh - 9.5rem);
   overflow-y: auto; z-index: 999980; padding: 0.4rem 0.6rem; border-radius: 0.5rem; font-size: 0.8rem;
-  background: var(--st-background-color, Canvas); border: 1px solid rgba(128, 128, 128, 0.55);
+  background: var(--attnviz-page-bg, Canvas); border: 1px solid rgba(128, 128, 128, 0.55);
   box-shadow: 0 0.2rem 0.8rem rgba(0, 0, 0, 0.25); }
 .st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; } /* the bars first */
 .st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 0.75rem; line-height: 1.35; }

@@ -65,9 +65,9 @@ _FOCUS_CSS = """
      restyle the whole page on every change.) */
   [data-testid="stLayoutWrapper"]:is(:has(> .st-key-challenge_bar), :has(> .st-key-page_controls)) {
     position: sticky; top: 3.75rem; z-index: 30; }
-  .st-key-challenge_bar { background: var(--st-background-color, Canvas); }
+  .st-key-challenge_bar { background: var(--attnviz-page-bg, Canvas); }
   /* A guided page's sizes stay in sight of the charts they change, 900–1,500 px further down (sticky_controls). */
-  .st-key-page_controls { background: var(--st-background-color, Canvas); padding-bottom: 0.3rem;
+  .st-key-page_controls { background: var(--attnviz-page-bg, Canvas); padding-bottom: 0.3rem;
     border-bottom: 1px solid rgba(128, 128, 128, 0.35); }
 }
 /* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
@@ -80,7 +80,7 @@ _FOCUS_CSS = """
    hides it by asking the page whether it has views: such a :has() restyled all of Multi-head on every change. */
 .attnviz-skip { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .attnviz-skip:focus { position: fixed; top: 0.6rem; left: 0.6rem; z-index: 1000200; width: auto; height: auto;
-  clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--st-background-color, Canvas);
+  clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--attnviz-page-bg, Canvas);
   outline: 2px solid currentColor; }
 /* A phone's formulas a little smaller: a worked line of two products fits its 358 px. */
 @media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; } }
