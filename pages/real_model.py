@@ -120,8 +120,9 @@ with square:
         maps, asked, said = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)
         for line in said:
             st.info(line, icon=":material/lightbulb:")
-    show_matrices(maps, key="rm.head", height=min(620, 140 + 24 * n), font_size=font, on_cell=partial(choose, "rm.head"),
-                  on_guess=partial(predict.guess, "rm.head", asked), enter="Enter makes its row the query.")  # fmt: skip
+    show_matrices(maps, key="rm.head", height=figs.head_map_height(n, presenting=state.presenting()), font_size=font,
+                  on_cell=partial(choose, "rm.head"), on_guess=partial(predict.guess, "rm.head", asked),
+                  enter="Enter makes its row the query.")  # fmt: skip
 with check:
     explain_views(run, layer, head, query, font)
 with lines:

@@ -93,6 +93,13 @@ def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) ->
 # ----------------------------------------------------------------------------- one head up close
 
 
+def head_map_height(n: int, *, presenting: bool) -> int:
+    """The least height of one head's map of ``n`` tokens (px): a row a token, up to a laptop's room; presenting,
+    less, so that a projector's 720 px hold it under the lesson's bar, the switch above it and the sinks' share
+    below (tests/e2e/test_explanation_lesson.py)."""
+    return min(360 if presenting else 620, 140 + 24 * n)
+
+
 def head_map(
     weights, tokens: list[str], *, causal: bool, query: int, title: str, font_size: int = 12, name: str = "head"
 ) -> dict:

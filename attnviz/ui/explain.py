@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from attnviz.figures.real_model import head_map
+from attnviz.figures.real_model import head_map, head_map_height
 from attnviz.lessons import explanations as words
 from attnviz.lessons.real_model import sink_words, visible_token
 from attnviz.models import ModelRun
@@ -58,11 +58,11 @@ def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int) -
         figure = head_map(matrices[view], run.tokens, causal=run.causal, query=query, title=title, font_size=font,
                           name="explain")  # fmt: skip
         n = len(run.tokens)
-        show_matrices([figure], key=KEY, height=min(620, 140 + 24 * n), font_size=font,
+        show_matrices([figure], key=KEY, height=head_map_height(n, presenting=state.presenting()), font_size=font,
                       on_cell=partial(_choose_query, n), enter="Enter makes its row the query.")  # fmt: skip
-    shared = words.sink_shares(matrices, run.sinks)
-    st.markdown(literal(words.sinks_line(shared, sink_words(run.tokens, run.sinks))))  # right under the map
-    st.markdown(literal(words.sinks_verdict(shared)))
+        shared = words.sink_shares(matrices, run.sinks)  # right under the map, with it on a lesson's screen
+        st.markdown(literal(words.sinks_line(shared, sink_words(run.tokens, run.sinks))))
+        st.markdown(literal(words.sinks_verdict(shared)))
     st.markdown(literal(words.row_line(matrices, run.tokens, query)))
     st.caption(words.VIEW_HELP[view])
     if state.setting_value(PAGE, "hide_sinks", False):

@@ -4,6 +4,8 @@ the words talk about is on screen, though the Real model page is many screens lo
 
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from attnviz.classroom.lesson_plan import READY
 from tests.e2e.test_accessibility import tab_to
 from tests.models.conftest import require_package
@@ -21,6 +23,8 @@ ON_SCREEN_JS = """([selector, text, bottom]) => {
   const box = found?.getBoundingClientRect();
   return box && box.height > 0 && box.top >= bar - 1 && box.bottom <= bottom;
 }"""
+BOXES_JS = """([selector, text]) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.textContent.trim().startsWith(text)).map((e) => e.getBoundingClientRect().toJSON())"""
 # (step, answered): what its question or note talks about, on the page.
 SHOWN = {
     (1, False): [HEAD_MAP], (1, True): [HEAD_MAP],  # the head's largest weight
@@ -54,6 +58,12 @@ def test_the_explanation_lesson_walks_by_keyboard_with_each_view_on_screen(page,
         assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "20px"  # presenting
         assert bar.is_visible()
         for selector, text in views:  # brought on screen once the step's page is drawn
-            page.wait_for_function(ON_SCREEN_JS, arg=[selector, text, 720], timeout=180_000)
+            try:
+                page.wait_for_function(ON_SCREEN_JS, arg=[selector, text, 720], timeout=180_000)
+            except PlaywrightTimeout:
+                boxes = page.evaluate(BOXES_JS, [selector, text])
+                raise AssertionError(
+                    f"step {step} (answered: {answered}): {selector} {text!r} not on screen: {boxes}"
+                ) from None
     assert walked[-1] == (len(plan.steps), True)
     assert all(button.is_disabled() for button in page.locator(".st-key-lesson-next button").all())  # the last
