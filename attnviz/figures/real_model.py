@@ -124,14 +124,20 @@ def head_map(
 
 def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: int = 12) -> dict:
     """The head view BertViz made familiar: queries on the left, keys on the right, one line a (query, key) pair
-    whose opacity is its weight. The ``focus`` query's lines are orange and drawn on top."""
+    whose opacity is its weight. The ``focus`` query's lines are orange, drawn on top, each at its own weight; the
+    others are grouped by their weight rounded (``line_opacity``), one series a group, so ECharts draws each group
+    as one path rather than building a model for each of 128² lines."""
     n = len(tokens)
     names = [visible_token(token) for token in tokens]
-    queries, keys = np.nonzero(np.asarray(weights) >= MIN_LINE_WEIGHT)
-    lines = {True: [], False: []}
+    weights = np.asarray(weights)
+    queries, keys = np.nonzero(weights >= MIN_LINE_WEIGHT)
+    focus_lines, groups = [], {}
     for i, j in zip(queries.tolist(), keys.tolist(), strict=True):
-        weight = round(float(weights[i, j]), 4)
-        lines[i == focus].append({"coords": [[0, i], [1, j]], "lineStyle": {"opacity": weight}, "value": weight})
+        weight = float(weights[i, j])
+        if i == focus:
+            focus_lines.append({"coords": [[0, i], [1, j]], "lineStyle": {"opacity": round(weight, 4)}})
+        else:
+            groups.setdefault(line_opacity(weight), []).append({"coords": [[0, i], [1, j]]})
 
     def column(x: int, side: str) -> dict:
         return {
@@ -146,8 +152,8 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
             "z": 3,
         }
 
-    def bundle(name: str, data: list, colour: str, width: float) -> dict:
-        style = {"color": colour, "width": width, "curveness": 0}
+    def bundle(name: str, data: list, colour: str, width: float, opacity: float | None = None) -> dict:
+        style = {"color": colour, "width": width, "curveness": 0} | ({} if opacity is None else {"opacity": opacity})
         return {
             "type": "lines",
             "name": name,
@@ -157,7 +163,7 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
             "silent": True,
             "progressive": 0,
             "z": 2 if name == "focus" else 1,
-        }
+        } | ({} if opacity is None else {"large": True, "largeThreshold": 0})
 
     axis = {"show": False, "min": 0, "max": 1}
     return {
@@ -173,10 +179,16 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
         "series": [
             column(0, "left"),
             column(1, "right"),
-            bundle("lines", lines[False], BLUE, 1),
-            bundle("focus", lines[True], ORANGE, 3.5),
+            bundle("focus", focus_lines, ORANGE, 3.5),
+            *(bundle("lines", data, BLUE, 1, opacity) for opacity, data in sorted(groups.items())),
         ],
     }
+
+
+def line_opacity(weight: float) -> float:
+    """The opacity a line other than the focus query's is drawn with: its weight to 0.01 below 0.1, and to 0.1 above
+    (a difference the eye cannot see on a thin line)."""
+    return round(weight, 2) if weight < 0.095 else round(weight, 1)
 
 
 def line_view_words(weights, names: list[str], focus: int, *, keys: int = 3) -> str:

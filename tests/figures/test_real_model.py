@@ -10,6 +10,7 @@ from attnviz.figures.real_model import (
     MIN_LINE_WEIGHT,
     head_map,
     head_maps,
+    line_opacity,
     line_view,
     line_view_words,
     next_token_bars,
@@ -105,21 +106,35 @@ def test_the_line_view_draws_each_weight_as_a_lines_opacity():
     weights = random_attention(4, 4, causal=True)
     weights[3] = [0.995, 0.005, 0.0, 0.0]  # a line below MIN_LINE_WEIGHT is left out
     option = line_view(weights, tokens, focus=2, title="t")
-    queries, keys, lines, focus = option["series"]
+    queries, keys, focus, *groups = option["series"]
     assert (
         [item["name"] for item in queries["data"]]
         == ["The", " cat", " sat", "."]
         == [item["name"] for item in keys["data"]]
     )
     drawn = {}
-    for series, is_focus in ((lines, False), (focus, True)):
-        for line in series["data"]:
+    for line in focus["data"]:  # the focus query's lines: each at its own weight
+        (x0, i), (x1, j) = line["coords"]
+        assert (x0, x1, i) == (0, 1, 2)
+        drawn[(i, j)] = line["lineStyle"]["opacity"]
+    for group in groups:  # the others: one series for each rounded weight
+        assert group["large"] and group["lineStyle"]["color"] != focus["lineStyle"]["color"] and focus["z"] > group["z"]
+        for line in group["data"]:
             (x0, i), (x1, j) = line["coords"]
-            assert (x0, x1) == (0, 1) and (i == 2) == is_focus
-            drawn[(i, j)] = line["lineStyle"]["opacity"]
-    expected = {(i, j): round(float(w), 4) for (i, j), w in np.ndenumerate(weights) if w >= MIN_LINE_WEIGHT}
-    assert drawn == expected and (3, 1) not in drawn
-    assert focus["lineStyle"]["color"] != lines["lineStyle"]["color"] and focus["z"] > lines["z"]
+            assert (x0, x1) == (0, 1) and i != 2
+            drawn[(i, j)] = group["lineStyle"]["opacity"]
+    assert sorted(drawn) == [(i, j) for (i, j), w in np.ndenumerate(weights) if w >= MIN_LINE_WEIGHT]
+    for (i, j), opacity in drawn.items():
+        exact = round(float(weights[i, j]), 4)
+        assert opacity == (exact if i == 2 else line_opacity(weights[i, j]))
+        assert abs(opacity - weights[i, j]) <= (0.005 if weights[i, j] < 0.095 else 0.05)
+    assert (3, 1) not in drawn and drawn[(3, 0)] == 1.0
+
+
+def test_a_lines_opacity_is_its_weight_rounded_finer_where_lines_are_faint():
+    assert [line_opacity(w) for w in (0.01, 0.0149, 0.094, 0.095, 0.149, 0.151, 0.96)] == [
+        0.01, 0.01, 0.09, 0.1, 0.1, 0.2, 1.0
+    ]  # fmt: skip
 
 
 def test_next_token_bars_add_up_to_one():
