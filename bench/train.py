@@ -10,7 +10,7 @@ import statistics
 import time
 
 from attnviz.train import TrainConfig, train
-from attnviz.train.config import MAX_SAMPLE_PASSES, MAX_STEPS
+from attnviz.train.config import MAX_SAMPLE_PASSES, MAX_TRAIN_STEPS
 
 TEXT_SETTING = TrainConfig(seed=0)  # the reference text's setting: TrainConfig's defaults
 CAPPED_EPOCHS = TEXT_SETTING.epochs
@@ -19,7 +19,7 @@ CAPPED_SAMPLES = MAX_SAMPLE_PASSES // CAPPED_EPOCHS  # as many samples as the ca
 LARGEST = TrainConfig(
     samples=CAPPED_SAMPLES,
     epochs=CAPPED_EPOCHS,
-    batch_size=math.ceil(CAPPED_SAMPLES / (MAX_STEPS // CAPPED_EPOCHS)),
+    batch_size=math.ceil(CAPPED_SAMPLES / (MAX_TRAIN_STEPS // CAPPED_EPOCHS)),
 )
 
 

@@ -28,7 +28,7 @@ for number, (title, ready) in enumerate(plans.READY.items()):
 
 st.header("Your lesson")
 plan = lesson.building()
-title = st.text_input("Title", value=plan.title, max_chars=plans.MAX_TITLE, key=f"plan.title.{plan.title}")
+title = st.text_input("Title", value=plan.title, max_chars=plans.MAX_LESSON_TITLE, key=f"plan.title.{plan.title}")
 if title != plan.title:
     plan = plans.retitled(plan, title)
     lesson.set_building(plan)
@@ -50,12 +50,15 @@ for index, step in enumerate(plan.steps):
             lesson.set_building(plans.remove_step(plan, index))
             st.rerun()
         note = st.text_area(
-            "Note (shown with the answer)", step.note, max_chars=plans.MAX_NOTE, key=f"step.note.{index}.{hash(step)}"
+            "Note (shown with the answer)",
+            step.note,
+            max_chars=plans.MAX_LESSON_NOTE,
+            key=f"step.note.{index}.{hash(step)}",
         )
         question = st.text_input(
             "Question (asked first; optional)",
             step.question,
-            max_chars=plans.MAX_QUESTION,
+            max_chars=plans.MAX_LESSON_QUESTION,
             key=f"step.q.{index}.{hash(step)}",
         )
         if (note, question) != (step.note, step.question):

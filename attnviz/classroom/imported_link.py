@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.classroom import link_values as check
-from attnviz.classroom.link_values import MAX_LINK_CHARS
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.imported_head import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, ImportedHead
-from attnviz.core.limits import MAX_DIM, MAX_TOKENS
+from attnviz.core.imported_head import ImportedHead
+from attnviz.core.limits import MAX_DIM, MAX_LINK_CHARS, MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
 from attnviz.core.playground_state import MATRICES, PlaygroundState
 
 # Measured: a float32 in its shortest text, compressed and base64-encoded, takes about 7 characters of a link.

@@ -14,13 +14,19 @@ from dataclasses import dataclass, replace
 from attnviz.classroom import link_values as check
 from attnviz.classroom import share
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import (
+    MAX_LESSON_FILE_BYTES,
+    MAX_LESSON_LINK,
+    MAX_LESSON_NOTE,
+    MAX_LESSON_QUESTION,
+    MAX_LESSON_STEPS,
+    MAX_LESSON_TITLE,
+)
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.playground import OPENING
 
 PARAM = "lesson"  # the query parameter: ?lesson=L1.<payload>
 FORMAT, VERSION = "attnviz-lesson", 1
-MAX_STEPS, MAX_TITLE, MAX_NOTE, MAX_QUESTION = 30, 100, 600, 200
-MAX_LESSON_LINK = 60_000  # characters: thirty steps of ordinary setups take a few thousand
 _LINK = re.compile(r"L1\.([A-Za-z0-9_-]+)")
 
 
@@ -45,8 +51,8 @@ class LessonPlan:
 
 
 def add_step(plan: LessonPlan, step: Step) -> LessonPlan:
-    if len(plan.steps) >= MAX_STEPS:
-        raise AttnvizInputError(f"A lesson has at most {MAX_STEPS} steps: remove one before adding another.")
+    if len(plan.steps) >= MAX_LESSON_STEPS:
+        raise AttnvizInputError(f"A lesson has at most {MAX_LESSON_STEPS} steps: remove one before adding another.")
     return replace(plan, steps=(*plan.steps, _checked_step(step)))
 
 
@@ -70,7 +76,7 @@ def edit_step(plan: LessonPlan, index: int, *, note: str | None = None, question
 
 
 def retitled(plan: LessonPlan, title: str) -> LessonPlan:
-    return replace(plan, title=_text(title, "The lesson's title", MAX_TITLE) or "My lesson")
+    return replace(plan, title=_text(title, "The lesson's title", MAX_LESSON_TITLE) or "My lesson")
 
 
 # ----------------------------------------------------------------------------- as a link, as a file
@@ -101,7 +107,7 @@ def to_json(plan: LessonPlan) -> bytes:
 
 
 def from_json(data: bytes) -> LessonPlan:
-    if len(data) > MAX_LESSON_LINK * 4:
+    if len(data) > MAX_LESSON_FILE_BYTES:
         raise AttnvizInputError("This file is far larger than any lesson, so it was not opened.")
     try:
         document = json.loads(data.decode("utf-8-sig"))  # with or without a byte-order mark (Windows Notepad's)
@@ -122,8 +128,8 @@ def _to_wire(plan: LessonPlan) -> dict:
 def _from_wire(wire) -> LessonPlan:
     if not isinstance(wire, dict) or set(wire) - {"title", "steps"} or not isinstance(wire.get("steps"), list):
         raise AttnvizInputError("This lesson is damaged: it has no list of steps.")
-    if len(wire["steps"]) > MAX_STEPS:
-        raise AttnvizInputError(f"This lesson has more than {MAX_STEPS} steps, so it was not opened.")
+    if len(wire["steps"]) > MAX_LESSON_STEPS:
+        raise AttnvizInputError(f"This lesson has more than {MAX_LESSON_STEPS} steps, so it was not opened.")
     steps = []
     for number, item in enumerate(wire["steps"], start=1):
         if not isinstance(item, dict) or set(item) - {"link", "note", "question"}:
@@ -132,13 +138,15 @@ def _from_wire(wire) -> LessonPlan:
             steps.append(_checked_step(Step(item.get("link"), item.get("note", ""), item.get("question", ""))))
         except AttnvizInputError as error:
             raise AttnvizInputError(f"Step {number} of this lesson can't be opened: {error}") from None
-    return LessonPlan(_text(wire.get("title", "My lesson"), "The lesson's title", MAX_TITLE), tuple(steps))
+    return LessonPlan(_text(wire.get("title", "My lesson"), "The lesson's title", MAX_LESSON_TITLE), tuple(steps))
 
 
 def _checked_step(step: Step) -> Step:
     share.decode(step.link)  # the step's own link must open, with all its checks
     return Step(
-        step.link, _text(step.note, "A step's note", MAX_NOTE), _text(step.question, "A step's question", MAX_QUESTION)
+        step.link,
+        _text(step.note, "A step's note", MAX_LESSON_NOTE),
+        _text(step.question, "A step's question", MAX_LESSON_QUESTION),
     )
 
 

@@ -9,7 +9,6 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
 
 # Requests longer than about 8 KB are refused by common web servers and proxies; leave room for the address.
-MAX_LINK_CHARS = 6_000
 
 
 def text(value, what: str) -> str:

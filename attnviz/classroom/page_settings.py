@@ -14,7 +14,7 @@ from typing import Any
 from attnviz.classroom import link_values as check
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, MAX_SEED, VECTOR_LIMIT
-from attnviz.models.base import MAX_CHARACTERS
+from attnviz.models.base import MAX_MODEL_SENTENCE_CHARS
 from attnviz.models.registry import MODEL_NAMES
 from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
 
@@ -34,8 +34,8 @@ def _one_of(options, what: str, value) -> str:
 
 def _sentence(value) -> str:
     text = check.text(value, "the real model's sentence")
-    if len(text) > MAX_CHARACTERS:
-        raise AttnvizInputError(f"the real model's sentence is longer than {MAX_CHARACTERS:,} characters.")
+    if len(text) > MAX_MODEL_SENTENCE_CHARS:
+        raise AttnvizInputError(f"the real model's sentence is longer than {MAX_MODEL_SENTENCE_CHARS:,} characters.")
     return text
 
 

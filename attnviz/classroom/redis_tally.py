@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
     CODE_LENGTH,
-    MAX_CLOSED,
+    MAX_CLOSED_QUESTIONS,
     MAX_OPEN_QUESTIONS,
     MAX_OPTIONS,
     MAX_VOTERS,
@@ -207,4 +207,4 @@ class RedisTally:
             code = _code(code, self.ttl_s)
             with _reached():
                 keys = [PREFIX + code, PREFIX + code + MINUTES, INDEX, CLOSED]
-                self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED])
+                self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED_QUESTIONS])

@@ -24,9 +24,8 @@ from typing import NamedTuple
 from attnviz.classroom import imported_link, page_settings
 from attnviz.classroom import link_values as check
 from attnviz.classroom.controls import CONTROLS
-from attnviz.classroom.link_values import MAX_LINK_CHARS
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS
+from attnviz.core.limits import MAX_DIM, MAX_JSON_BYTES, MAX_LINK_CHARS, MAX_SEED, MAX_SENTENCE_CHARS
 from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
@@ -34,7 +33,6 @@ from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 PARAM = "s"  # the query parameter: ?s=1.<payload>
 VERSION = 1
 # A 6,000-character link unpacks to far less than this unless it is a zip bomb.
-MAX_JSON_BYTES = 200_000
 
 # Part of format version 1, deliberately not read from PlaygroundState: if the app's defaults change, links
 # already pasted into slides must keep their meaning.
@@ -94,17 +92,13 @@ class SharedView(NamedTuple):
     presenter: bool = False
 
 
-def encode(
-    state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False
-) -> str:
+def encode(state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False) -> str:
     """The share-link value for ``state`` shown on ``page`` with the page's own ``settings``, in presenter mode or
     not. Raises AttnvizInputError if it can't be shared."""
     imported_link.check_size(state)
     extras = (("settings", dict(sorted((settings or {}).items()))), ("presenter", bool(presenter)))
     wire = _to_wire(state, page) | {
-        _WIRE_KEYS[field]: value
-        for field, value in extras
-        if value != WIRE_DEFAULTS[field]
+        _WIRE_KEYS[field]: value for field, value in extras if value != WIRE_DEFAULTS[field]
     }
     try:
         _from_wire(wire)  # a link we hand out must decode: check it with the decoder's own rules

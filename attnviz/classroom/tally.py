@@ -9,8 +9,8 @@ answer per student and is never shown.
 
 The rules both stores keep (issue 36): a question whose counts were read in the last ``PRESENTED_WITHIN_S`` (the
 teacher's bars refresh every 2 s) is being presented and is never evicted: when every open question is, a new one is
-refused instead. A closed question is remembered as closed (at most ``MAX_CLOSED`` of them, for the TTL), so a late
-answer is told the question has closed rather than that its code is wrong. The teacher sees answers per minute.
+refused instead. A closed question is remembered as closed (at most ``MAX_CLOSED_QUESTIONS`` of them, for the TTL),
+so a late answer is told the question has closed rather than that its code is wrong. The teacher sees answers per minute.
 """
 
 from __future__ import annotations
@@ -23,18 +23,22 @@ from functools import cache
 from typing import Protocol
 
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import (
+    MAX_CLOSED_QUESTIONS,
+    MAX_OPEN_QUESTIONS,
+    MAX_OPTION_CHARS,
+    MAX_OPTIONS,
+    MAX_QUESTION_CHARS,
+    MAX_SETUP_CHARS,
+    MAX_VOTERS,
+    MIN_OPTIONS,
+)
 
 # No 0/O, 1/I/L (misread on a projector) and no U (avoids accidental words): 30 symbols, 30**6 ≈ 7e8 codes.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 6
 QUESTION_TTL_S = 2 * 3600
-MAX_OPEN_QUESTIONS = 500
-MAX_CLOSED = 2_000  # closed codes remembered, to tell a late answer so
 PRESENTED_WITHIN_S = 60  # counts read this recently: a teacher is showing the question, so it is never evicted
-MAX_VOTERS = 300
-MAX_QUESTION_CHARS = 300
-MAX_SETUP_CHARS = 4_000  # the asked setup's share link (``s=…``); a lesson's setups are about 70
-MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 25, 80  # 25: a key of a 24-token sentence, or "none"
 
 
 @dataclass(frozen=True)
@@ -217,7 +221,7 @@ class MemoryTally:
             if self._questions.pop(code, None) is None:
                 return
             self._closed[code] = now
-            while len(self._closed) > MAX_CLOSED:
+            while len(self._closed) > MAX_CLOSED_QUESTIONS:
                 del self._closed[next(iter(self._closed))]
 
     def _find(self, code: str, now: float) -> _OpenQuestion:

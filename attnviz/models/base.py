@@ -9,10 +9,12 @@ from collections import OrderedDict
 import numpy as np
 
 from attnviz import AttnvizInputError
-from attnviz.core.limits import MAX_TOKENS  # one limit: a run, special tokens included, fits the Playground
+from attnviz.core.limits import (
+    MAX_MODEL_SENTENCE_CHARS,
+    MAX_TOKENS,  # one limit: a run, special tokens included, fits the Playground
+)
 from attnviz.models.runs import ModelRun, readonly
 
-MAX_CHARACTERS = 2_000  # a longer paste is refused before it is tokenized
 RUN_CACHE_BYTES = 64 * 2**20  # per model: four decoder runs of 32 tokens (14 MB each), or one of 128 tokens
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
 _ODD_CATEGORIES = {
@@ -29,9 +31,9 @@ def check_sentence(sentence) -> str:
         raise AttnvizInputError(f"The sentence must be text, not {type(sentence).__name__}.")
     if not sentence.strip():
         raise AttnvizInputError("The sentence is empty: type a few words.")
-    if len(sentence) > MAX_CHARACTERS:
+    if len(sentence) > MAX_MODEL_SENTENCE_CHARS:
         raise AttnvizInputError(
-            f"The sentence is {len(sentence):,} characters long; the limit is {MAX_CHARACTERS:,} characters "
+            f"The sentence is {len(sentence):,} characters long; the limit is {MAX_MODEL_SENTENCE_CHARS:,} characters "
             f"(and {MAX_TOKENS} tokens). Use a shorter sentence."
         )
     for position, char in enumerate(sentence):

@@ -8,20 +8,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnviz import AttnvizInputError
+from attnviz.core.limits import (
+    MAX_BATCH_SIZE,
+    MAX_D_MODEL,
+    MAX_EPOCHS,
+    MAX_LEARNING_RATE,
+    MAX_SAMPLE_PASSES,
+    MAX_SAMPLES,
+    MAX_TRAIN_STEPS,
+    MIN_D_MODEL,
+    MIN_LEARNING_RATE,
+)
 
 SEQUENCE_LENGTH = 7  # [CLS] followed by six tokens
 CLS_TOKEN = 0
 SMALLEST_TOKEN, LARGEST_TOKEN = 1, 50
 VOCAB_SIZE = LARGEST_TOKEN + 1  # ids 0..50, 0 being [CLS]
 
-# Caps: the largest run allowed trains in about 10 s on a shared 2-core machine (see bench/train.py).
-MAX_SAMPLES = 20_000
-MAX_EPOCHS = 50
-MAX_BATCH_SIZE = 1024
-MAX_SAMPLE_PASSES = 120_000  # samples × epochs: 1.5 times the reference text's setting
-MAX_STEPS = 4_000  # optimiser steps: a small batch costs a step per handful of samples
-MIN_LEARNING_RATE, MAX_LEARNING_RATE = 1e-5, 1.0
-MIN_D_MODEL, MAX_D_MODEL = 2, 32
 MAX_LOG_POINTS = 200  # each costs a forward pass over the probe samples
 
 
@@ -73,10 +76,10 @@ def _run_size(config: TrainConfig) -> None:
             f"{config.samples:,} samples × {config.epochs} epochs is {passes:,} sample passes; this server allows "
             f"{MAX_SAMPLE_PASSES:,} so a run stays short. Use fewer samples or fewer epochs."
         )
-    if config.total_steps > MAX_STEPS:
+    if config.total_steps > MAX_TRAIN_STEPS:
         raise AttnvizInputError(
             f"A batch size of {config.batch_size} makes {config.total_steps:,} training steps; this server allows "
-            f"{MAX_STEPS:,}. Use a larger batch, fewer samples or fewer epochs."
+            f"{MAX_TRAIN_STEPS:,}. Use a larger batch, fewer samples or fewer epochs."
         )
 
 

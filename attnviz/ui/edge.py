@@ -36,12 +36,10 @@ from streamlit.runtime.state.session_state import (
     WStates,
 )
 
-from attnviz.core.limits import MAX_DIM, MAX_TOKENS
+from attnviz.core.limits import MAX_CELL_CHARS, MAX_DIM, MAX_TOKENS, MAX_WIDGET_VALUE_BYTES
 
 # The largest value an honest widget sends: every cell of a 128 × 64 table edited, each up to 32 characters, is
 # about 390 kB of JSON (README: Reliability).
-MAX_WIDGET_VALUE_BYTES = 512_000
-MAX_CELL_CHARS = 32  # what a table's cell takes (its max_chars): any number the app reads, exactly as typed
 LOG_LINES = 5  # a session's, or each of Streamlit's lines a minute; then one line saying the rest go unlogged
 REFUSED_MESSAGE = "A change the browser sent could not be read, so it was ignored; everything else is as it was."
 # Streamlit notes a number input as taking a double_value and a slider a double_array_value; the browser sends a

@@ -10,7 +10,7 @@ import pytest
 
 from attnviz.classroom.redis_tally import RedisTally
 from attnviz.classroom.tally import (
-    MAX_CLOSED,
+    MAX_CLOSED_QUESTIONS,
     MAX_OPEN_QUESTIONS,
     MAX_SETUP_CHARS,
     MAX_VOTERS,
@@ -43,7 +43,9 @@ def test_a_question_being_shown_survives_a_tab_opening_questions_in_a_loop(tally
         except AttnvizInputError as error:  # a fresh question counts as shown for its first minute
             refused.add(str(error))
     assert tally.counts(shown, now=T0 + 150).question == "Shown?"
-    assert refused == {f"{MAX_OPEN_QUESTIONS} class questions are open and being shown right now: try again in a minute."}
+    assert refused == {
+        f"{MAX_OPEN_QUESTIONS} class questions are open and being shown right now: try again in a minute."
+    }
 
 
 def test_when_every_open_question_is_shown_a_new_one_is_refused_until_one_is_not(tally):
@@ -83,13 +85,13 @@ def test_a_late_answer_to_a_closed_question_is_told_it_has_closed_and_not_counte
 
 def test_closed_codes_are_remembered_up_to_a_cap(tally):
     codes = []
-    for index in range(MAX_CLOSED + 1):
+    for index in range(MAX_CLOSED_QUESTIONS + 1):
         codes.append(tally.open("Q?", ("a", "b"), now=T0 + index))
         tally.close(codes[-1], now=T0 + index)
     with pytest.raises(AttnvizInputError, match="No open question"):
-        tally.answer(codes[0], "s1", 0, now=T0 + MAX_CLOSED + 1)
+        tally.answer(codes[0], "s1", 0, now=T0 + MAX_CLOSED_QUESTIONS + 1)
     with pytest.raises(AttnvizInputError, match="has closed"):
-        tally.answer(codes[-1], "s1", 0, now=T0 + MAX_CLOSED + 1)
+        tally.answer(codes[-1], "s1", 0, now=T0 + MAX_CLOSED_QUESTIONS + 1)
 
 
 def test_the_teacher_sees_answers_in_the_last_minute(tally):
@@ -118,5 +120,7 @@ def test_a_question_keeps_the_setup_it_asks_about_so_the_code_alone_opens_it(tal
 
 
 def test_a_setup_too_large_to_ask_about_is_refused_in_words(tally):
-    with pytest.raises(AttnvizInputError, match=re.escape("This setup is too large to ask the class (4,001 characters")):
+    with pytest.raises(
+        AttnvizInputError, match=re.escape("This setup is too large to ask the class (4,001 characters")
+    ):
         tally.open("Which?", OPTIONS, now=T0, setup="s" * (MAX_SETUP_CHARS + 1))
