@@ -90,7 +90,7 @@ async def heavy_playground(session: Session):
     async def move():
         causal[0] = not causal[0]
         views = session.find(**VIEWS)
-        session.trigger(views, "causal", causal[0])
+        session.trigger(views, "event", {"control": "causal", "value": causal[0]})
         return await session.rerun(fragment_id=views.fragment_id)
 
     return move

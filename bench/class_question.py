@@ -56,7 +56,7 @@ async def join(student: Session, query: str) -> RunResult:
 async def answer(student: Session, key: int) -> RunResult:
     """A click on the covered weights' cell (FOCUS_ROW, ``key``): the prediction, counted for the class. Raises
     ProtocolError when the page says it was not counted."""
-    student.trigger(student.find(**VIEWS), "guess", {"row": FOCUS_ROW, "col": key})
+    student.trigger(student.find(**VIEWS), "event", {"guess": {"row": FOCUS_ROW, "col": key}})
     result = await student.rerun(fragment_id=student.find(**VIEWS).fragment_id)
     if result.exceptions or NOT_COUNTED in _said(result):
         raise ProtocolError(f"answer: {result.exceptions or _said(result)}")

@@ -104,7 +104,7 @@ class Student:
     async def toggle_causal(self) -> RunResult:
         views = self.session.find(**VIEWS)
         self.expected.causal = not self.expected.causal
-        self.session.trigger(views, "causal", self.expected.causal)
+        self.session.trigger(views, "event", {"control": "causal", "value": self.expected.causal})
         result = await self.session.rerun(fragment_id=views.fragment_id)  # the attention section is a fragment
         self.check(result, "toggle causal")
         return result

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from attnviz.classroom.session import Session
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_LESSON_DK, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.tokenize import tokenize
@@ -45,7 +46,7 @@ class Move:
 
 
 def _playground_at_limits(at, **changes) -> None:
-    at.session_state["playground"] = replace(AT_LIMITS, **changes)
+    at.session_state["playground"] = Session(state=replace(AT_LIMITS, **changes))
     at.run(timeout=TIMEOUT_S)
 
 

@@ -23,7 +23,7 @@ from attnviz.figures.attention_grid import playground_data
 from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_title, source_line
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
-from attnviz.ui.attention_grid import show_attention_views
+from attnviz.ui.attention_grid import show_views
 from attnviz.ui.challenges import bar_outdated, tried_on
 from attnviz.ui.class_join import in_a_class, join_box
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
@@ -73,25 +73,26 @@ def attention_views() -> None:
     """A fragment: a toggle reruns only the controls and the views (one element), never the tables. A change the
     rest of the page shows (new vectors, a message, an open tab that follows the views) reruns the whole page."""
     pass_the_run_gate("fragment")
-    playground = session.playground()
-    if session.outdated_outside_views(
-        playground, open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS
-    ) or bar_outdated(PAGE):
+    now = session.current()
+    playground = now.state
+    if now.needs_full_run(open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS) or bar_outdated(
+        PAGE
+    ):
         st.rerun()
     data = playground_data(  # the controls of attnviz.classroom.controls in a rail, beside the four views
         playground,
-        session.previous_playground(),
-        session.predicted(),
+        now.previous,
+        now.asked(),
         font_size=chart_font_size(),
         height=250 if not state.presenting() else 130,
-        can_undo=session.can_undo(),
-        picks=session.picks(),
+        can_undo=now.can_undo,
+        picks=now.current_picks(),
         lens=state.presenting(),  # the focus row again, large, for the back of the room
     )
     in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
     if in_class:
         join_box()
-    show_attention_views(data)
+    show_views(state.VIEWS, data, session.on_views_event)  # a control's change or a click: one handler
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
     if playground.predict and not in_class:

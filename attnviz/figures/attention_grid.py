@@ -151,7 +151,6 @@ def playground_data(
         height=height,
         font_size=font_size,
         columns=[1, 1],
-        clicks="focus",
         enter="Enter makes its row the focus token.",
     )
     return data | {"lens": lens_of(views) if lens else None}

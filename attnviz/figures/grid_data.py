@@ -18,7 +18,6 @@ def component_data(
     height: int,
     font_size: int,
     columns: list[float],
-    clicks: str | None,
     enter: str,
     controls: list[dict] = (),
     note: str = "",
@@ -35,7 +34,6 @@ def component_data(
         "font_size": font_size,
         "colours": COLOURS,
         "columns": columns,
-        "clicks": clicks,
         "enter": enter,
     }
 

@@ -2,8 +2,8 @@
 widget.js as the entry, and its stylesheet, which the module puts inside the widget's own element.
 
 Python holds the state and sends the component's data (attnviz.figures.grid_data) as one JSON text in the trait
-"_data", as the Streamlit host does; the browser sends a control's change or a click back in "_event",
-``{"name": ..., "value": ..., "count": ...}``."""
+"_data", as the Streamlit host does; the browser sends a control's change or a click back in "_event", ``{"event": ...,
+"count": ...}``, the event as the Streamlit host gets it (attnviz.classroom.session says its shapes)."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ class GridWidget(anywidget.AnyWidget):
 
     @traitlets.observe("_event")
     def _on_event(self, change) -> None:
-        event = change["new"]
-        if isinstance(event, dict) and isinstance(event.get("name"), str):  # anything else is no event
-            self._handle(event["name"], event.get("value"))
+        sent = change["new"]
+        if isinstance(sent, dict) and isinstance(sent.get("event"), dict):  # anything else is no event
+            self._handle(sent["event"])
 
     _state: PlaygroundState  # what the widget shows, set by each kind of widget
 
@@ -41,7 +41,7 @@ class GridWidget(anywidget.AnyWidget):
         """The state's attention result: every intermediate, as attnviz.attention returns it."""
         return self._state.result()
 
-    def _handle(self, name: str, value) -> None:
+    def _handle(self, event: dict) -> None:
         raise NotImplementedError
 
     def _draw(self, data: dict) -> None:

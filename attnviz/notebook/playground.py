@@ -11,13 +11,13 @@ import traitlets
 
 from attnviz.classroom.controls import set_control
 from attnviz.classroom.link_values import whole
+from attnviz.classroom.session import Session
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_UNDO
+from attnviz.core.limits import MAX_DIM, MAX_SEED
 from attnviz.core.playground_state import PlaygroundState, example_options, load_example, randomise, set_dim
 from attnviz.core.playground_state import set_sentence as _set_sentence
 from attnviz.figures.attention_grid import playground_data
-from attnviz.lessons import predictions
-from attnviz.lessons.playground import OPENING, undone_line
+from attnviz.lessons.playground import OPENING
 from attnviz.notebook.host import FONT_SIZE, HEIGHT, GridWidget
 
 # The state's fields a user sets, in the order settings are applied: a seed, then an example (which sets the sentence,
@@ -92,8 +92,12 @@ class Playground(GridWidget):
             said = now_said or said
         self._syncing = True  # traitlets' own set-up sets each trait: taken as it is
         super().__init__()
-        self._state, self._previous, self._undo, self._made, self._picks = state, None, [], None, (state, ())
-        self._commit(state, said)
+        self._session = Session(state=state)
+        self._commit(self._session, said)
+
+    @property
+    def _state(self) -> PlaygroundState:
+        return self._session.state
 
     @traitlets.validate(*FIELDS)
     def _move(self, proposal):
@@ -103,66 +107,32 @@ class Playground(GridWidget):
         try:
             new, said = moved(self._state, field, proposal["value"])
         except AttnvizInputError as error:
-            self._commit(self._state, str(error))  # said in the widget, the last good state kept
+            self._commit(self._session, str(error))  # said in the widget, the last good state kept
             raise
-        self._commit(new, said, skip=field)
+        self._commit(self._session.moved(new), said, skip=field)
         return field_value(new, field)
 
-    def _handle(self, name: str, value) -> None:
-        """A control's change or a click in the widget, as the app's session takes it: a field, Undo, or a
-        prediction on a covered view. A refused value is said in the widget (nothing in Python to raise to)."""
-        if name == "undo":
-            self._undo_last()
-        elif name == "guess":
-            self._guess(value)
-        elif name in FIELDS:
-            try:
-                new, said = moved(self._state, name, value)
-            except AttnvizInputError as error:
-                new, said = self._state, str(error)
-            self._commit(new, said)
+    def _handle(self, event: dict) -> None:
+        """A control's change or a click in the widget, made a move as the app's session makes it (attnviz.classroom.
+        session): a field, Undo, a row, or a prediction on a covered view."""
+        after = self._session.apply(event)
+        said = after.said
+        self._commit(after, said.refused or said.confirmation or next(iter(said.warnings), None))
 
-    def _undo_last(self) -> None:
-        if self._undo:
-            current, earlier = self._state, self._undo.pop()
-            self._commit(earlier, undone_line(current, earlier), undoable=False)
-
-    def _guess(self, value) -> None:
-        """Predict mode: what the click predicts is kept, and the change the question asks about is made, so the
-        reveal shows its effect (as attnviz.ui.playground_session does). Anything else is no click."""
-        current = self._state
-        picks = self._picks[1] if self._picks[0] == current else ()  # the mask question's keys clicked so far
-        if (keys := predictions.picked(current, value, picks)) is not None:
-            self._picks = (current, keys)
-            self._commit(current)
-            return
-        guess = predictions.guess_of(current, value, picks)
-        if not current.predict or guess is None:
-            return
-        after = predictions.outcome(current)
-        self._made = (after, guess, current)
-        self._commit(after)
-
-    def _commit(self, state: PlaygroundState, said: str | None = None, *, undoable: bool = True, skip=None) -> None:
-        """Makes ``state`` current (the one it replaces is what Undo goes back to), shows it in every trait but
-        ``skip`` (being set now) and redraws, saying ``said`` above the views."""
-        if state != self._state:
-            if undoable:
-                self._undo = [*self._undo[-MAX_UNDO + 1 :], self._state]
-            self._previous, self._state = self._state, state
+    def _commit(self, session: Session, said: str | None = None, *, skip=None) -> None:
+        """Makes ``session`` current, shows its state in every trait but ``skip`` (being set now) and redraws,
+        saying ``said`` above the views."""
+        self._session = session
         self._syncing = True
         try:
             with self.hold_trait_notifications():
                 for field in FIELDS:
                     if field != skip:
-                        setattr(self, field, field_value(state, field))
+                        setattr(self, field, field_value(session.state, field))
         finally:
             self._syncing = False
-        made = self._made
-        asked = (made[1], made[2]) if made is not None and made[0] == state else None  # any change asks again
-        picks = self._picks[1] if self._picks[0] == state else ()
         data = playground_data(
-            state, self._previous, asked, font_size=FONT_SIZE, height=HEIGHT, can_undo=bool(self._undo), warning=said,
-            picks=picks,
+            session.state, session.previous, session.asked(), font_size=FONT_SIZE, height=HEIGHT,
+            can_undo=session.can_undo, warning=said, picks=session.current_picks(),
         )  # fmt: skip
         self._draw(data)

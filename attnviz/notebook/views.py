@@ -23,11 +23,12 @@ class Views(GridWidget):
         self._state = state
         self._redraw()
 
-    def _handle(self, name: str, value) -> None:
-        if name != "focus":  # a view-only widget takes a focus row and nothing else
+    def _handle(self, event: dict) -> None:
+        cell = event.get("cell")
+        if not isinstance(cell, dict):  # a view-only widget takes a click's row and nothing else
             return
         try:
-            self._state = set_control(self._state, "focus", value)
+            self._state = set_control(self._state, "focus", cell.get("row"))
         except AttnvizInputError:
             return  # a row from before: nothing to move
         self._redraw()
@@ -42,7 +43,6 @@ class Views(GridWidget):
                 height=HEIGHT,
                 font_size=FONT_SIZE,
                 columns=[1, 1],
-                clicks="focus",
                 enter="Enter outlines its row.",
             )
         )

@@ -1,51 +1,30 @@
-"""The Playground's session: its state, and the steps that change it, each explicit.
+"""The Playground's session in Streamlit: the host of attnviz.classroom.session (plain Python, kept whole by
+attnviz.ui.state), and the Streamlit parts around it: the tables' typed cells, the widgets beside the tables, and
+what a move says on the page.
 
 - ``begin`` and ``take_typed_cells``: the router's steps on every run, before any page reads the state: the first
   screen on a session's first run, then the cells typed into the Q, K and V tables since the last run, made a move;
-- ``set_playground`` (a move), ``start_from`` (a share link), ``undo``, ``randomise_again``: what changes the state;
-- ``playground``, ``previous_playground``, ``can_undo``: getters, which never write;
-- ``playground_control`` and ``views_callbacks``: how a widget or a control beside the views makes a move.
-
-The keys it keeps are in ``attnviz.ui.state``'s registry.
+- ``set_playground`` (a move), ``set_up``, ``start_from`` (a share link), ``undo``, ``randomise_again``,
+  ``on_views_event`` (the one handler of the views' controls and clicks): what changes the session;
+- ``current`` and ``playground``: getters, which never write;
+- ``playground_control``: how a widget beside the tables makes a move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from random import SystemRandom
 from typing import Any
 
-import streamlit as st
-
-from attnviz.classroom.controls import ACTIONS, CONTROLS, set_control
+from attnviz.classroom.session import Session, tables_differ
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_SEED, MAX_UNDO
+from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
-from attnviz.lessons import predictions
-from attnviz.lessons.playground import OPENING, dropped_line, undone_line
-from attnviz.ui.state import (
-    CONFIRMATIONS,
-    CONTROL,
-    MESSAGES,
-    OUTSIDE_VIEWS,
-    PICKS,
-    PLAYGROUND,
-    PREDICTION,
-    PREVIOUS,
-    TABLE_MESSAGES,
-    TABLE_VERSION,
-    UNDO,
-    VIEWS,
-    confirm,
-    control_key,
-    name_voter,
-    renew_tables,
-    say,
-    table_key,
-    typed_cells,
-)
+from attnviz.lessons.playground import dropped_line
+from attnviz.ui import state as store
+from attnviz.ui.attention_grid import sent_event
+from attnviz.ui.state import VIEWS, confirm, control_key, name_voter, renew_tables, say, table_key, typed_cells
 
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
 # widget redrawn. (The controls beside the views are not widgets: attnviz.classroom.controls.set_control checks theirs.)
@@ -58,113 +37,79 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def current() -> Session:
+    return store.playground_session()
+
+
 def playground() -> PlaygroundState:
     """The current Playground state (the first screen's on a session's first run). Reads only: the cells typed into
     the Q, K and V tables join it in ``take_typed_cells``, which the router calls before every page."""
-    return st.session_state.get(PLAYGROUND, OPENING)
+    return current().state
 
 
 def begin() -> None:
     """The router's first step on a session's first run: the Playground starts on its first screen (a share link,
     opened next, replaces it)."""
-    if PLAYGROUND not in st.session_state:
-        st.session_state[PLAYGROUND] = OPENING
+    store.keep_playground_session(current())
     name_voter()
 
 
 def take_typed_cells() -> None:
     """Merges the cells typed into the Q, K and V tables since the last run into the state (a move, so Undo takes it
     back). A refused cell keeps its old value, its message is said at the tables, and they are drawn afresh."""
-    current = playground()
-    typed = {matrix: _typed_in(current, matrix) for matrix in MATRICES}
+    state = playground()
+    typed = {matrix: _typed_in(state, matrix) for matrix in MATRICES}
     if not any(typed.values()):
         return
-    new, problems = current, []
+    new, problems = state, []
     for matrix, cells in typed.items():
         new, refused = apply_edits(new, matrix, cells)
         problems += refused
-    if new != current:
-        set_playground(new, typed=True)
+    if new != state:
+        _keep(current().moved(new), typed=True)
     if problems:
-        st.session_state[TABLE_MESSAGES] = problems  # said at the tables, where the cell was typed
+        store.keep_table_messages(problems)  # said at the tables, where the cell was typed
         renew_tables()  # redraw from the state, without the refused text
 
 
-def _typed_in(current: PlaygroundState, matrix: str) -> dict:
-    width = current.d_v if matrix == "V" else current.d_k
+def _typed_in(state: PlaygroundState, matrix: str) -> dict:
+    width = state.d_v if matrix == "V" else state.d_k
     return typed_cells(table_key(matrix), column_names(matrix, width))
 
 
-def set_playground(state: PlaygroundState, *messages: str | None, undoable: bool = True, typed: bool = False) -> None:
-    """Makes ``state`` current; every Playground widget and table shows it on the next draw. The state it replaces
-    is the one Undo goes back to (unless ``undoable`` is False: an Undo itself, or a share link opening). ``typed``:
-    the move is what the tables already show, so they are not drawn afresh (which would drop a cell being typed)."""
-    old = st.session_state.get(PLAYGROUND, OPENING)
-    if old != state:
-        st.session_state[PREVIOUS] = old
-        if undoable:
-            st.session_state[UNDO] = [*st.session_state.get(UNDO, [])[-MAX_UNDO + 1 :], old]
-    st.session_state[PLAYGROUND] = state
-    if not typed and _replaces_tables(old, state):
-        st.session_state[TABLE_VERSION] = st.session_state.get(TABLE_VERSION, 0) + 1
-    _show(state)
-    say(*messages)
+def set_playground(state: PlaygroundState, *messages: str | None) -> None:
+    """Makes ``state`` current, a move Undo takes back; every Playground widget and table shows it on the next draw."""
+    _keep(current().moved(state, *messages))
 
 
 def set_up(state: PlaygroundState) -> None:
-    """A fresh start that is still a move (a challenge's starting state): Undo takes it back, but the views compare it
-    with nothing, as it is no change to count or box."""
-    set_playground(state)
-    st.session_state.pop(PREVIOUS, None)
+    """A challenge's starting state: a move, compared with nothing (attnviz.classroom.session.Session.set_up)."""
+    _keep(current().set_up(state))
 
 
 def start_from(state: PlaygroundState, *messages: str | None) -> None:
     """A share link's state: current, with nothing before it to undo or to compare with."""
-    set_playground(state, *messages, undoable=False)
-    st.session_state.pop(UNDO, None)
-    st.session_state.pop(PREVIOUS, None)
-
-
-def previous_playground() -> PlaygroundState | None:
-    return st.session_state.get(PREVIOUS)
-
-
-def can_undo() -> bool:
-    return bool(st.session_state.get(UNDO))
+    _keep(current().started_from(state, *messages))
 
 
 def undo() -> None:
     """A button callback: back to the state before the last move, saying what came back."""
-    if not can_undo():
-        return
-    current = playground()
-    earlier = st.session_state[UNDO].pop()
-    set_playground(earlier, undoable=False)
-    confirm(undone_line(current, earlier))
+    _keep(current().undone())
 
 
 def randomise_again() -> None:
     """A button callback: fresh random vectors from a new seed, said on screen (an example or edits are replaced, and
     can be undone). The same seed again would change nothing on a fresh page and wipe an edit silently after one."""
-    current = playground()
-    seed = next(s for s in iter(lambda: _seeds.randint(0, MAX_SEED), None) if s != current.seed)
-    set_playground(randomise(current, seed))
-    confirm(f"New random vectors from seed {seed}. Undo brings back the ones before.")
+    state = playground()
+    seed = next(s for s in iter(lambda: _seeds.randint(0, MAX_SEED), None) if s != state.seed)
+    said = f"New random vectors from seed {seed}. Undo brings back the ones before."
+    _keep(current().confirmed(randomise(state, seed), said))
 
 
-def views_key() -> str:
-    return VIEWS
-
-
-def views_callbacks() -> dict:
-    """The callbacks of the controls drawn inside the views component (attnviz.ui.attention_grid), one a field of
-    attnviz.classroom.controls and one an action: ``on_<name>_change``. Each control sends its field's new value as
-    a trigger of that name; a click on a view's cell or row label sends "focus" too."""
-    return (
-        {f"on_{field}_change": partial(_on_view_control, field) for field in CONTROLS}
-        | {f"on_{action}_change": _VIEW_ACTIONS[action] for action in ACTIONS}
-        | {"on_guess_change": _on_guess}
-    )
+def on_views_event() -> None:
+    """The views' one callback: a control's change, a click on a cell or a row label, or a prediction, as the browser
+    sent it, made a move by the session's one handler (attnviz.classroom.session.Session.apply)."""
+    _keep(current().apply(sent_event(VIEWS)))
 
 
 def predicts() -> bool:
@@ -172,70 +117,23 @@ def predicts() -> bool:
     return bool(playground().predict)
 
 
-def predicted() -> tuple[int, PlaygroundState] | None:
-    """In predict mode, once the student has clicked a prediction for the state shown now: (the prediction, the state
-    it was asked on, which the state shown is or follows by the change the question asked about). None until then:
-    the weights and outputs stay covered. Any change asks again."""
-    made = st.session_state.get(PREDICTION)
-    return (made[1], made[2]) if made is not None and made[0] == playground() else None
-
-
-def picks() -> tuple[int, ...]:
-    """The keys clicked so far for the mask question asked now (any change starts the set again)."""
-    kept = st.session_state.get(PICKS)
-    return kept[1] if kept is not None and kept[0] == playground() else ()
-
-
-def last_prediction() -> tuple[int, PlaygroundState] | None:
+def last_prediction():
     """The student's last prediction, whatever is shown now: (the prediction, the state it was asked on), or None."""
-    made = st.session_state.get(PREDICTION)
-    return None if made is None else (made[1], made[2])
+    return current().last_prediction()
 
 
-def _on_guess() -> None:
-    """A click on a covered view (trigger "guess": ``{"row": i, "col": j}``, or ``{"choice": k}`` on its buttons).
-    What it predicts is kept (the mask question's clicks pick keys until its Check); the change the question asks
-    about (if any) is made, so the reveal shows its effect. Anything else is no click."""
-    current = playground()
-    sent = st.session_state.get(VIEWS, {}).get("guess")
-    if (keys := predictions.picked(current, sent, picks())) is not None:
-        st.session_state[PICKS] = (current, keys)
-        return
-    guess = predictions.guess_of(current, sent, picks())
-    if not current.predict or guess is None:
-        return
-    after = predictions.outcome(current)
-    if after != current:
-        set_playground(after)
-    st.session_state[PREDICTION] = (after, guess, current)  # a class's answer follows it (attnviz.ui.class_join)
-
-
-def _on_view_control(field: str) -> None:
-    """A value from the browser, checked as a share link's is. One that fails (a focus row from before the sentence
-    changed, say) is ignored, and every control shows the state again."""
-    current = playground()
-    try:
-        new = set_control(current, field, st.session_state.get(VIEWS, {}).get(field))
-    except AttnvizInputError:
-        new = current
-    set_playground(new)
-
-
-_VIEW_ACTIONS = {"undo": undo}
-
-
-def _replaces_tables(old: PlaygroundState, new: PlaygroundState) -> bool:
-    """Whether the tables' data changed other than by the user's typing (which the tables already show)."""
-    data = ("sentence", "source", "seed", "d_k", "d_v", "model_tokens")
-    return any(getattr(old, f) != getattr(new, f) for f in data) or not set(old.edits) <= set(new.edits)
-
-
-def _show(state: PlaygroundState) -> None:
-    for key in [k for k in st.session_state if str(k).startswith(CONTROL)]:
-        field = key[len(CONTROL) :]
-        value = getattr(state, field)
-        if st.session_state[key] != value:  # only what moved: a widget already drawn this run stays untouched
-            st.session_state[key] = value
+def _keep(after: Session, *, typed: bool = False) -> None:
+    """Keeps the session a move made, and shows it: the widgets beside the tables take its state, the tables are drawn
+    afresh if their data changed other than by typing (``typed``: the tables already show it, and a redraw would drop
+    a cell being typed), and what the move said is said."""
+    before = current()
+    store.keep_playground_session(after)
+    if not typed and tables_differ(before.state, after.state):
+        renew_tables()
+    store.show_in_widgets(after.state)
+    say(*after.said.warnings)
+    if after.said.confirmation:
+        confirm(after.said.confirmation)
 
 
 def playground_control(field: str, move: Callable[..., PlaygroundState | tuple] | None = None, **args) -> dict:
@@ -245,18 +143,16 @@ def playground_control(field: str, move: Callable[..., PlaygroundState | tuple] 
     state, or (state, message); an ``AttnvizInputError`` leaves the state as it was and shows its message.
     """
     key = control_key(field)
-    current = playground()
-    if key not in st.session_state:
-        st.session_state[key] = getattr(current, field)
+    store.bind_widget(key, getattr(playground(), field))
     return {"key": key, "on_change": _on_control, "args": (field, move, args)}
 
 
 def _on_control(field: str, move, args: dict) -> None:
     state = playground()
     try:
-        value = _PARSERS.get(field, lambda v: v)(st.session_state[control_key(field)])
+        value = _PARSERS.get(field, lambda v: v)(store.widget_value(control_key(field)))
     except (TypeError, ValueError):  # a value from before the widget's options changed: only this is ignored
-        set_playground(state)  # puts the widget back where the state is
+        _keep(current().moved(state))  # puts the widget back where the state is
         return
     try:  # an error of any other kind inside the move is a bug: shown, never taken for a stale value
         new = move(state, value, **args) if move else replace(state, **{field: value})
@@ -269,15 +165,4 @@ def _on_control(field: str, move, args: dict) -> None:
 
 def note_full_run() -> None:
     """Called by the Playground on every full run, before its views: what is drawn outside them shows this state."""
-    st.session_state[OUTSIDE_VIEWS] = playground()
-
-
-def outdated_outside_views(current: PlaygroundState, *, open_tab_follows_views: bool) -> bool:
-    """True in a run of the Playground's views alone (a fragment run) that made ``current`` the state, after a change
-    that something outside the views shows: any change when the open tab follows the views, else new table data or a
-    sentence (Undo) or a message."""
-    drawn = st.session_state.get(OUTSIDE_VIEWS)
-    if drawn is None or drawn == current:
-        return False
-    said = any(st.session_state.get(key) for key in (MESSAGES, CONFIRMATIONS, TABLE_MESSAGES))
-    return open_tab_follows_views or _replaces_tables(drawn, current) or bool(said)
+    store.keep_playground_session(current().drawn())

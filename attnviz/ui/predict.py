@@ -1,5 +1,5 @@
 """Predict mode on the guided pages' matrices: a covered view's question is (page, view, row, the row's numbers), so
-any change to what the row shows asks again; a click on a covered view (the component's trigger "guess", with the
+any change to what the row shows asks again; a click on a covered view (the component's event "guess", with the
 view's name) is the student's prediction for that view's question. The Playground keeps its own (attnviz.ui.
 playground_session), as its questions may ask about a switch."""
 
@@ -10,6 +10,7 @@ import numpy as np
 from attnviz.figures.matrix_view import covered
 from attnviz.lessons.predictions import row_cover, row_reveal
 from attnviz.ui import state
+from attnviz.ui.attention_grid import sent_event
 
 KEPT = 50  # predictions remembered per session: the newest questions'
 
@@ -27,7 +28,8 @@ def predicted(asked: tuple) -> int | None:
 def guess(component_key: str, questions: dict[str, tuple[tuple, int]]) -> None:
     """The component's "guess" callback: ``questions`` maps each covered view's name to (its question, its number of
     columns). A click elsewhere, or past the columns, is no prediction."""
-    sent = (state.widget_value(component_key) or {}).get("guess")
+    event = sent_event(component_key)
+    sent = event.get("guess") if isinstance(event, dict) else None
     view, col = (sent.get("view"), sent.get("col")) if isinstance(sent, dict) else (None, None)
     # As sent by the browser: a crafted view may be a list or an object, which no question is keyed by.
     if not isinstance(view, str) or view not in questions or isinstance(col, bool) or not isinstance(col, int):

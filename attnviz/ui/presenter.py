@@ -26,7 +26,7 @@ def presenter_switch() -> None:
     with st.container(key="presenter_switch"):
         # "session": the value outlives a page switch a script makes (a lesson's step on another page), which drops a
         # widget's value otherwise, presenter mode with it, until the next click (issue 34).
-        st.toggle("Presenter mode", key=state.presenter_key(), help="Larger text and charts for a projector.",
+        st.toggle("Presenter mode", key=state.PRESENTER, help="Larger text and charts for a projector.",
                   persist_state="session")  # fmt: skip
 
 

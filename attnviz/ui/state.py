@@ -1,8 +1,8 @@
 """The one registry of Streamlit's session state: every key the app keeps, and the stores that are not the
 Playground's (messages said once, tab bars, the guided pages' settings, Watch it learn's run, session flags).
 
-Pages never touch ``st.session_state``. The Playground's state and its steps are in ``attnviz.ui.playground_session``,
-which keeps its values under the keys listed here. A guided page binds a widget with ``page_setting(page, name,
+Pages never touch ``st.session_state``. The Playground's session (attnviz.classroom.session, plain Python) is kept
+whole under one key; its Streamlit host is ``attnviz.ui.playground_session``. A guided page binds a widget with ``page_setting(page, name,
 default)``: its own slider or input, which survives a visit to another page. Getters never write.
 """
 
@@ -16,12 +16,11 @@ from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.classroom import page_settings
+from attnviz.classroom.session import Session
 from attnviz.pages import PAGES
 from attnviz.train import background
 
-PLAYGROUND = "playground"  # the PlaygroundState
-PREVIOUS = "playground.previous"  # the state before the last change: what the orange boxes compare against
-UNDO = "playground.undo"  # the states before each move, latest last (at most MAX_UNDO): what Undo steps back to
+PLAYGROUND = "playground"  # the Playground's session (attnviz.classroom.session.Session): state, undo, prediction
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
@@ -30,11 +29,8 @@ TABLE_VERSION = "table_version"  # part of every editable table's key; bumped wh
 LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
-OUTSIDE_VIEWS = "playground.outside_views"  # the PlaygroundState the page around the views was last drawn from
 PREDICTIONS = "predictions"  # predict mode on the guided pages: {question: the column clicked} (attnviz.ui.predict)
-PREDICTION = "playground.prediction"  # predict mode: (the state shown after, the prediction, the state asked on)
-PICKS = "playground.picks"  # predict mode's mask question: (the state asked on, the keys clicked so far)
-VIEWS = "playground.views"  # the attention views component: its controls' changes arrive as triggers, by field
+VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
@@ -65,6 +61,21 @@ def widget_value(key: str) -> Any:
     return st.session_state.get(key)
 
 
+def bind_widget(key: str, value: Any) -> None:
+    """A widget's first value, before it is first drawn (later, the widget's own)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def show_in_widgets(playground) -> None:
+    """Every Playground widget drawn so far shows ``playground``'s value of its field on the next draw. Only what moved
+    is set: a widget already drawn this run stays untouched."""
+    for key in [k for k in st.session_state if str(k).startswith(CONTROL)]:
+        value = getattr(playground, key[len(CONTROL) :])
+        if st.session_state[key] != value:
+            st.session_state[key] = value
+
+
 def control_key(field: str) -> str:
     return CONTROL + field
 
@@ -77,6 +88,15 @@ def table_key_at(name: str, version: int) -> str:
     return f"table.{name}.{version}"
 
 
+def playground_session() -> Session:
+    """The Playground's session (a fresh one, on the first screen, before the router's first step makes it)."""
+    return st.session_state.get(PLAYGROUND) or Session()
+
+
+def keep_playground_session(session: Session) -> None:
+    st.session_state[PLAYGROUND] = session
+
+
 # ----------------------------------------------------------------------------- messages shown once, and tab bars
 
 
@@ -87,6 +107,10 @@ def say(*messages: str | None) -> None:
 def take_messages() -> list[str]:
     """The messages of the last move, once."""
     return st.session_state.pop(MESSAGES, [])
+
+
+def keep_table_messages(messages: list[str]) -> None:
+    st.session_state[TABLE_MESSAGES] = messages
 
 
 def take_table_messages() -> list[str]:
@@ -220,10 +244,6 @@ def first_run() -> bool:
         return False
     st.session_state[LINK_CHECKED] = True
     return True
-
-
-def presenter_key() -> str:
-    return PRESENTER
 
 
 def set_presenting(on: bool) -> None:

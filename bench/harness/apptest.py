@@ -75,20 +75,20 @@ def control_value(at: AppTest, field: str):
 
 def click_cell(at: AppTest, key: str, view: str, row: int, col: int | None, *, covered: bool = False) -> AppTest:
     """Clicks cell (row, col) of ``view`` in the attention-grid component drawn with ``key`` (col None: the row's
-    label), as the browser does: a "cell" trigger sent with the rerun, or "guess" on a ``covered`` view."""
+    label), as the browser does: the event {"cell": …} sent with the rerun, or {"guess": …} on a ``covered`` view."""
     (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{key}")]
     states = at._tree.get_widget_states()
     sent = {"view": view, "row": row, "col": col}  # as the browser sends both
-    states.widgets.append(trigger_state(component.proto.id, "guess" if covered else "cell", sent))
+    states.widgets.append(trigger_state(component.proto.id, "event", {"guess" if covered else "cell": sent}))
     return at._run(states)
 
 
 def use_control(at: AppTest, field: str, value=True) -> AppTest:
-    """Changes the control ``field`` beside the views to ``value`` (a button: presses it) as the browser does: one
-    trigger named after the field, sent with the rerun. AppTest has no API for a v2 component's triggers, so this
+    """Changes the control ``field`` beside the views to ``value`` (a button: presses it) as the browser does: the
+    event {"control": field, "value": value}, sent with the rerun. AppTest has no API for a v2 component's triggers, so this
     adds the trigger to the widget states AppTest would send and runs with them."""
     assert field in controls(at) or field == "focus", f"no control {field!r} beside the views"
     (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
     states = at._tree.get_widget_states()
-    states.widgets.append(trigger_state(component.proto.id, field, value))
+    states.widgets.append(trigger_state(component.proto.id, "event", {"control": field, "value": value}))
     return at._run(states)

@@ -25,7 +25,7 @@ CRAFTED = [
 def send_guess(at, key: str, sent):
     (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{key}")]
     states = at._tree.get_widget_states()
-    states.widgets.append(trigger_state(component.proto.id, "guess", sent))
+    states.widgets.append(trigger_state(component.proto.id, "event", {"guess": sent}))
     return at._run(states)
 
 

@@ -162,7 +162,7 @@ def test_the_it_example_says_why_it_is_not_one_of_its_own_keys():
     from the Geometry page's key table; the sentence quotes that tie."""
     at = open_app()
     at.selectbox(key=control_key("example")).set_value("pronoun_it").run()
-    state = at.session_state["playground"]
+    state = at.session_state["playground"].state
     assert state.blocked_keys == (3,)
     Q, K, _ = state.matrices()
     itself = sum(q * k for q, k in zip(Q[3], K[3], strict=True))

@@ -7,6 +7,7 @@ The Real model page's "Open in Playground" is tested in tests/app/test_real_mode
 import numpy as np
 import pytest
 
+from attnviz.classroom.session import Session
 from attnviz.classroom.share import encode
 from attnviz.core.playground_state import PlaygroundState, import_head
 from tests.reference import naive_attention
@@ -33,7 +34,7 @@ def head(n=6, d=32, seed=0):
 def imported():
     state = import_head(PlaygroundState(), TOKENS, *head(), causal=True, title=TITLE, sentence="the walking dog")
     at = open_app(s=encode(state))
-    assert at.session_state["playground"] == state
+    assert at.session_state["playground"].state == state
     return at
 
 
@@ -60,18 +61,18 @@ def test_the_example_selector_names_the_head_and_the_note_says_whose_weights(imp
 def test_random_vectors_keep_the_tokens_and_undo_brings_the_head_back(imported):
     at = imported
     at.selectbox(key=control_key("example")).set_value("random").run()
-    state = at.session_state["playground"]
+    state = at.session_state["playground"].state
     assert state.imported is None and state.tokens == tuple(TOKENS)
     assert TITLE not in at.selectbox(key=control_key("example")).options
     use_control(at, "undo")
-    assert at.session_state["playground"].imported is not None
+    assert at.session_state["playground"].state.imported is not None
     assert at.selectbox(key=control_key("example")).value == "imported"
 
 
 def test_a_typed_sentence_brings_its_own_tokens(imported):
     at = imported
     at.text_input(key=control_key("sentence")).input("Dogs bark").run()
-    state = at.session_state["playground"]
+    state = at.session_state["playground"].state
     assert state.tokens == ("Dogs", "bark") and state.imported is not None
     np.testing.assert_array_equal(state.matrices()[0], head()[0][:2])
 
@@ -80,7 +81,7 @@ def test_a_head_too_large_for_a_link_says_so_where_the_link_would_be():
     tokens = [f"t{i}" for i in range(40)]
     state = import_head(PlaygroundState(), tokens, *head(40, 64), causal=True, title="SmolLM2-135M, layer 1, head 1")
     at = open_app(s=encode(import_head(PlaygroundState(), TOKENS, *head(), causal=True, title=TITLE)))
-    at.session_state["playground"] = state
+    at.session_state["playground"] = Session(state=state)
     use_control(at, "causal", False)
     assert any(c.value.startswith("This imported head is too large to share as a link") for c in at.caption)
     assert "s" not in at.query_params

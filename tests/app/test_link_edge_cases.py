@@ -41,21 +41,21 @@ def shown(at: AppTest) -> list[str]:
 
 def test_a_good_link_wins_over_a_damaged_one_after_it():
     at = open_address(encode(GOOD), DAMAGED)
-    assert at.session_state["playground"] == GOOD
+    assert at.session_state["playground"].state == GOOD
     assert shown(at) == []
     assert at.query_params["s"] == encode(GOOD)  # the address now holds the one link that opened
 
 
 def test_a_good_link_wins_over_a_damaged_one_before_it_too():
     at = open_address(TOO_NEW, encode(GOOD))
-    assert at.session_state["playground"] == GOOD
+    assert at.session_state["playground"].state == GOOD
     assert shown(at) == []
     assert at.query_params["s"] == encode(GOOD)
 
 
 def test_of_two_different_good_links_the_first_wins_and_the_page_says_so():
     at = open_address(encode(GOOD), encode(OTHER_GOOD))
-    assert at.session_state["playground"] == GOOD
+    assert at.session_state["playground"].state == GOOD
     assert shown(at) == ["The address holds 2 different share links; the first one is shown."]
     assert at.query_params["s"] == encode(GOOD)
     at.run()
@@ -64,13 +64,13 @@ def test_of_two_different_good_links_the_first_wins_and_the_page_says_so():
 
 def test_the_same_link_twice_is_simply_that_link():
     at = open_address(encode(GOOD), encode(GOOD))
-    assert at.session_state["playground"] == GOOD
+    assert at.session_state["playground"].state == GOOD
     assert shown(at) == []
 
 
 def test_when_no_link_opens_the_first_ones_problem_is_told_once_and_the_defaults_shown():
     at = open_address(DAMAGED, TOO_NEW)
-    assert at.session_state["playground"] == OPENING
+    assert at.session_state["playground"].state == OPENING
     assert len(shown(at)) == 1
     assert shown(at)[0].startswith("This share link is damaged or incomplete")
     assert shown(at)[0].endswith("The default settings are shown instead.")
@@ -81,7 +81,7 @@ def test_when_no_link_opens_the_first_ones_problem_is_told_once_and_the_defaults
 
 def test_a_good_link_to_a_guided_page_after_a_damaged_one_opens_that_page():
     at = open_address(DAMAGED, encode(GOOD, "step_by_step"))
-    assert at.session_state["playground"] == GOOD
+    assert at.session_state["playground"].state == GOOD
     assert any(title.value == "Step by step" for title in at.title)
     assert decode(at.query_params["s"]).page == "step_by_step"
 
@@ -99,7 +99,7 @@ def test_every_run_sends_its_link_even_when_the_browser_reported_that_address(mo
     monkeypatch.setattr(QueryParams, "_send_query_param_msg", recording_send)
     at = AppTest.from_file(APP, default_timeout=60).run()
     use_control(at, "causal", True)
-    link = encode(at.session_state["playground"])
+    link = encode(at.session_state["playground"].state)
     assert at.query_params["s"] == link  # the browser reports this address with its next rerun
     sent.clear()
     at.run()
@@ -114,7 +114,7 @@ def test_a_typed_sentence_over_the_token_limit_says_so_once():
     at.text_input(key=control_key("sentence")).set_value(LONG_SENTENCE).run()
     assert not at.exception
     assert shown(at) == [LONG_MESSAGE]
-    assert at.session_state["playground"].n == MAX_TOKENS
+    assert at.session_state["playground"].state.n == MAX_TOKENS
     use_control(at, "causal", True)
     assert shown(at) == []  # not repeated by the next move
 
@@ -122,7 +122,7 @@ def test_a_typed_sentence_over_the_token_limit_says_so_once():
 def test_a_link_with_a_sentence_over_the_token_limit_says_so_once():
     long = replace(PlaygroundState(), sentence=LONG_SENTENCE, focus=0)
     at = open_address(encode(long))
-    assert at.session_state["playground"] == long
+    assert at.session_state["playground"].state == long
     assert shown(at) == [LONG_MESSAGE]
     at.run()
     assert shown(at) == []
@@ -139,7 +139,7 @@ def test_a_reload_restores_the_playground_and_the_guided_pages_own_settings():
     address = at.query_params["s"]
 
     reloaded = open_address(address)
-    assert reloaded.session_state["playground"] == GOOD
+    assert reloaded.session_state["playground"].state == GOOD
     assert any(title.value == "Why we divide by √d_k" for title in reloaded.title)
     assert reloaded.slider(key=setting_key("why_scale", "d_k")).value == 16  # from the link
     captions = " ".join(caption.value for caption in reloaded.caption)

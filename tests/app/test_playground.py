@@ -540,11 +540,11 @@ def test_undo_steps_back_through_every_move_and_says_what_came_back(app):
 
 
 def guess(at, row: int | None = None, col: int | None = None, *, choice: int | None = None):
-    """A click on a cell (or a button) of a covered view, as the browser sends it: the trigger "guess"."""
+    """A click on a cell (or a button) of a covered view, as the browser sends it: the event {"guess": …}."""
     (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
     states = at._tree.get_widget_states()
     sent = {"choice": choice} if choice is not None else {"row": row, "col": col}
-    states.widgets.append(trigger_state(component.proto.id, "guess", sent))
+    states.widgets.append(trigger_state(component.proto.id, "event", {"guess": sent}))
     return at._run(states)
 
 

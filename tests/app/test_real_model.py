@@ -304,7 +304,7 @@ def test_open_in_playground_puts_exactly_that_heads_q_k_v_there(model, request):
     setting(at, "selectbox", "head").set_value(head).run()
     button(at, "Open in Playground").click().run()
     assert not at.exception
-    state = at.session_state["playground"]
+    state = at.session_state["playground"].state
     assert state.example == "imported" and state.causal is run.causal and state.d_k == run.q.shape[-1]
     assert state.imported.title == f"{model}, layer {layer + 1}, head {head + 1}"
     assert [t.strip() for t in state.tokens] == [t.strip() for t in run.tokens]

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attnviz.classroom.session import Session
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
 from attnviz.lessons.playground import OPENING
@@ -52,7 +53,7 @@ def test_a_link_restores_the_state_and_the_address_keeps_it():
     state = shared_state()
     link = encode(state)
     at = open_link(link)
-    assert at.session_state["playground"] == state
+    assert at.session_state["playground"].state == state
     assert not at.error
     assert at.query_params["s"] == link
     assert address_boxes(at) == ["share.address"]  # the box shows the browser's address: this link
@@ -61,9 +62,9 @@ def test_a_link_restores_the_state_and_the_address_keeps_it():
 def test_the_link_is_applied_once_so_later_changes_stick():
     at = open_link(encode(shared_state()))
     changed = replace(shared_state(), causal=True)
-    at.session_state["playground"] = changed
+    at.session_state["playground"] = Session(state=changed)
     at.run()
-    assert at.session_state["playground"] == changed
+    assert at.session_state["playground"].state == changed
     assert at.query_params["s"] == encode(changed)  # the address follows the change
 
 
@@ -84,7 +85,7 @@ def test_a_bad_link_explains_itself_and_falls_back_to_the_defaults(link, message
     assert len(at.error) == 1
     assert as_read(at.error[0].value).startswith(message)
     assert as_read(at.error[0].value).endswith("The default settings are shown instead.")
-    assert at.session_state["playground"] == OPENING
+    assert at.session_state["playground"].state == OPENING
     assert at.query_params["s"] == encode(OPENING)  # the broken link is gone from the address
     at.run()
     assert not at.error  # said once, not on every rerun
@@ -92,7 +93,7 @@ def test_a_bad_link_explains_itself_and_falls_back_to_the_defaults(link, message
 
 def test_no_link_leaves_the_defaults_and_shows_their_link():
     at = open_link(None)
-    assert at.session_state["playground"] == OPENING
+    assert at.session_state["playground"].state == OPENING
     assert not at.error
     assert at.query_params["s"] == encode(OPENING) and address_boxes(at) == ["share.address"]
 
@@ -114,7 +115,7 @@ def test_opening_the_app_with_a_link_restores_the_playground():
     at.query_params["s"] = encode(state)
     at.run()
     assert not at.exception
-    assert at.session_state["playground"] == state
+    assert at.session_state["playground"].state == state
     assert control_value(at, "temperature") == 0.65  # the controls show the restored values, not the defaults
 
 
@@ -136,7 +137,7 @@ def test_opening_a_link_to_a_guided_page_goes_there():
     at.query_params["s"] = encode(state, "step_by_step")
     at.run()
     assert not at.exception
-    assert at.session_state["playground"] == state
+    assert at.session_state["playground"].state == state
     assert any(title.value == "Step by step" for title in at.title)
 
 

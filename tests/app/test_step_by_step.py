@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attnviz.classroom.session import Session
 from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
 from tests.reference import naive_attention
 from tests.support.apptest import (
@@ -44,7 +45,7 @@ def typed(sentence: str, **changes) -> PlaygroundState:
 def with_state(state: PlaygroundState, stage: str | None = None):
     """The page showing ``state`` (as if the Playground had set it), on ``stage`` if given."""
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["playground"] = state  # before the first run, so the page chooses its cell for this state
+    at.session_state["playground"] = Session(state=state)  # before the first run, so the page chooses its cell for this state
     at.run().switch_page(PAGE)
     if stage is not None:
         at.session_state[STAGE] = stage
@@ -72,7 +73,7 @@ def drawn(view: dict, masked: bool = False) -> dict[tuple[int, int], str]:
 
 
 def test_next_and_back_walk_every_stage_with_numbers_from_the_naive_reference(page):
-    state = page.session_state["playground"]
+    state = page.session_state["playground"].state
     Q, K, V = state.matrices()
     scores, weights, output = (np.array(m) for m in naive_attention(Q.tolist(), K.tolist(), V.tolist()))
     expected = {"scores": scores, "scale": scores / 2, "softmax": weights, "output": output}  # d_k = 4: ÷ √4
@@ -155,14 +156,14 @@ def test_the_mask_and_scale_stages_switch_their_setting_beside_their_pictures():
     at = with_state(load_example(PlaygroundState(), "pronoun_it"), "mask")
     assert charts(at)[2]["title"] == "If it were a decoder (causal)"
     at.toggle(key=control_key("causal")).set_value(True).run()
-    assert at.session_state["playground"].causal  # the Playground's own setting: it keeps it
+    assert at.session_state["playground"].state.causal  # the Playground's own setting: it keeps it
     assert charts(at)[2]["title"] == "If it were an encoder (no causal mask)"
     assert "set up as a decoder" in texts(at.markdown)
     at.session_state[STAGE] = "scale"
     at.run()
     assert [t.label for t in at.toggle if t.key == control_key("scale")] == ["Scale by 1/√d_k"]
     at.toggle(key=control_key("scale")).set_value(False).run()
-    assert not at.session_state["playground"].scale
+    assert not at.session_state["playground"].state.scale
     assert "τ = 1 (scaling is off, so only the temperature divides)" in texts(at.latex) + texts(at.markdown)
 
 
@@ -296,7 +297,7 @@ def test_predict_mode_covers_each_stages_result_until_a_cell_of_the_query_row_is
     click_cell(at, "steps.views", "softmax-1", query, 10, covered=True)  # “amazing”
     _, after = charts(at)
     assert "cover" not in after and after["text"]
-    state = at.session_state["playground"]
+    state = at.session_state["playground"].state
     Q, K, V = state.matrices()
     weights = np.array(naive_attention(Q.tolist(), K.tolist(), V.tolist())[1])  # (12, 12)
     best = int(np.argmax(weights[query]))

@@ -44,13 +44,13 @@ test('a control or a click goes back as one saved _event, counted so that the sa
   const model = new FakeModel({ _data: '{"views":[]}' });
   let send;
   connect(model, (data, sender) => { send = sender; });
-  send('causal', true);
-  send('causal', true);
-  send('focus', 2);
+  send({ control: 'causal', value: true });
+  send({ control: 'causal', value: true });
+  send({ cell: { view: 'weights', row: 2, col: 1 } });
   assert.deepEqual(model.saved, [
-    { name: 'causal', value: true, count: 1 },
-    { name: 'causal', value: true, count: 2 },
-    { name: 'focus', value: 2, count: 3 },
+    { event: { control: 'causal', value: true }, count: 1 },
+    { event: { control: 'causal', value: true }, count: 2 },
+    { event: { cell: { view: 'weights', row: 2, col: 1 } }, count: 3 },
   ]);
 });
 

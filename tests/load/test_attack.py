@@ -161,7 +161,7 @@ def test_a_cell_click_no_click_makes_is_no_click(server):
         await student.open_real_model()
         results = []
         for picture, cell in CRAFTED_CLICKS.values():
-            student.session.trigger(student.session.find(kind="bidi_component", key_part=picture), "cell", cell)
+            student.session.trigger(student.session.find(kind="bidi_component", key_part=picture), "event", {"cell": cell})
             results.append(await student.session.rerun())
         await student.pick_head()  # the page still draws the model's own numbers
         await student.session.close()
@@ -290,7 +290,7 @@ def test_a_hundred_crafted_guesses_leave_no_traceback_and_a_short_log(server, pa
         await student.rerun(page=page)  # predict mode holds on the guided pages
         results = []
         for sent in (CRAFTED * CRAFTED_GUESSES_SENT)[:CRAFTED_GUESSES_SENT]:
-            student.trigger(student.find(kind="bidi_component", key_part=views), "guess", sent)
+            student.trigger(student.find(kind="bidi_component", key_part=views), "event", {"guess": sent})
             results.append(await student.rerun())
         await student.close()
         return results

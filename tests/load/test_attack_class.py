@@ -85,7 +85,7 @@ def test_a_vote_after_the_step_moved_on_is_refused_with_a_message(class_server):
         await join(student, query)
         await answer(student, 3)  # counted while the question is asked
         await press(teacher, "lesson.next")  # the answer is shown: the question closes
-        student.trigger(student.find(**VIEWS), "guess", {"row": FOCUS_ROW, "col": 10})
+        student.trigger(student.find(**VIEWS), "event", {"guess": {"row": FOCUS_ROW, "col": 10}})
         late = await student.rerun(fragment_id=student.find(**VIEWS).fragment_id)
         after = await student.rerun()  # the page around the views, where a message from the views may be said
         for session in (teacher, student):

@@ -3,6 +3,7 @@ the app's move, the widget's events make the same moves, and a bad value is refu
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -23,8 +24,15 @@ def sent(widget) -> dict:
 
 
 def click(widget, name, value) -> None:
-    """What widget.js sends for a control's change or a click."""
-    widget._event = {"name": name, "value": value, "count": len(widget._undo) + 1}
+    """What widget.js sends for a control's change (``name`` a field or Undo), a click on a cell of row ``value``
+    (``name`` "cell") or a click on a covered view (``name`` "guess"), counted as widget.js counts."""
+    event = {"cell": {"view": "weights", "row": value, "col": 0}} if name == "cell" else (
+        {"guess": value} if name == "guess" else {"control": name, "value": value}
+    )
+    widget._event = {"event": event, "count": next(_COUNT)}
+
+
+_COUNT = itertools.count(1)
 
 
 def test_it_works_where_streamlit_cannot_be_imported():
@@ -115,7 +123,7 @@ def test_a_control_in_the_widget_updates_the_traits_and_undo_takes_it_back():
     widget = Playground()
     click(widget, "causal", True)
     click(widget, "blocked_keys", [3, 1])
-    click(widget, "focus", 2)  # a click on row 2's cell
+    click(widget, "cell", 2)  # a click on row 2's cell
     assert (widget.causal, widget.blocked_keys, widget.focus) == (True, [1, 3], 2)
     assert sent(widget)["controls"][-1] == {"kind": "button", "field": "undo", "label": "Undo", "disabled": False}
     click(widget, "undo", True)
@@ -127,7 +135,11 @@ def test_a_bad_value_from_the_widget_is_said_there_and_changes_nothing():
     widget = Playground()
     click(widget, "temperature", 50)
     assert widget.state == OPENING and "temperature" in sent(widget)["warning"]
-    widget._event = {"value": True}  # no name: no event
+    widget._event = {"value": True}  # no event: nothing happens
+    assert widget.state == OPENING
+    click(widget, "sentence", "typed")  # a field that is no control beside the views
+    assert widget.state == OPENING
+    click(widget, "cell", 999)  # a row past the sentence
     assert widget.state == OPENING
 
 

@@ -25,9 +25,9 @@ def test_show_draws_the_four_views_of_the_cores_numbers_and_no_controls():
 
 def test_a_click_on_a_row_outlines_it_and_nothing_else_moves():
     widget = show(*attnviz.random_qkv(n=4, d_k=2, d_v=2, seed=1))
-    widget._event = {"name": "focus", "value": 2, "count": 1}
+    widget._event = {"event": {"cell": {"view": "weights", "row": 2, "col": 1}}, "count": 1}
     assert widget.state.focus == 2 and json.loads(widget._data)["views"][0]["focus"] == 2
-    widget._event = {"name": "causal", "value": True, "count": 2}  # no controls: nothing to change
+    widget._event = {"event": {"control": "causal", "value": True}, "count": 2}  # no controls: nothing to change
     assert widget.state.causal is False
 
 

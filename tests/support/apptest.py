@@ -43,7 +43,7 @@ __all__ = [
 
 
 def playground(at: AppTest):
-    return at.session_state["playground"]
+    return at.session_state["playground"].state
 
 
 def type_cells(at: AppTest, table: str, cells: dict[tuple[int, int], object], columns: list[str]) -> AppTest:

@@ -1,27 +1,25 @@
-"""The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view). On
-the Playground it is the instrument, the attention controls beside the four views they change
-(``show_attention_views``); elsewhere the views alone (``show_matrices``). Its browser side is ES modules beside this
-file (index.js this host's entry, instrument.js the instrument; view.js, paint.js, layout.js, colour.js, reader.js the
-views; rail.js the controls; dom.js; grid.css), joined into one script by attnviz.figures.grid_bundle; a notebook is
-the other host (widget.js, attnviz.notebook).
+"""The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view) and,
+on the Playground, the controls beside them (``show_views``); elsewhere the views alone (``show_matrices``). It knows
+no page's fields: every choice in it comes back as the one trigger "event" (``sent_event``), which the page's own
+handler reads. Its browser side is ES modules beside this file (index.js this host's entry, instrument.js the
+instrument; view.js, paint.js, layout.js, colour.js, reader.js the views; rail.js the controls; dom.js; grid.css),
+joined into one script by attnviz.figures.grid_bundle; a notebook is the other host (widget.js, attnviz.notebook).
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
-sends. Drawn as Streamlit widgets, the rail's six controls were a third of a click's time in the browser; drawn here,
-a toggle redraws one element. Each control shows the value of its Playground field and reports a change as a trigger
-named after the field (attnviz.ui.playground_session.views_callbacks checks it and makes the move). The views keep one
-canvas each across reruns and repaint their cells in place.
+sends; drawn here rather than as Streamlit widgets, a toggle redraws one element. The views keep one canvas each
+across reruns and repaint their cells in place.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 
 from attnviz.figures.grid_bundle import bundle
 from attnviz.figures.grid_data import component_data
-from attnviz.ui import playground_session
 from attnviz.ui.state import widget_value
 
 _HERE = Path(__file__).parent
@@ -33,15 +31,20 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def show_attention_views(data: dict) -> None:
-    """Draws the Playground's instrument (attnviz.figures.attention_grid.playground_data: the controls in a rail left
-    of the four views, two by two). A control's change or a click on a cell or a row label comes back as a trigger
-    named after its field (attnviz.ui.playground_session.views_callbacks makes the move)."""
-    _COMPONENT(
-        key=playground_session.views_key(),
-        data=json.dumps(data, separators=(",", ":")),
-        **playground_session.views_callbacks(),
-    )
+def show_views(key: str, data: dict, on_event: Callable[[], None] | None = None) -> None:
+    """Draws ``data`` (attnviz.figures.grid_data: views, and controls if any) under ``key``. ``on_event`` is called
+    after a control's change or a click; ``sent_event(key)`` then tells which."""
+    # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to
+    # send, and key-sorted, to hash it): 5 % of the server's CPU under a class's load (issue 27).
+    callbacks = {"on_event_change": on_event} if on_event else {}
+    _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
+
+
+def sent_event(key: str):
+    """What the browser sent from the component ``key`` last (instrument.js: ``{"control", "value"}``, ``{"cell"}``
+    or ``{"guess"}``), as sent: anything, from a crafted message. None before anything was sent."""
+    sent = widget_value(key)
+    return sent.get("event") if isinstance(sent, dict) else None
 
 
 def show_matrices(
@@ -60,24 +63,24 @@ def show_matrices(
     default, more views than columns wrap), each ``height`` px tall, updated in place on every rerun: a view keeps
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
     cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
-    arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does."""
+    arrives as the event "guess". ``enter`` says in words what Enter on a cell does."""
     data = component_data(
         views,
         caption=caption,
         height=height,
         font_size=font_size,
         columns=columns or [1] * max(1, len(views)),
-        clicks="cell" if on_cell else None,
         enter=enter,
     )
-    callbacks = {"on_cell_change": on_cell, "on_guess_change": on_guess}
-    # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to
-    # send, and key-sorted, to hash it): 5 % of the server's CPU under a class's load (issue 27).
-    _COMPONENT(
-        key=key,
-        data=json.dumps(data, separators=(",", ":")),
-        **{name: callback for name, callback in callbacks.items() if callback},
-    )
+
+    def on_event() -> None:  # a click on a cell, or on a covered view: anything else is no click
+        event = sent_event(key)
+        if isinstance(event, dict) and "cell" in event and on_cell:
+            on_cell()
+        elif isinstance(event, dict) and "guess" in event and on_guess:
+            on_guess()
+
+    show_views(key, data, on_event if on_cell or on_guess else None)
 
 
 def sent_data(element_json: str) -> dict:
@@ -90,8 +93,8 @@ def clicked_cell(key: str) -> tuple[str, int, int | None] | None:
     """(view name, row, column) of the cell just clicked in the views drawn with ``key`` (column None for a row
     label), or None. It arrives from the browser as sent: anything but a name and positions is no click (a position
     past the view is the caller's to refuse)."""
-    sent = widget_value(key)
-    cell = sent.get("cell") if isinstance(sent, dict) else None
+    event = sent_event(key)
+    cell = event.get("cell") if isinstance(event, dict) else None
     if not isinstance(cell, dict) or not isinstance(cell.get("view"), str) or not _position(cell.get("row")):
         return None
     col = cell.get("col")

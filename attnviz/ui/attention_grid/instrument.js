@@ -25,14 +25,16 @@ function build(parentElement) {
   return { instrument, rail: new Rail(rail), warning, views, lens, caption, note };
 }
 
-// Draws ``data`` (attnviz/figures/grid_data.py) into ``parentElement``; ``setTriggerValue(name, value)`` tells the
-// host what a control or a click chose.
-export function mount(parentElement, data, setTriggerValue) {
+// Draws ``data`` (attnviz/figures/grid_data.py) into ``parentElement``; ``send(event)`` tells the host what a control
+// or a click chose, as one of {control, value} (a control of the rail, by the name Python gave it), {cell: {view, row,
+// col}} (a cell, or a row label with col null) or {guess: {view, row, col} or {choice}} (a click on a covered view).
+// What an event means is Python's to decide: this knows no page's fields.
+export function mount(parentElement, data, send) {
   if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
     instruments.set(parentElement, build(parentElement));
   }
   const { instrument, rail, warning, views, lens, caption, note } = instruments.get(parentElement);
-  rail.send = setTriggerValue; // the newest callback to Python
+  rail.send = (control, value) => send({ control, value }); // the newest callback to Python
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
@@ -47,8 +49,6 @@ export function mount(parentElement, data, setTriggerValue) {
   setIfNew(caption, 'textContent', data.caption);
   setIfNew(note, 'textContent', data.note);
   setIfNew(note, 'hidden', !data.note);
-  // A click on a cell: the Playground's focus row, or the cell itself ({view, row, col}) where the page asks for cells.
-  const choose = data.clicks === 'cell' ? (cell) => setTriggerValue('cell', cell) : (cell) => setTriggerValue('focus', cell.row);
-  drawViews(views, data, choose, (cell) => setTriggerValue('guess', cell));
+  drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }));
   lens.update(data, theme(instrument));
 }

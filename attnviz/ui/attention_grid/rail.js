@@ -1,7 +1,6 @@
 // The controls beside the views, drawn by the same component, so that a toggle redraws one element of the page. Each
-// control shows the value Python sent for its field (data.controls, built by attnviz/ui/attention_grid/__init__.py)
-// and reports a change with setTriggerValue(field, value); Python checks the value, makes the move and sends the new
-// state back. Every piece of text is set as text, never as markup.
+// control shows the value Python sent for its field (data.controls, built by attnviz/figures/grid_data.py) and
+// reports a change with send(field, value); Python checks the value, makes the move and sends the new state back. Every piece of text is set as text, never as markup.
 
 import { element, setIfNew } from './dom.js';
 import { Sends } from './sends.js';
@@ -130,7 +129,7 @@ const CONTROLS = {
 export class Rail {
   constructor(element_) {
     this.element = element_;
-    this.send = null; // set by the entry on every call: the newest setTriggerValue
+    this.send = null; // set by the instrument on every draw: (field, value) to the newest host callback
     // One change a run (sends.js); data-sending says a change is on its way (tests wait for it to clear).
     this.sends = new Sends((field, value) => this.send(field, value), {
       busy: (busy) => setIfNew(this.element.dataset, 'sending', String(busy)),

@@ -1,6 +1,7 @@
 // The anywidget entry (attnviz/notebook): the same instrument in a notebook cell. Python keeps the component's data in
 // the trait "_data" (one JSON text, as the Streamlit host sends it) and redraws by setting it; a control or a click
-// comes back as the trait "_event", {name, value, count}: a count, so the same choice twice is still two changes.
+// comes back as the trait "_event", {event, count} (the event as instrument.js sends it): a count, so the same choice
+// twice is still two changes.
 
 import { mount } from './instrument.js';
 
@@ -8,9 +9,9 @@ import { mount } from './instrument.js';
 // "_data". Returns what undoes the wiring.
 export function connect(model, draw) {
   let count = 0;
-  const send = (name, value) => {
+  const send = (event) => {
     count += 1;
-    model.set('_event', { name, value, count });
+    model.set('_event', { event, count });
     model.save_changes();
   };
   const redraw = () => draw(JSON.parse(model.get('_data')), send);
