@@ -16,6 +16,7 @@ from attnviz.ui import state
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.routes import training_owner
 from attnviz.ui.text import literal
 
 PAGE = "watch_it_learn"
@@ -53,7 +54,7 @@ def chosen_config() -> TrainConfig:
 
 def start_run() -> None:
     try:
-        state.set_training_run(background.start(chosen_config(), state.training_owner()))
+        state.set_training_run(background.start(chosen_config(), training_owner()))
     except AttnvizInputError as error:
         state.say(str(error))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -43,4 +45,17 @@ def number_table(values, row_labels: list[str], column_names: list[str], *, name
         key = state.table_key(name)
         st.data_editor(frame, key=key, **settings)
         st.warning(edge.take_refusal(), icon="✋")  # at the table it came from
-    return state.typed_cells(key, column_names)
+    return typed_cells(key, column_names)
+
+
+def typed_cells(key: str, column_names: list[str]) -> dict[tuple[int, int], Any]:
+    """What the user typed into the table ``key`` so far, by (row, column index)."""
+    pending = state.widget_value(key) or {}
+    column_of = {name: j for j, name in enumerate(column_names)}
+    return {
+        (int(row), column_of[name]): value
+        for row, cells in (pending.get("edited_rows") or {}).items()
+        if str(row).isdigit()
+        for name, value in cells.items()
+        if name in column_of
+    }

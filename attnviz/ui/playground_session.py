@@ -24,7 +24,8 @@ from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits
 from attnviz.lessons.playground import dropped_line
 from attnviz.ui import state as store
 from attnviz.ui.attention_grid import sent_event
-from attnviz.ui.state import VIEWS, confirm, control_key, name_voter, renew_tables, say, table_key, typed_cells
+from attnviz.ui.editors import typed_cells
+from attnviz.ui.state import VIEWS, confirm, control_key, name_voter, renew_tables, say, table_key
 
 # How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
 # widget redrawn. (The controls beside the views are not widgets: attnviz.classroom.controls.set_control checks theirs.)

@@ -1,5 +1,6 @@
-"""The router's pages, made once per process: st.Page resolves its file on disk, which cost 6 % of the server's CPU
-under a class's load (issue 27) when app.py made ten of them on every run."""
+"""The router's pages, the run gate the tests hold a run at, and this session as the owner of its training run.
+The pages are made once per process: st.Page resolves its file on disk, which cost 6 % of the server's CPU under a
+class's load (issue 27) when app.py made ten of them on every run."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from functools import cache
 from pathlib import Path
 
 import streamlit as st
+from streamlit import runtime
 from streamlit.navigation.page import StreamlitPage
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.pages import DEFAULT_PAGE, PAGES
+from attnviz.train import background
 
 REPO = Path(__file__).resolve().parents[2]  # where app.py and pages/ are
 
@@ -47,3 +51,12 @@ def pass_the_run_gate(where: str) -> None:
     (Path(folder) / "arrived").write_text(where)
     while held.exists():
         time.sleep(0.02)
+
+
+def training_owner() -> background.Owner:
+    """This session as the owner of its training run: present while its browser is connected to this server."""
+    context = get_script_run_ctx()
+    if context is None or not runtime.exists():  # AppTest: no server, no connection to lose
+        return background.Owner()
+    session_id, server = context.session_id, runtime.get_instance()
+    return background.Owner(session_id, present=lambda: server.is_active_session(session_id))

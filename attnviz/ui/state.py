@@ -2,8 +2,9 @@
 Playground's (messages said once, tab bars, the guided pages' settings, Watch it learn's run, session flags).
 
 Pages never touch ``st.session_state``. The Playground's session (attnviz.classroom.session, plain Python) is kept
-whole under one key; its Streamlit host is ``attnviz.ui.playground_session``. A guided page binds a widget with ``page_setting(page, name,
-default)``: its own slider or input, which survives a visit to another page. Getters never write.
+whole under one key; its Streamlit host is ``attnviz.ui.playground_session``. A guided page binds a widget with
+``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page. Getters never
+write.
 """
 
 from __future__ import annotations
@@ -12,13 +13,10 @@ import secrets
 from typing import Any
 
 import streamlit as st
-from streamlit import runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.classroom import page_settings
 from attnviz.classroom.session import Session
 from attnviz.pages import PAGES
-from attnviz.train import background
 
 PLAYGROUND = "playground"  # the Playground's session (attnviz.classroom.session.Session): state, undo, prediction
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
@@ -162,19 +160,6 @@ def renew_tables() -> None:
     st.session_state[TABLE_VERSION] = st.session_state.get(TABLE_VERSION, 0) + 1
 
 
-def typed_cells(key: str, column_names: list[str]) -> dict[tuple[int, int], Any]:
-    """What the user typed into the table ``key`` so far, by (row, column index)."""
-    pending = st.session_state.get(key) or {}
-    column_of = {name: j for j, name in enumerate(column_names)}
-    return {
-        (int(row), column_of[name]): value
-        for row, cells in (pending.get("edited_rows") or {}).items()
-        if str(row).isdigit()
-        for name, value in cells.items()
-        if name in column_of
-    }
-
-
 # ----------------------------------------------------------------------------- guided pages' settings
 
 
@@ -205,20 +190,10 @@ def keep_page_settings() -> None:
         st.session_state[key] = st.session_state[key]
 
 
-# ----------------------------------------------------------------------------- Watch it learn's run
+# ----------------------------------------------------------------------------- session flags, Watch it learn's run
 
 
-def training_owner() -> background.Owner:
-    """This session as the owner of its training run: present while its browser is connected to this server."""
-    context = get_script_run_ctx()
-    if context is None or not runtime.exists():  # AppTest: no server, no connection to lose
-        return background.Owner()
-    session_id, server = context.session_id, runtime.get_instance()
-    return background.Owner(session_id, present=lambda: server.is_active_session(session_id))
-
-
-def training_run():
-    """The session's run in the training worker (an ``attnviz.train.background.BackgroundRun``), or None."""
+def training_run():  # the session's run in the training worker (attnviz.train.background.BackgroundRun), or None
     return st.session_state.get(TRAINING_RUN)
 
 
@@ -226,16 +201,12 @@ def set_training_run(run) -> None:
     st.session_state[TRAINING_RUN] = run
 
 
-def training_result():
-    """The session's last ``TrainResult`` (finished or stopped), or None."""
+def training_result():  # the session's last TrainResult (finished or stopped), or None
     return st.session_state.get(TRAINING_RESULT)
 
 
 def set_training_result(result) -> None:
     st.session_state[TRAINING_RESULT] = result
-
-
-# ----------------------------------------------------------------------------- session flags
 
 
 def first_run() -> bool:
@@ -311,8 +282,7 @@ def keep_guided_prediction(asked: tuple, column: int, *, kept: int) -> None:
 # ----------------------------------------------------------------------------- the class question
 
 
-def class_code() -> str | None:
-    """The code of the class question this student joined, or None."""
+def class_code() -> str | None:  # the code of the class question this student joined
     return st.session_state.get(VOTER_CODE)
 
 
@@ -326,6 +296,5 @@ def name_voter() -> None:
         st.session_state[VOTER] = secrets.token_hex(8)
 
 
-def voter() -> str:
-    """This session's anonymous id in a class's tally (set by name_voter)."""
+def voter() -> str:  # this session's anonymous id in a class's tally (set by name_voter)
     return st.session_state.get(VOTER, "")

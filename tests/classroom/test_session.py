@@ -1,0 +1,102 @@
+"""The Playground's session on its own, with no host: every move the views can send, Undo, predict mode, and when a
+run of the views alone must become a full run."""
+
+from dataclasses import replace
+
+import pytest
+
+from attnviz.classroom.session import Said, Session
+from attnviz.core.limits import MAX_UNDO
+from attnviz.core.playground_state import randomise, set_sentence
+from attnviz.lessons import predictions
+from attnviz.lessons.playground import OPENING
+
+
+def control(field, value) -> dict:
+    return {"control": field, "value": value}
+
+
+def test_a_control_is_a_move_that_undo_takes_back_saying_what_came_back():
+    session = Session().apply(control("causal", True)).apply(control("blocked_keys", [3, 1]))
+    assert session.state == replace(OPENING, causal=True, blocked_keys=(1, 3))
+    assert session.previous == replace(OPENING, causal=True) and session.undo_stack == (OPENING, session.previous)
+    back = session.apply(control("undo", True))
+    assert back.state == replace(OPENING, causal=True) and back.previous == session.state
+    assert back.undo_stack == (OPENING,) and back.said.confirmation.startswith("Undone")
+    assert not back.undone().undone().can_undo and back.undone().undone().state == OPENING
+
+
+def test_undo_remembers_at_most_max_undo_moves():
+    session = Session()
+    for step in range(MAX_UNDO + 5):
+        session = session.apply(control("temperature", 1 + (step + 1) / 100))
+    assert len(session.undo_stack) == MAX_UNDO and session.undo_stack[-1].temperature == pytest.approx(1 + 54 / 100)
+
+
+def test_a_click_on_a_cell_or_a_row_label_makes_its_row_the_focus():
+    assert Session().apply({"cell": {"view": "weights", "row": 2, "col": 5}}).state.focus == 2
+    assert Session().apply({"cell": {"view": "scores", "row": 3, "col": None}}).state.focus == 3
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        None,
+        [],
+        "causal",
+        {"causal": True},  # the old trigger's shape: no such event
+        {"control": "sentence", "value": "typed"},  # a field, but no control beside the views
+        {"control": "causal", "value": True, "extra": 1},
+        {"cell": "2"},
+        {"cell": {"row": True}},
+        {"guess": {"row": 0, "col": 3}},  # not in predict mode
+    ],
+)
+def test_anything_else_changes_nothing(event):
+    after = Session().apply(event)
+    assert after.state == OPENING and not after.can_undo and after.said in (Said(), Said(refused=after.said.refused))
+
+
+def test_a_refused_value_keeps_the_state_and_says_why_apart():
+    session = Session().apply(control("focus", 12))  # a row past the sentence: from before it changed, or crafted
+    assert session.state == OPENING and not session.can_undo
+    assert session.said == Said(refused="the focus token must be a whole number from 0 to 11, not 12.")
+
+
+def test_a_prediction_is_kept_for_the_state_it_was_asked_on_and_any_change_asks_again():
+    asked = Session().apply(control("predict", list(predictions.KINDS).index("most")))
+    assert asked.asked() is None
+    answered = asked.apply({"guess": {"view": "weights", "row": asked.state.focus, "col": 3}})
+    assert answered.asked() == (3, asked.state) and answered.last_prediction() == (3, asked.state)
+    changed = answered.apply(control("temperature", 2.0))
+    assert changed.asked() is None and changed.last_prediction() == (3, asked.state)
+
+
+def test_the_mask_question_picks_keys_then_its_check_makes_the_change_it_asks_about():
+    session = Session(state=replace(OPENING, predict="zeroed"))
+    for col in (5, 6, 7, 7):  # a second click takes a key back
+        session = session.apply({"guess": {"row": 4, "col": col}})
+    assert session.current_picks() == (5, 6) and session.state == replace(OPENING, predict="zeroed")
+    checked = session.apply({"guess": {"choice": 0}})
+    assert checked.state.causal and checked.asked() == ((5, 6), session.state)
+    assert checked.undone().state == session.state  # the reveal's change is a move like any other
+
+
+def test_a_share_link_and_a_challenge_start_compare_with_nothing():
+    moved = Session().apply(control("causal", True))
+    linked = moved.started_from(randomise(OPENING, 7), "said")
+    assert linked.previous is None and not linked.can_undo and linked.said.warnings == ("said",)
+    started = moved.set_up(randomise(OPENING, 7))
+    assert started.previous is None and started.undo_stack[-1] == moved.state
+
+
+def test_a_run_of_the_views_alone_becomes_a_full_run_when_the_page_around_them_is_out_of_date():
+    drawn = Session().drawn()
+    assert not drawn.needs_full_run(open_tab_follows_views=True)  # nothing moved since the page was drawn
+    toggled = drawn.apply(control("causal", True))
+    assert toggled.needs_full_run(open_tab_follows_views=True)  # "One token up close" shows the toggle too
+    assert not toggled.needs_full_run(open_tab_follows_views=False)  # the tables do not
+    twice = toggled.apply(control("scale", False))
+    assert twice.apply(control("undo", True)).needs_full_run(open_tab_follows_views=False)  # Undo says what it did
+    new_words = drawn.moved(set_sentence(OPENING, "A new sentence.")[0])
+    assert new_words.needs_full_run(open_tab_follows_views=False) and new_words.replaces_tables()
