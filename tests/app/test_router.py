@@ -14,12 +14,26 @@ def test_every_page_in_the_table_is_a_file_and_every_file_is_in_the_table():
     assert page_named("why_scale").file == "pages/why_scale.py"
 
 
-def test_every_page_in_the_table_opens_without_an_error():
+HEADINGS = {  # each page's own h1: the page that was asked for ran, not another (the Playground, say)
+    "playground": "Attention playground",
+    "step_by_step": "Step by step",
+    "geometry": "The geometry of dot products",
+    "why_scale": "Why we divide by √d_k",
+    "multi_head": "Multi-head attention and projections",
+    "watch_it_learn": "Watch attention learn",
+    "real_model": "A real model",
+    "challenges": "Challenges",
+    "lesson_plans": "Lesson plans",
+}
+
+
+def test_every_page_in_the_table_opens_without_an_error_on_its_own_heading():
     at = open_app()
+    assert set(HEADINGS) == {page.name for page in PAGES}
     for page in PAGES:
         at.switch_page(page.file).run()
         assert not at.exception, page.name
-        assert at.title or at.markdown, page.name  # something was drawn
+        assert [title.value for title in at.title] == [HEADINGS[page.name]], page.name
 
 
 def test_streamlit_still_needs_the_legacy_pages_workaround(monkeypatch):

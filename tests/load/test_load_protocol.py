@@ -17,6 +17,8 @@ from streamlit.proto.Element_pb2 import Element
 
 from attnviz import PRESETS
 from attnviz.figures.matrix_view import Scale, matrix_view
+from attnviz.ui import state
+from attnviz.ui.state import control_key, table_key_at
 from bench.harness.server import StreamlitServer
 from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
 from bench.st_client import Session
@@ -48,11 +50,11 @@ def test_matrices_are_read_from_the_attention_grid_views():
     assert chart.rows == ["0: a", "1: b"] and chart.tolerance == pytest.approx(5e-5)
 
 
-def test_widgets_are_found_by_the_words_of_their_key():
-    assert user_key("$$ID-aad8caa832d6964b5977a3cc8daeac44-pg_causal") == "pg_causal"
-    assert user_key("$$ID-4e5ffc33adf8d45641590a5c272c0753-table.Q-0") == "table.Q-0"
-    assert key_parts("$$ID-4e5ffc33adf8d45641590a5c272c0753-pg_editor_Q_0") == ["pg", "editor", "Q", "0"]
-    assert "weights" in key_parts("$$ID-3814064d972c18ec0fbf015f66e73c6b-chart.weights")
+def test_widgets_are_found_by_the_words_of_the_keys_the_app_makes():
+    ids = {key: f"$$ID-aad8caa832d6964b5977a3cc8daeac44-{key}" for key in (control_key("seed"), table_key_at("Q", 3))}
+    assert [user_key(widget_id) for widget_id in ids.values()] == ["pg.seed", "table.Q.3"]
+    assert key_parts(ids["table.Q.3"]) == ["table", "Q", "3"] and "seed" in key_parts(ids["pg.seed"])
+    assert VIEWS["key_part"] in key_parts(f"$$ID-3814064d972c18ec0fbf015f66e73c6b-{state.VIEWS}")
 
 
 def test_expected_weights_match_a_naive_reference():
