@@ -202,3 +202,29 @@ def test_the_frontend_still_marks_what_the_keyboard_helpers_read():
     hooks = ("data-test-script-state", "stSkipToContent", "stButton", "stHorizontalBlock", "st-key-", "running", "stDataFrame")
     for hook in hooks:
         assert hook in bundle, broke(f"DOM hook {hook!r}", "attnviz/ui/keyboard.js")
+
+
+def test_every_data_testid_the_product_styles_or_reads_is_still_in_streamlits_frontend():
+    """The app's CSS and JS find Streamlit's elements by their ``data-testid`` (stLayoutWrapper, stColumn, …). Every
+    one named in the product's code, found by scanning it, must still be in the frontend bundle: a renamed test id
+    would silently unstyle a sticky bar or lose a keyboard hook."""
+    import re
+    from pathlib import Path
+
+    import streamlit
+
+    bundle = "".join(
+        path.read_text(encoding="utf-8", errors="ignore")
+        for path in (Path(streamlit.__file__).parent / "static" / "static" / "js").glob("*.js")
+    )
+    repo = Path(__file__).resolve().parents[1]
+    sources = [repo / "app.py", *(repo / "pages").glob("*.py")]
+    sources += [path for suffix in ("py", "js", "css") for path in (repo / "attnviz").rglob(f"*.{suffix}")]
+    named = {
+        testid: path.relative_to(repo).as_posix()
+        for path in sources
+        for testid in re.findall(r'data-testid=\\?"?(st[A-Za-z]+)', path.read_text(encoding="utf-8"))
+    }
+    assert len(named) >= 15  # the scan finds what the product uses (stApp, stMain, stLayoutWrapper, …)
+    for testid, where in sorted(named.items()):
+        assert re.search(f"[`\"']{testid}[`\"']", bundle), broke(f"the data-testid {testid!r}", where)
