@@ -2,8 +2,10 @@
 
 Everything the page shows is derived from a ``PlaygroundState``: the tokens from the sentence, the base vectors from
 its one ``source`` (random by position or from the words, with the seed; a worked example; a real model's head), and
-the user's cell edits laid on top. That makes a state easy to compare, cache and put
-into a share link. Moves never raise on bad input: they return the unchanged state and a message in plain words.
+the user's cell edits laid on top. That makes a state easy to compare, cache and put into a share link. A move
+refuses bad input in plain words: a sentence or typed cells by returning the state unchanged and a message (the
+student is typing), a value no control can send (a d_k past MAX_DIM, an imported head that does not fit) by raising
+AttnvizInputError.
 
 A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is a source
 too: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user types

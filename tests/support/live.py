@@ -6,7 +6,6 @@ Nothing here asserts anything; callers decide what a failure means.
 
 from __future__ import annotations
 
-import re
 import time
 
 from bench.harness.chromium import CHARTS_DRAWN_JS, find_browser, launch_chromium, wait_for_app
@@ -72,11 +71,9 @@ def open_app_page(page, url: str, *, timeout_ms: float = 60_000) -> int:
     return wait_for_charts(page, timeout_ms=timeout_ms)
 
 
-# ----------------------------------------------------------------------------- views: the Playground's, and ECharts'
-# A Playground view (attnviz/ui/attention_grid) is a canvas with a table for screen readers that holds every cell's
-# text; an ECharts view's aria-label lists every cell: "the data for <key> is column; row; colour; text; hover" (see
-# attnviz.figures.attention_charts). Both are what a screen reader hears, and what these helpers read.
-_ARIA_CELL = re.compile(r"the data for .*? is (\d+); (\d+); (-?[\d.e-]+); ([^;]*); ([^;]*?)(?=; the data for |\.\s*$)")
+# ----------------------------------------------------------------------------- views (attnviz/ui/attention_grid)
+# A view is a canvas with a table for screen readers that holds every cell's text: what a screen reader hears, and
+# what these helpers read.
 
 READ_VIEWS_JS = """
 () => {
@@ -96,31 +93,21 @@ READ_VIEWS_JS = """
     signature: signature(view),
     box: view.querySelector('canvas').getBoundingClientRect().toJSON(),
   }));
-  const echarts = [...document.querySelectorAll('[data-testid="stEChartsChart"]')].map(chart => ({
-    label: chart.getAttribute('aria-label') || '', signature: signature(chart), box: chart.getBoundingClientRect().toJSON(),
-  }));
-  return {grids, echarts};
+  return grids;
 }
 """
 
 
 def read_views(page) -> dict[str, dict]:
     """Every view on the page, by title: its unmasked cells' texts {(row, col): text}, its pixel signature, its box."""
-    found = page.evaluate(READ_VIEWS_JS)
-    views = {
+    return {
         grid["title"]: {
             "cells": {(i, j): text for i, j, text, masked in grid["cells"] if not masked},
             "signature": grid["signature"],
             "box": grid["box"],
         }
-        for grid in found["grids"]
+        for grid in page.evaluate(READ_VIEWS_JS)
     }
-    for chart in found["echarts"]:
-        title = re.search(r'This is a chart about "(.*?)"', chart["label"])
-        main = chart["label"].split("The 1 series")[0]  # series 0: the unmasked cells
-        cells = {(int(row), int(col)): text for col, row, _, text, _ in _ARIA_CELL.findall(main)}
-        views[title[1] if title else ""] = {"cells": cells, "signature": chart["signature"], "box": chart["box"]}
-    return views
 
 
 def view_titled(page, title_start: str) -> dict:
