@@ -228,3 +228,21 @@ def test_every_data_testid_the_product_styles_or_reads_is_still_in_streamlits_fr
     assert len(named) >= 15  # the scan finds what the product uses (stApp, stMain, stLayoutWrapper, …)
     for testid, where in sorted(named.items()):
         assert re.search(f"[`\"']{testid}[`\"']", bundle), broke(f"the data-testid {testid!r}", where)
+
+
+def test_apptest_still_runs_a_page_alone_after_its_first_run_where_there_is_a_pages_folder(tmp_path):
+    """The smallest reproduction of why tests/app/conftest.py installs RouterAlreadyRan (README: Tests): AppTest
+    resets the legacy pages/ switch before each run, so its second run runs the page's file without app.py."""
+    from streamlit.testing.v1 import AppTest
+
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "other.py").write_text('import streamlit as st\nst.write("the page")\n', encoding="utf-8")
+    (tmp_path / "app.py").write_text(
+        'import streamlit as st\nst.write("the router")\nst.navigation([st.Page("pages/other.py")]).run()\n',
+        encoding="utf-8",
+    )
+    at = AppTest.from_file(str(tmp_path / "app.py"))
+    first = [markdown.value for markdown in at.run().markdown]
+    second = [markdown.value for markdown in at.run().markdown]
+    why = broke("AppTest's legacy pages/ mode on every run", "tests/app/conftest.py (RouterAlreadyRan): delete it")
+    assert first == ["the router", "the page"] and second == ["the page"], why
