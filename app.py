@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attnviz.pages import page_named
+from attnviz.ui import install
 from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.class_join import join_from_link
 from attnviz.ui.classroom import restore_from_link
@@ -14,6 +15,7 @@ from attnviz.ui.routes import pass_the_run_gate, routes
 from attnviz.ui.state import keep_page_settings
 from attnviz.ui.text import page_style
 
+install()  # once a process: what the app changes in Streamlit (attnviz/ui/__init__.py)
 pages = routes()
 current = st.navigation(list(pages.values()), position="top")
 # Each page its own browser-tab title (a screen reader announces it; a student with six tabs open finds the right one).

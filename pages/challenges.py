@@ -7,6 +7,9 @@ from attnviz.pages import page_named
 from attnviz.ui import state
 from attnviz.ui.challenges import open_challenge, progress_line
 from attnviz.ui.classroom import share_link_box
+from attnviz.ui.routes import through_the_router
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "challenges"
 

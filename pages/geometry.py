@@ -9,7 +9,10 @@ from attnviz.lessons import geometry as geo
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors, reset_vectors, vector_input
+from attnviz.ui.routes import through_the_router
 from attnviz.ui.state import setting_value
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "geometry"
 

@@ -5,7 +5,10 @@ import streamlit as st
 from attnviz.classroom import lesson_plan as plans
 from attnviz.core.errors import AttnvizInputError
 from attnviz.ui import lesson_plan as lesson
+from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "lesson_plans"
 

@@ -21,7 +21,10 @@ from attnviz.ui.classroom import share_link_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "multi_head"
 

@@ -30,9 +30,11 @@ from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.routes import pass_the_run_gate
+from attnviz.ui.routes import pass_the_run_gate, through_the_router
 from attnviz.ui.text import literal, token_chips, unseen_heading
 from attnviz.ui.up_close import one_token_up_close
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "playground"
 

@@ -18,7 +18,10 @@ from attnviz.ui.model_runs import model_run, overview_for_readers, shown_run, si
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.playground_session import predicts as playground_predicts
 from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "real_model"
 SENTENCE = "The animal didn't cross the street because it was too tired."

@@ -16,8 +16,10 @@ from attnviz.ui import state
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.routes import training_owner
+from attnviz.ui.routes import through_the_router, training_owner
 from attnviz.ui.text import literal
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "watch_it_learn"
 POLL_S = 0.5  # the live view reads the worker's progress this often

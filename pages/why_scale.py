@@ -10,7 +10,10 @@ from attnviz.ui.challenges import sticky_controls
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
+from attnviz.ui.routes import through_the_router
 from attnviz.ui.state import page_setting
+
+through_the_router()  # a fresh server's first visit to this address: through app.py
 
 PAGE = "why_scale"
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit import runtime
 from streamlit.navigation.page import StreamlitPage
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.pages import DEFAULT_PAGE, PAGES
@@ -60,3 +61,13 @@ def training_owner() -> background.Owner:
         return background.Owner()
     session_id, server = context.session_id, runtime.get_instance()
     return background.Owner(session_id, present=lambda: server.is_active_session(session_id))
+
+
+def through_the_router() -> None:
+    """A page's first step. Streamlit runs a project with a folder named pages/ as a legacy multipage app until app.py
+    first calls st.navigation, so on a fresh server whose first visitor opens a page's address (/geometry), the page
+    runs alone, without the router: no share-link restore, another menu. This leaves that mode and starts the run
+    again through app.py; on every later run it does nothing."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()

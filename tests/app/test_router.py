@@ -1,5 +1,7 @@
 """The router: one page table, and the one workaround for Streamlit's legacy pages/ mode."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 from streamlit.runtime.pages_manager import PagesManager
@@ -37,7 +39,7 @@ def test_every_page_in_the_table_opens_without_an_error_on_its_own_heading():
 
 
 def test_streamlit_still_needs_the_legacy_pages_workaround(monkeypatch):
-    """attnviz/ui/__init__.py (and tests/app/conftest.py) switch off the legacy multipage mode Streamlit enters for
+    """attnviz.ui.routes.through_the_router (and tests/app/conftest.py) switch off the legacy multipage mode Streamlit enters for
     a folder named pages/ until st.navigation first runs. When this test fails, Streamlit no longer enters that mode:
     delete both workarounds and this test."""
     monkeypatch.setattr(PagesManager, "uses_pages_directory", None)
@@ -55,3 +57,19 @@ def test_each_run_gets_its_own_page_objects_made_from_one_set():
     assert all(first[name] is not second[name] for name in first)
     assert [p.url_path for p in first.values()] == [p.url_path for p in second.values()]
     assert not at.exception
+
+
+def test_importing_the_ui_package_changes_nothing_in_streamlit():
+    """app.py's ``install()`` does, once; importing attnviz.ui (a page, a test, a notebook user) must not."""
+    code = (
+        "import gc\n"
+        "from streamlit.runtime.state.session_state import SessionState\n"
+        "from streamlit.runtime.pages_manager import PagesManager\n"
+        "import attnviz.ui, attnviz.ui.state, attnviz.ui.routes\n"
+        "print(gc.get_freeze_count(), hasattr(SessionState.set_widgets_from_proto, 'attnviz_edge'),\n"
+        "      PagesManager.uses_pages_directory)\n"
+        "attnviz.ui.install()\n"
+        "print(gc.get_freeze_count() > 0, hasattr(SessionState.set_widgets_from_proto, 'attnviz_edge'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(APP).parent, check=True)
+    assert done.stdout.split("\n")[:2] == ["0 False None", "True True"]
