@@ -212,7 +212,7 @@ def test_html_in_the_sentence_is_text_and_runs_nothing(playground):
 
 
 def test_a_fresh_servers_first_visit_to_a_sub_page_goes_through_the_router(browser):
-    """Streamlit treats a pages/ folder as a legacy multipage app until app.py has run once; attnviz.ui undoes it."""
+    """Streamlit treats a pages/ folder as a legacy multipage app until app.py has run once; each page leaves it."""
     with StreamlitServer("app.py") as fresh:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         try:
