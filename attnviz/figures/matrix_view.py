@@ -59,6 +59,7 @@ class Scale:
         return "0" if self.kind == "weights" else "−∞"
 
 
+MASKED_WORDS = "masked, score −∞, weight 0"  # what a hover on a masked cell says: what the mask did to it
 PACKED_STEPS = 65534  # a packed position's code: 0 masked, else 1 + its place on the scale in 65,534 steps
 
 
@@ -209,6 +210,7 @@ def view_of(
         "palette": scale.colours,
         "range": list(scale.range),
         "value_name": value_name,
+        "masked_words": MASKED_WORDS,
         "colour": cells.colour,
         "text": cells.text,
         "numbers": cells.numbers,

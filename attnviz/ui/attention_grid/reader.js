@@ -51,7 +51,7 @@ export function sentence(view, k, how = 'click') {
   const cols = view.ticks.length;
   const where = `${view.rows[Math.floor(k / cols)]} → ${view.cols[k % cols]}`;
   if (view.cover) return `${where}: ${how} to predict this key`;
-  return view.colour[k] === null ? `${where}: masked, score −∞, weight 0` : `${where}: ${view.value_name} ${view.numbers[k]}`;
+  return view.colour[k] === null ? `${where}: ${view.masked_words}` : `${where}: ${view.value_name} ${view.numbers[k]}`;
 }
 
 // Every cell's text under its row and column, rewritten in place when the numbers change.
