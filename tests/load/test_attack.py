@@ -27,7 +27,7 @@ from attnviz.lessons.playground import OPENING
 from attnviz.lessons.training import queue_message
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
 from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
-from bench.load_moves import VIEWS, Student
+from bench.load_moves import VIEWS, Student, shown_value
 from bench.st_client import Session
 from bench.st_elements import Widget
 from tests.app.test_crafted_guesses import CRAFTED
@@ -151,6 +151,9 @@ def test_a_crafted_value_is_refused_in_plain_words_and_the_work_is_kept(server, 
     assert 1 <= len(refusals(assert_quiet_log(server, since))) <= LOG_LINES + 1
 
 
+CHOICES = ("Layer", "Head", "Query token (orange lines)")  # what a click on a map would choose
+
+
 def test_a_cell_click_no_click_makes_is_no_click(server):
     require_package("all-MiniLM-L6-v2")
     since = len(server.output())
@@ -159,16 +162,21 @@ def test_a_cell_click_no_click_makes_is_no_click(server):
         student = Student(Session(server.url, timeout=120), seed=2)
         await student.load()
         await student.open_real_model()
-        results = []
+        chosen = lambda: [shown_value(student.session.find(label=label).element) for label in CHOICES]  # noqa: E731
+        results = [(None, chosen())]  # as the page opened
         for picture, cell in CRAFTED_CLICKS.values():
             student.session.trigger(student.session.find(kind="bidi_component", key_part=picture), "event", {"cell": cell})
-            results.append(await student.session.rerun())
+            results.append((await student.session.rerun(), chosen()))
         await student.pick_head()  # the page still draws the model's own numbers
         await student.session.close()
         return results
 
-    results = run_apart(replay())
-    assert [(result.status, result.exceptions) for result in results] == [("ok", [])] * len(CRAFTED_CLICKS)
+    (_, opened), *clicked = run_apart(replay())
+    # each ran, raised nothing and chose nothing: the layer, the head and the query are as the page opened
+    assert [(result.status, result.exceptions, shown) for result, shown in clicked] == [("ok", [], opened)] * len(
+        CRAFTED_CLICKS
+    )
+    assert all(opened)  # three choices read
     assert_quiet_log(server, since)
 
 
