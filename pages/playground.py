@@ -83,7 +83,7 @@ def attention_views() -> None:
         session.previous_playground(),
         session.predicted(),
         font_size=chart_font_size(),
-        height=250 if not state.presenting() else 130,
+        height=250 if not state.presenting() else 120,
         can_undo=session.can_undo(),
         picks=session.picks(),
         lens=state.presenting(),  # the focus row again, large, for the back of the room

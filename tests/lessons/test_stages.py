@@ -68,7 +68,7 @@ def test_pronoun_formulas_with_live_numbers():
     assert by_key["mask"].formula(3, 3) == r"M_{3,3} = -\infty \quad \text{(key is blocked for every query)}"
     assert by_key["mask"].formula(3, 1) == r"M_{3,1} = 4.95 \quad \text{(allowed: unchanged)}"
     softmax = by_key["softmax"].formula(3, 1)
-    assert r"(m = \max_j M_{3,j} = 7.071)" in softmax and r"e^{4.95 - 7.071}" in softmax
+    assert r"m &= \max_j M_{3,j} = 7.071" in softmax and r"e^{4.95 - 7.071}" in softmax
     assert r"\frac{0.1199}{1.149} = 0.1043" in softmax  # e^(4.95 − 7.071) = 0.1199 over 1 + 0.1199 + 0.0292
     assert by_key["softmax"].formula(3, 3).endswith("= 0")
     assert by_key["output"].formula(3, 1).endswith("= 0.1043 \\end{aligned}")  # "place": only street has it
