@@ -74,7 +74,10 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
     assert seen and seen["inView"], f"{where}: {subject} is not on screen below the bar: {seen}"
     bar = page.locator(".st-key-lesson_bar").bounding_box()
     assert bar["height"] <= 0.2 * PROJECTOR["height"], f"{where}: the bar takes {bar['height']} px of the screen"
-    if step.view.page == "playground":
+    if step.view.page == "step_by_step":  # the chosen row, large, in sight with the formula under it
+        lens = page.evaluate(IN_VIEW_JS, [".attnviz-lens:not([hidden])"])
+        assert lens and lens["inView"], f"{where}: the chosen row's lens is not on screen below the bar: {lens}"
+    if step.view.page in ("playground", "step_by_step"):
         digits = page.evaluate(
             "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
         )
