@@ -94,7 +94,8 @@ def softmax_formula(r: AttentionResult, i: int, j: int) -> str:
         rf"\begin{{aligned}} w_{{{i},{j}}} &= \frac{{e^{{M_{{{i},{j}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
         rf" \\ m &= \max_j M_{{{i},j}} = {_result(peak)}"
         rf" \\ {total} &= {_sum(terms, exps, per_line=2)} = {_result(exps.sum())}"
-        rf" \\ w_{{{i},{j}}} &= \frac{{e^{{{latex_number(row[j])} - {latex_number(peak)}}}}}{{{latex_number(exps.sum())}}}"
+        # exp(…) rather than a superscript: its numbers as large as the rest, for the back of a room
+        rf" \\ w_{{{i},{j}}} &= \frac{{\exp({latex_number(row[j])} - {latex_number(peak)})}}{{{latex_number(exps.sum())}}}"
         rf" = \frac{{{latex_number(exps[j])}}}{{{latex_number(exps.sum())}}} = {_result(r.weights[i, j])} \end{{aligned}}"
     )
 
