@@ -1,7 +1,7 @@
 """Step by step: the Playground's attention pass one stage at a time. Each stage shows its input beside its result on
 one colour scale, says what changed, and works one cell out in numbers.
 
-One screen: the stage list and the chosen cell on the left, the stage's pictures on the right, the formula below.
+One screen: the stage list and the chosen cell on the left, the stage's pictures on the right, the formula under them.
 """
 
 from functools import partial
@@ -10,7 +10,7 @@ import streamlit as st
 
 from attnviz.core.limits import MAX_D_MODEL
 from attnviz.core.numbers import format_number
-from attnviz.figures.stages import panel_widths, stage_notes, stage_views
+from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons import predictions
 from attnviz.lessons.stages import walkthrough
 from attnviz.ui import playground_session, predict
@@ -125,9 +125,10 @@ with main:
         on_cell=partial(steps.choose_cell, stage),
         on_guess=partial(predict.guess, steps.VIEWS, {asked[1]: (asked, stage.panels[target].matrix.shape[1])}),
         enter="Enter chooses this cell's formula.",
+        lens=stage_lens(stage, views, (query, column)) if session.presenting() else None,  # the chosen row, large
     )
+    with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
+        st.latex(stage.formula(query, column))
     st.caption(
         f"{stage.caption} Outlined: the chosen cell and the cells its formula reads. {stage_notes(stage, views)}"
     )
-with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
-    st.latex(stage.formula(query, column))

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from attnviz.core.numbers import format_number
 from attnviz.figures.colours import reach_of
+from attnviz.figures.lens import row_lens
 from attnviz.figures.matrix_view import Scale, covered, matrix_view
+from attnviz.lessons.predictions import stage_target
 from attnviz.lessons.stages import Panel, Stage
 
 LABEL_COLUMNS = 2  # the width units the first panel's row labels take
@@ -81,6 +83,17 @@ def stage_views(
             )
         )
     return views
+
+
+def stage_lens(stage: Stage, views: list[dict], chosen: tuple[int, int]) -> dict:
+    """Presenter mode's lens (attnviz.figures.lens) on ``views`` (``stage_views``): the chosen row of what the stage's
+    formula works out, the chosen cell outlined; while that is covered (predict mode), the row of the stage's first
+    input, which gives nothing away."""
+    query, column = chosen
+    target = views[stage_target(stage)]
+    if target.get("cover"):
+        return row_lens(views[0], query, then="Its result is covered until you predict.")
+    return row_lens(target, query, chosen=column, then="The formula below works the outlined cell out.")
 
 
 def stage_notes(stage: Stage, views: list[dict]) -> str:

@@ -79,7 +79,8 @@ def mask_formula(r: AttentionResult, i: int, j: int, *, causal: bool) -> str:
 
 
 def softmax_formula(r: AttentionResult, i: int, j: int) -> str:
-    """w[i, j] = e^(M[i, j] − m) / Σ e^(M[i, ·] − m), m the row's largest allowed score."""
+    """w[i, j] = e^(M[i, j] − m) / Σ e^(M[i, ·] − m), m the row's largest allowed score. The sum is worked out on lines
+    of its own, two terms a line (a fraction cannot break: written in it, twelve terms ran past a projector's edge)."""
     if r.fully_masked[i]:
         return rf"w_{{{i},{j}}} = 0 \quad \text{{(every key is masked for this query)}}"
     if r.blocked[i, j]:
@@ -87,12 +88,15 @@ def softmax_formula(r: AttentionResult, i: int, j: int) -> str:
     row = r.masked[i]  # (n_k,)
     peak = float(row[np.isfinite(row)].max())
     exps = np.exp(row - peak)  # masked entries give exp(−∞) = 0
-    return _lines(
-        rf"w_{{{i},{j}}}",
-        rf"\frac{{e^{{M_{{{i},{j}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
-        rf" \quad (m = \max_j M_{{{i},j}} = {_result(peak)})",
-        rf"\frac{{e^{{{latex_number(row[j])} - {latex_number(peak)}}}}}{{{_sum([latex_number(e) for e in exps], exps)}}}",
-        rf"\frac{{{latex_number(exps[j])}}}{{{latex_number(exps.sum())}}} = {_result(r.weights[i, j])}",
+    terms = [latex_number(e) for e in exps]
+    total = rf"\textstyle\sum_{{j}} e^{{M_{{{i},j}} - m}}"
+    return (
+        rf"\begin{{aligned}} w_{{{i},{j}}} &= \frac{{e^{{M_{{{i},{j}}} - m}}}}{{\sum_{{j}} e^{{M_{{{i},j}} - m}}}}"
+        rf" \\ m &= \max_j M_{{{i},j}} = {_result(peak)}"
+        rf" \\ {total} &= {_sum(terms, exps, per_line=2)} = {_result(exps.sum())}"
+        # exp(…) rather than a superscript: its numbers as large as the rest, for the back of a room
+        rf" \\ w_{{{i},{j}}} &= \frac{{\exp({latex_number(row[j])} - {latex_number(peak)})}}{{{latex_number(exps.sum())}}}"
+        rf" = \frac{{{latex_number(exps[j])}}}{{{latex_number(exps.sum())}}} = {_result(r.weights[i, j])} \end{{aligned}}"
     )
 
 

@@ -11,12 +11,13 @@ from attnviz.ui import state
 
 ARRIVAL = "lesson.arrival"  # counts the steps' arrivals: each one scrolls its page to the step's subject, once
 # What a step's note talks about, by page: the thing a clicker (which moves the lesson, not the page) must find on
-# screen. The Playground's notes read the weights; Step by step's the formula; Geometry's the arrows; Multi-head's the
-# heads; Why we scale's the spread of the scores; the Real model's the head's map and its check beside it, or what
+# screen. The Playground's notes read the weights (and the lens, presenter mode's focus row: both, or the views would
+# scroll off under the bar); Step by step's the chosen row, large, and the formula; Geometry's the arrows; Multi-head's
+# the heads; Why we scale's the spread of the scores; the Real model's the head's map and its check beside it, or what
 # taking a token away did (drawn once its run is done: the page's growth brings it on screen).
-SUBJECTS = {  # CSS selectors, the first found wins
-    "playground": (".attnviz-lens:not([hidden])", '.attnviz-view[data-view="weights"]'),  # the lens: presenter mode's
-    "step_by_step": (".st-key-stage_formula",),
+SUBJECTS = {  # CSS selectors, the first found wins; all a selector finds are shown together
+    "playground": (".attnviz-views, .attnviz-lens:not([hidden])", '.attnviz-view[data-view="weights"]'),
+    "step_by_step": (".attnviz-lens:not([hidden]), .st-key-stage_formula",),
     "geometry": (".st-key-geometry_arrows",),
     "multi_head": (".st-key-mh-heads",),
     "why_scale": (".st-key-why_variance",),

@@ -1,5 +1,5 @@
 // A lesson step's arrival: the page scrolls to what the step's note talks about (attnviz/ui/lesson_screen.py names it
-// by CSS selectors, the first found wins), below the lesson's bar, and keeps it there while the page settles (charts draw, fonts load), until
+// by CSS selectors, the first found wins; a selector's every match counts), below the lesson's bar, and keeps it there while the page settles (charts draw, fonts load), until
 // the reader scrolls. A presenter's clicker sends Page Down to the lesson, so the page itself cannot be scrolled there.
 
 const MARGIN = 8; // px between the subject and the bar above it, or the screen's bottom edge
@@ -17,13 +17,20 @@ function scroller() {
   return document.querySelector('[data-testid="stMain"]') || document.scrollingElement;
 }
 
+// The box around every drawn element ``selector`` finds ("the views, the lens": both), or null.
+function boxOf(selector) {
+  const boxes = [...document.querySelectorAll(selector)].map((found) => found.getBoundingClientRect()).filter((box) => box.height);
+  if (!boxes.length) return null;
+  return { top: Math.min(...boxes.map((box) => box.top)), bottom: Math.max(...boxes.map((box) => box.bottom)) };
+}
+
 // The first of ``selectors`` on the page and drawn.
 function bringIntoView(selectors) {
-  const subject = selectors.map((selector) => document.querySelector(selector)).find((found) => found?.getBoundingClientRect().height);
+  const subject = selectors.map(boxOf).find(Boolean);
   if (!subject) return false;
   const bar = document.querySelector('.st-key-lesson_bar');
   const above = bar ? bar.getBoundingClientRect().bottom : 0;
-  const by = scrollNeeded(subject.getBoundingClientRect(), above, window.innerHeight);
+  const by = scrollNeeded(subject, above, window.innerHeight);
   if (Math.abs(by) >= 1) scroller().scrollBy({ top: by, behavior: 'instant' });
   return true;
 }

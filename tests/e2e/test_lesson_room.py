@@ -74,7 +74,10 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
     assert seen and seen["inView"], f"{where}: {subject} is not on screen below the bar: {seen}"
     bar = page.locator(".st-key-lesson_bar").bounding_box()
     assert bar["height"] <= 0.2 * PROJECTOR["height"], f"{where}: the bar takes {bar['height']} px of the screen"
-    if step.view.page == "playground":
+    if step.view.page == "step_by_step":  # the chosen row, large, in sight with the formula under it
+        lens = page.evaluate(IN_VIEW_JS, [".attnviz-lens:not([hidden])"])
+        assert lens and lens["inView"], f"{where}: the chosen row's lens is not on screen below the bar: {lens}"
+    if step.view.page in ("playground", "step_by_step"):
         digits = page.evaluate(
             "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
         )
@@ -95,13 +98,25 @@ def test_a_lesson_presented_with_page_down_only_holds_on_every_screen(page, serv
         page.screenshot(path=str(SCREENSHOTS / f"lesson-{list(plans.READY).index(title) if title in plans.READY else 'own'}-{number + 1}.png"))
 
 
-def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(page, server):
-    """*Ask the class* on step 1's question: the code and the bars in a panel over the controls (the question's Answer
-    sets them), not under the bar: the lens and every view stay on the projector's screen, uncovered."""
-    plan = plans.READY["Attention in 15 minutes"]
+@pytest.mark.parametrize(
+    "title, step", [("Attention in 15 minutes", 0), ("Why the mask and the scale exist", 2), (OWN.title, 1)]
+)
+def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(page, server, title, step):
+    """*Ask the class* on a Playground question: the code and the bars in a panel over the controls (the question's
+    Answer sets them), not under the bar: the lens and every view stay on the projector's screen below the bar,
+    uncovered, also when the presenter had scrolled down to the tables before the clicker's Page Down and Page Up."""
+    plan = plans.READY.get(title, OWN)
     page.set_viewport_size(PROJECTOR)
     present(page, server, plan)
-    check_screen(page, plan, 0, False)
+    for number, (index, answered) in enumerate(screens(plan)[: screens(plan).index((step, False)) + 1]):
+        if number:
+            page.keyboard.press("PageDown")
+        check_screen(page, plan, index, answered)
+    page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, main.scrollHeight)")
+    page.keyboard.press("PageDown")  # the answer, then the question again: each arrives scrolled to its subject
+    check_screen(page, plan, step, True)
+    page.keyboard.press("PageUp")
+    check_screen(page, plan, step, False)
     page.get_by_role("button", name="Ask the class").click()
     panel = page.locator(".st-key-lesson_tally")
     panel.filter(has_text="Class code").wait_for()
@@ -110,8 +125,13 @@ def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(pag
     boxes = page.evaluate(
         "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().toJSON())"
     )
-    assert len(boxes) == 4 and all(box["top"] >= 0 and box["bottom"] <= PROJECTOR["height"] for box in boxes), boxes
+    under = page.locator(".st-key-lesson_bar").bounding_box()
+    under = under["y"] + under["height"]
+    assert len(boxes) == 4 and all(box["top"] >= under - 1 and box["bottom"] <= PROJECTOR["height"] for box in boxes), (
+        under,
+        boxes,
+    )
     placed = panel.bounding_box()
     views = page.locator(".attnviz-main").bounding_box()
     assert placed["y"] + placed["height"] <= PROJECTOR["height"] and placed["x"] + placed["width"] <= views["x"], (placed, views)
-    page.screenshot(path=str(SCREENSHOTS / "lesson-ask-the-class-1280x720.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"lesson-ask-the-class-{plan.title.split()[0].lower()}-1280x720.png"))

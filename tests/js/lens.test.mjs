@@ -34,10 +34,10 @@ test('the lens font is the smallest whose digits reach the back row', () => {
 
 test('12 numbers share one line of a 838 px view area, 24 two lines of 12', () => {
   const ctx = stubContext();
-  const twelve = lensLayout(ctx, Array(12).fill('0.67'), '', 838);
+  const twelve = lensLayout(ctx, Array(12).fill('0.67'), [], 838);
   assert.deepEqual([twelve.lines, twelve.perLine, twelve.font], [1, 12, 28]);
   assert.ok(twelve.perLine * twelve.slot <= 838);
-  const twentyFour = lensLayout(ctx, Array(24).fill('0.67'), '', 838);
+  const twentyFour = lensLayout(ctx, Array(24).fill('0.67'), [], 838);
   assert.deepEqual([twentyFour.lines, twentyFour.perLine], [2, 12]);
   assert.equal(twentyFour.height, twelve.height + twelve.lineH); // one more line of numbers, nothing else
 });
@@ -47,8 +47,17 @@ test("the formula wraps at words, below the numbers, each line within the width"
   ctx.font = '10px sans-serif';
   assert.deepEqual(wrapped(ctx, 'output = 0.67 × v(not)', 60), ['output =', '0.67 ×', 'v(not)']);
   const formula = 'output(good) = 0.67 × v(not) + 0.33 × v(amazing) = (1.00, 0.33)'; // about 805 px at 28 px
-  assert.equal(lensLayout(ctx, Array(12).fill('0.67'), formula, 838).formulaLines.length, 1);
-  const narrow = lensLayout(ctx, Array(12).fill('0.67'), formula, 600);
-  assert.equal(narrow.formulaLines.length, 2);
-  assert.ok(narrow.formulaLines.every((line) => ctx.measureText(line).width <= 594));
+  assert.equal(lensLayout(ctx, Array(12).fill('0.67'), ['', formula], 838).sentenceLines.length, 1);
+  const narrow = lensLayout(ctx, Array(12).fill('0.67'), ['', formula], 600);
+  assert.equal(narrow.sentenceLines.length, 2);
+  assert.ok(narrow.sentenceLines.every((line) => ctx.measureText(line).width <= 594));
+});
+
+test('a summarised row: its few numbers on one line, then what is left out and the formula, each on lines of its own', () => {
+  const ctx = stubContext();
+  const rest = 'the other 120 keys: 0.31 together';
+  const box = lensLayout(ctx, Array(8).fill('0.0918'), [rest, 'output(w4) = 0.0918 × v(w18)'], 838);
+  assert.equal(box.lines, 1);
+  assert.deepEqual(box.sentenceLines, [rest, 'output(w4) = 0.0918 × v(w18)']); // the rest never runs into the formula
+  assert.equal(box.height, 2 * 3 + box.lineH + 2 * box.numberH);
 });

@@ -68,7 +68,7 @@ def test_pronoun_formulas_with_live_numbers():
     assert by_key["mask"].formula(3, 3) == r"M_{3,3} = -\infty \quad \text{(key is blocked for every query)}"
     assert by_key["mask"].formula(3, 1) == r"M_{3,1} = 4.95 \quad \text{(allowed: unchanged)}"
     softmax = by_key["softmax"].formula(3, 1)
-    assert r"(m = \max_j M_{3,j} = 7.071)" in softmax and r"e^{4.95 - 7.071}" in softmax
+    assert r"m &= \max_j M_{3,j} = 7.071" in softmax and r"\exp(4.95 - 7.071)" in softmax
     assert r"\frac{0.1199}{1.149} = 0.1043" in softmax  # e^(4.95 − 7.071) = 0.1199 over 1 + 0.1199 + 0.0292
     assert by_key["softmax"].formula(3, 3).endswith("= 0")
     assert by_key["output"].formula(3, 1).endswith("= 0.1043 \\end{aligned}")  # "place": only street has it
@@ -235,3 +235,12 @@ def test_a_sum_of_products_takes_two_a_line_so_it_fits_a_phone():
     assert len(lines) == 5  # the sum, then six products two a line, then "⋯ (6 more = …)"
     assert [line.count(r"\cdot ") for line in lines[1:]] == [2, 2, 2, 0]
     assert lines[-1].startswith(r"&\quad + \cdots\ (\text{6 more} = ")
+
+
+def test_the_softmax_sum_is_worked_out_on_lines_of_its_own_so_it_fits_a_projector():
+    """Issue 34: twelve terms in the fraction's denominator ran 400 px past the right edge at 1280 × 720."""
+    lines = stages(PlaygroundState())["softmax"].formula(4, 3).split(r" \\ ")  # 12 keys
+    assert lines[2].startswith(r"\textstyle\sum_{j} e^{M_{4,j} - m} &= ")
+    assert [line.count(" + ") for line in lines[2:6]] == [1, 2, 2, 1]  # two terms a line (a "+" leads the next)
+    assert lines[5].startswith(r"&\quad + \cdots\ (\text{6 more} = ")
+    assert " + " not in lines[-1]  # the fraction holds the sum's value, not its terms

@@ -58,12 +58,14 @@ def show_matrices(
     on_guess=None,
     enter: str = "",
     caption: str = "",
+    lens: dict | None = None,
 ) -> None:
     """Draws ``views`` (attnviz.figures.matrix_view) side by side in ``columns`` (relative widths; one view a column by
     default, more views than columns wrap), each ``height`` px tall, updated in place on every rerun: a view keeps
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
     cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
-    arrives as the event "guess". ``enter`` says in words what Enter on a cell does."""
+    arrives as the event "guess". ``enter`` says in words what Enter on a cell does; ``lens`` (presenter mode's,
+    attnviz.figures.lens) draws one row again under the views, large."""
     data = component_data(
         views,
         caption=caption,
@@ -71,7 +73,7 @@ def show_matrices(
         font_size=font_size,
         columns=columns or [1] * max(1, len(views)),
         enter=enter,
-    )
+    ) | {"lens": lens}
 
     def on_event() -> None:  # a click on a cell, or on a covered view: anything else is no click
         event = sent_event(key)

@@ -1,7 +1,8 @@
-// The projector's lens (presenter mode): one view's focus row, the row a lesson reads, drawn under the views with
-// digits the back of a room reads (at least LENS_DIGIT_PX tall), each number on its cell's colour under its column's
-// label, in as few lines as the width allows, and the row's formula under them. The grid keeps every row, smaller;
-// the lens's caption (Python's) says so. Layout is pure given a canvas context (tests/js pass a stub).
+// The projector's lens (presenter mode): one row of a view, the row a lesson reads, drawn under the views with digits
+// the back of a room reads (at least LENS_DIGIT_PX tall), each number on its cell's colour under its column's label,
+// in as few lines as the width allows, then in words what it leaves out (above the text limit: the rest of the row)
+// and the row's formula. Python (attnviz/figures/lens.py) picks the cells and words; the caption says what is left
+// out. Layout is pure given a canvas context (tests/js pass a stub).
 
 import { coloursOf } from './paint.js';
 import { textOn, unpacked } from './colour.js';
@@ -30,26 +31,26 @@ export function wrapped(ctx, words, width) {
   return lines;
 }
 
-// Where the lens puts ``texts`` (the row's cells) and ``formula`` in ``width`` px: slots as wide as the widest number,
-// as few lines as fit, the numbers shared evenly between them; then the formula's lines.
-export function lensLayout(ctx, texts, formula, width) {
+// Where the lens puts ``texts`` (the row's cells) and ``words`` (sentences: what is left out, the formula) in ``width``
+// px: slots as wide as the widest number, as few lines as fit, the numbers shared evenly between them; then each
+// sentence's lines.
+export function lensLayout(ctx, texts, words, width) {
   const font = fontForDigits(ctx, LENS_DIGIT_PX);
   ctx.font = `${font}px sans-serif`;
   const slot = Math.max(...texts.map((t) => ctx.measureText(t).width)) + 2 * PAD + GAP;
   const lines = Math.ceil(texts.length / Math.max(1, Math.floor((width - 2 * PAD) / slot)));
-  const formulaLines = wrapped(ctx, formula, width - 2 * PAD);
+  const sentenceLines = words.flatMap((sentence) => wrapped(ctx, sentence, width - 2 * PAD));
   const label = Math.max(12, Math.round(font * 0.5)), numberH = Math.round(font * 1.3);
   const lineH = label + 4 + numberH + GAP;
-  const height = 2 * PAD + lines * lineH + formulaLines.length * numberH;
-  return { font, slot, perLine: Math.ceil(texts.length / lines), lines, label, numberH, lineH, formulaLines, height };
+  const height = 2 * PAD + lines * lineH + sentenceLines.length * numberH;
+  return { font, slot, perLine: Math.ceil(texts.length / lines), lines, label, numberH, lineH, sentenceLines, height };
 }
 
-// The view the lens reads, its focus row's texts, labels and colours.
+// The view the lens reads, and where its row's cells start in it.
 function rowOf(data) {
   const view = data.views.find((shown) => shown.name === data.lens?.view);
-  if (!view || view.focus === null || !view.text.length) return null;
-  const cols = view.ticks.length, from = view.focus * cols;
-  return { view, cols, texts: view.text.slice(from, from + cols), from };
+  if (!view || !data.lens.texts.length) return null;
+  return { view, from: data.lens.row * view.ticks.length };
 }
 
 export class Lens {
@@ -73,8 +74,8 @@ export class Lens {
   draw() {
     const { row, canvas, palette } = this, width = this.figure.clientWidth;
     if (!row || !width) return;
-    const { view, texts, from, cols } = row, ctx = canvas.getContext('2d');
-    const box = lensLayout(ctx, texts, this.data.lens.formula, width);
+    const { view, from } = row, { texts, columns, chosen, rest, formula } = this.data.lens, ctx = canvas.getContext('2d');
+    const box = lensLayout(ctx, texts, [rest, formula], width);
     const ratio = window.devicePixelRatio || 1;
     canvas.width = Math.round(width * ratio);
     canvas.height = Math.round(box.height * ratio);
@@ -82,24 +83,27 @@ export class Lens {
     this.figure.closest('.attnviz-instrument')?.style.setProperty('--attnviz-lens-height', `${box.height + 40}px`);
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     const rgb = coloursOf(unpacked(view), this.data.colours, palette.background);
-    texts.forEach((text, j) => this.paintNumber(ctx, box, j, text, view.ticks[j], rgb.slice(3 * (from + j), 3 * (from + j) + 3)));
+    texts.forEach((text, k) => {
+      const j = columns[k], at = 3 * (from + j);
+      this.paintNumber(ctx, box, k, text, view.ticks[j], rgb.slice(at, at + 3), j === chosen);
+    });
     ctx.fillStyle = palette.text;
     ctx.textAlign = 'left';
     ctx.font = `${box.font}px sans-serif`;
-    box.formulaLines.forEach((line, k) => ctx.fillText(line, PAD, PAD + box.lines * box.lineH + (k + 0.5) * box.numberH));
+    box.sentenceLines.forEach((line, k) => ctx.fillText(line, PAD, PAD + box.lines * box.lineH + (k + 0.5) * box.numberH));
     const digits = String(digitHeight(ctx, box.font));
     canvas.dataset.digitPx = digits;
     canvas.dataset.focusDigitPx = digits;
     // The view read here draws its focus row in the lens: its canvas says so (view.js leaves it to the lens).
     const read = this.figure.parentElement.querySelector(`.attnviz-view[data-view="${view.name}"] canvas`);
     if (read) read.dataset.focusDigitPx = digits;
-    canvas.setAttribute('aria-label', `${this.caption.textContent} ${texts.map((t, j) => `${view.ticks[j]} ${t}`).join(', ')}. ${this.data.lens.formula}`);
-    canvas.dataset.columns = String(cols);
+    canvas.setAttribute('aria-label', `${this.caption.textContent} ${texts.map((t, k) => `${view.ticks[columns[k]]} ${t}`).join(', ')}. ${rest ? `${rest}. ` : ''}${formula}`);
+    canvas.dataset.drawn = JSON.stringify({ view: view.name, row: this.data.lens.row, columns, texts, rest }); // for tests
   }
 
-  // One number: its column's label above, the number on its cell's colour below.
-  paintNumber(ctx, box, j, text, label, rgb) {
-    const x = PAD + (j % box.perLine) * box.slot, y = PAD + Math.floor(j / box.perLine) * box.lineH;
+  // The ``k``th number: its column's label above, the number on its cell's colour below, outlined when ``chosen``.
+  paintNumber(ctx, box, k, text, label, rgb, chosen) {
+    const x = PAD + (k % box.perLine) * box.slot, y = PAD + Math.floor(k / box.perLine) * box.lineH;
     ctx.fillStyle = this.palette.text;
     ctx.font = `${box.label}px sans-serif`;
     ctx.textAlign = 'center';
@@ -107,6 +111,11 @@ export class Lens {
     ctx.fillText(fitted(ctx, label, box.slot - 2), x + (box.slot - GAP) / 2, y + box.label / 2);
     ctx.fillStyle = `rgb(${rgb.map((c) => c | 0).join(',')})`;
     ctx.fillRect(x, y + box.label + 4, box.slot - GAP, box.numberH);
+    if (chosen) {
+      ctx.strokeStyle = this.palette.text;
+      ctx.lineWidth = 3;
+      ctx.strokeRect(x - 1.5, y + box.label + 2.5, box.slot - GAP + 3, box.numberH + 3);
+    }
     ctx.fillStyle = textOn(rgb);
     ctx.font = `${box.font}px sans-serif`;
     ctx.fillText(text, x + (box.slot - GAP) / 2, y + box.label + 4 + box.numberH / 2);

@@ -1,0 +1,95 @@
+"""Issue 34: what the back row of a room reads on a 1280 × 720 projector in presenter mode: Step by step's chosen row in
+the lens, with digits at least 20 px tall, at 12 and 24 tokens, and its formula inside the screen's width; the
+Playground's lens at any token count up to the limit, summarised in words above the text limit, its numbers the
+views' own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attnviz.classroom.share import PARAM, encode
+from attnviz.core.limits import MAX_TOKENS
+from attnviz.core.playground_state import PlaygroundState, set_sentence
+from attnviz.lessons.playground import OPENING
+from tests.e2e.conftest import SCREENSHOTS
+from tests.support.live import open_app_page
+
+PROJECTOR = {"width": 1280, "height": 720}
+BACK_ROW_PX = 20  # a digit's height the back of a room reads at 1280 × 720
+
+LENS_JS = """() => {
+  const lens = document.querySelector('.attnviz-lens:not([hidden])');
+  if (!lens) return null;
+  const canvas = lens.querySelector('canvas');
+  return {caption: lens.querySelector('figcaption').textContent, digits: Number(canvas.dataset.focusDigitPx || 0),
+          drawn: JSON.parse(canvas.dataset.drawn || 'null'), box: canvas.getBoundingClientRect().toJSON()};
+}"""
+# A view's row as its table for screen readers holds it (every cell: its text, or its hover number above the text
+# limit, filled while the keyboard is in the view).
+ROW_JS = """([name, row]) => [...document.querySelectorAll(`.attnviz-view[data-view="${name}"] .attnviz-sr tbody tr`)][row]
+  ?.querySelectorAll('td') ?? []"""
+
+
+def of(count: int) -> PlaygroundState:
+    state, _ = set_sentence(PlaygroundState(), " ".join(f"w{i}" for i in range(count)))
+    return state
+
+
+def presented(page, server, link: str) -> dict:
+    page.set_viewport_size(PROJECTOR)
+    open_app_page(page, f"{server.url}/?{PARAM}={link}")
+    page.wait_for_function(f"() => ({LENS_JS})()?.drawn")
+    return page.evaluate(LENS_JS)
+
+
+def row_of(page, view: str, row: int) -> list[str]:
+    page.locator(f'.attnviz-view[data-view="{view}"] canvas').focus()  # a large view's table fills while focused
+    page.wait_for_function(f"() => ({ROW_JS})({json.dumps([view, row])}).length")
+    return page.evaluate(f"(at) => [...({ROW_JS})(at)].map(cell => cell.textContent)", [view, row])
+
+
+@pytest.mark.parametrize("tokens", [12, 24])
+def test_step_by_step_draws_its_chosen_row_large_and_its_formula_fits_the_screen(page, server, tokens):
+    state = OPENING if tokens == 12 else of(tokens)
+    link = encode(state, "step_by_step", {"stage": "softmax", "query": 4, "key": 3}, presenter=True)
+    lens = presented(page, server, link)
+    assert lens["digits"] >= BACK_ROW_PX, f"the chosen row is drawn {lens['digits']} px tall"
+    assert lens["drawn"]["view"] == "softmax-1" and lens["drawn"]["row"] == 4  # the weights, “good”'s row (4)
+    assert lens["drawn"]["columns"] == list(range(tokens))  # every key: the row has room at 24
+    assert lens["drawn"]["texts"] == row_of(page, "softmax-1", 4)  # the numbers the picture draws
+    assert "Outlined: the chosen cell" in lens["caption"] and "formula below" in lens["caption"]
+    weights = page.locator('.attnviz-view[data-view="softmax-1"] canvas').get_attribute("data-focus-digit-px")
+    assert int(weights) >= BACK_ROW_PX  # the picture says its chosen row is drawn large (in the lens)
+    formula = page.locator(".st-key-stage_formula")
+    formula.scroll_into_view_if_needed()
+    fits = formula.evaluate(
+        """f => { const display = f.querySelector('.katex-display'), html = f.querySelector('.katex-html');
+          return {width: html.getBoundingClientRect().width, room: display.clientWidth,
+                  right: html.getBoundingClientRect().right}; }"""
+    )
+    assert fits["width"] <= fits["room"] + 1 and fits["right"] <= PROJECTOR["width"], fits  # no sideways scroll
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PROJECTOR["width"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"step-by-step-softmax-{tokens}-1280x720.png"))
+
+
+@pytest.mark.parametrize("tokens", [30, MAX_TOKENS])
+def test_above_the_text_limit_the_lens_sums_up_the_focus_row_in_the_views_numbers(page, server, tokens):
+    lens = presented(page, server, encode(of(tokens), presenter=True))
+    assert lens["digits"] >= BACK_ROW_PX
+    drawn = lens["drawn"]
+    assert drawn["view"] == "weights" and 0 < len(drawn["columns"]) < tokens
+    row = row_of(page, "weights", drawn["row"])
+    assert drawn["texts"] == [row[j] for j in drawn["columns"]]  # the views' own numbers
+    weights = [float(text.replace("−", "-")) if text != "masked" else 0.0 for text in row]
+    assert [weights[j] for j in drawn["columns"]] == sorted(weights, reverse=True)[: len(drawn["columns"])]
+    others = sum(weight for j, weight in enumerate(weights) if j not in drawn["columns"])
+    rest = f"the other {tokens - len(drawn['columns'])} keys: {others:.2f} together"
+    assert drawn["rest"] == rest  # said in the lens, large, and in its caption
+    assert f"large: too many keys for every number, so its {len(drawn['columns'])} largest weights" in lens["caption"]
+    assert lens["caption"].endswith("and the rest in words.")
+    assert lens["box"]["bottom"] <= PROJECTOR["height"], lens["box"]  # on the projector's screen, not below it
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"playground-lens-{tokens}-1280x720.png"))
