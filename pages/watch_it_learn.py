@@ -56,7 +56,7 @@ def chosen_config() -> TrainConfig:
 
 def start_run() -> None:
     try:
-        state.set_training_run(background.start(chosen_config(), training_owner()))
+        state.keep(state.TRAINING_RUN, background.start(chosen_config(), training_owner()))
     except AttnvizInputError as error:
         state.say(str(error))
 
@@ -75,15 +75,15 @@ def finish(run) -> None:
     result, message = run.outcome()
     state.say(message)
     if result is not None:
-        state.set_training_result(result)
+        state.keep(state.TRAINING_RESULT, result)
         state.set_setting(PAGE, "snapshot", result.snapshots[-1].step)
-    state.set_training_run(None)
+    state.keep(state.TRAINING_RUN, None)
 
 
-@st.fragment(run_every=POLL_S if state.training_run() is not None else None)
+@st.fragment(run_every=POLL_S if state.kept(state.TRAINING_RUN) is not None else None)
 def live_view() -> None:
     """While a run trains or waits: its progress, a Stop button and the charts, redrawn from the worker's latest."""
-    run = state.training_run()
+    run = state.kept(state.TRAINING_RUN)
     if run is None or run.done:
         if run is not None:
             finish(run)
@@ -128,7 +128,7 @@ with rail:
     settings()
     config = chosen_config()
     problem = words.config_problem(config)
-    busy = state.training_run() is not None
+    busy = state.kept(state.TRAINING_RUN) is not None
     blocked = busy or problem is not None
     st.button(
         "Train", type="primary", icon=":material/play_arrow:", disabled=blocked, on_click=start_run, width="stretch"
@@ -140,7 +140,7 @@ with rail:
 with main:
     if busy:
         live_view()
-    elif (result := state.training_result()) is not None:
+    elif (result := state.kept(state.TRAINING_RESULT)) is not None:
         result_view(result, config)
     elif problem is None:
         st.info(words.IDLE_TEXT, icon=":material/play_arrow:")

@@ -11,7 +11,7 @@ import streamlit as st
 from attnviz.classroom.rate import Bucket
 from attnviz.classroom.tally import QUESTION_TTL_S, Tally, tally_at
 from attnviz.core.limits import ANSWERS_BURST, ANSWERS_PER_S, CODE_GUESSES_BURST, CODE_GUESSES_PER_S
-from attnviz.ui.state import CLASS_RATES
+from attnviz.ui import state
 
 URL_SETTING = "ATTNVIZ_TALLY_URL"  # e.g. redis://attnviz-tally:6379/0
 TTL_SETTING = "ATTNVIZ_TALLY_TTL_S"  # how long a question lives, in seconds (the tests shorten it)
@@ -28,7 +28,8 @@ def _setting(name: str) -> str | None:
 def allowed(kind: str, now: float) -> bool:
     """Whether this session may send one more ``kind`` ("answer" or "code" guess) at ``now``: a token bucket each,
     kept in the session, so a script looping either is slowed to a trickle while a student never notices."""
-    buckets = st.session_state.setdefault(CLASS_RATES, {})
+    buckets = state.kept(state.CLASS_RATES) or {}
+    state.keep(state.CLASS_RATES, buckets)
     ok, buckets[kind] = buckets.get(kind, _RATES[kind]).take(now)
     return ok
 

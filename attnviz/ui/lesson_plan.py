@@ -47,7 +47,7 @@ _KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
 def open_from_link() -> None:
     """On a session's first run, a lesson link (``?lesson=L1.…``) becomes the plan being built, ready to present."""
     link = st.query_params.get(plans.PARAM)
-    if link is None or state.LESSON_PLAN in st.session_state:
+    if link is None or state.kept(state.LESSON_PLAN) is not None:
         return
     try:
         set_building(plans.from_link(link))
@@ -58,11 +58,11 @@ def open_from_link() -> None:
 
 
 def building() -> plans.LessonPlan:
-    return st.session_state.get(state.LESSON_PLAN, plans.LessonPlan())
+    return state.kept(state.LESSON_PLAN, plans.LessonPlan())
 
 
 def set_building(plan: plans.LessonPlan) -> None:
-    st.session_state[state.LESSON_PLAN] = plan
+    state.keep(state.LESSON_PLAN, plan)
 
 
 def add_this_setup(page: str) -> None:
@@ -80,7 +80,7 @@ def add_this_setup(page: str) -> None:
 
 def running() -> tuple[plans.LessonPlan, int, bool] | None:
     """(the plan presented, the step shown, whether its answer is shown), or None."""
-    return st.session_state.get(state.LESSON_RUN)
+    return state.kept(state.LESSON_RUN)
 
 
 def present(plan: plans.LessonPlan) -> None:
@@ -104,15 +104,15 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     held_back = _ANSWERS.get(view.page, {}) if step.question and not answered else {}
     for name, value in view.settings:
         state.set_setting(view.page, name, held_back.get(name, value))
-    st.session_state[state.LESSON_RUN] = (plan, index, answered)
-    st.session_state[state.LESSON_MOVED] = True  # the bar goes to the step's page on this run
+    state.keep(state.LESSON_RUN, (plan, index, answered))
+    state.keep(state.LESSON_MOVED, True)  # the bar goes to the step's page on this run
     arrived()
     _close_class_question()
 
 
 def _close_class_question() -> None:
     """The step moved on (Back, Next, Stop): its class question closes, so a late answer is told so."""
-    if code := st.session_state.pop(state.CLASS_QUESTION, None):
+    if code := state.take(state.CLASS_QUESTION):
         class_tally().close(code, now=time.time())
 
 
@@ -148,7 +148,7 @@ def _by_key() -> None:
 
 
 def _stop() -> None:
-    st.session_state.pop(state.LESSON_RUN, None)
+    state.take(state.LESSON_RUN)
     _close_class_question()
 
 
@@ -159,7 +159,7 @@ def lesson_bar(page: str) -> None:
         return
     plan, index, answered = run
     step = plan.steps[index]
-    if st.session_state.pop(state.LESSON_MOVED, False) and step.view.page != page:
+    if state.take(state.LESSON_MOVED, False) and step.view.page != page:
         st.switch_page(page_named(step.view.page).file)
     asking = bool(step.question) and not answered
     with st.container(border=True, key="lesson_bar"):  # one compact row: the page keeps the screen
@@ -182,7 +182,7 @@ def lesson_bar(page: str) -> None:
 def _class_question(step: plans.Step, place) -> None:
     """Opens the step's question to the class (a code on the projector, in ``place``) and shows the answers as they
     come, under the bar."""
-    opened = st.session_state.get(state.CLASS_QUESTION)
+    opened = state.kept(state.CLASS_QUESTION)
     if opened is None:
         if place.button("Ask the class", icon=":material/groups:", key="lesson.ask", width="stretch"):
             current = playground_session.playground()
@@ -192,7 +192,7 @@ def _class_question(step: plans.Step, place) -> None:
             except AttnvizInputError as error:
                 st.warning(str(error))
                 return
-            st.session_state[state.CLASS_QUESTION] = code
+            state.keep(state.CLASS_QUESTION, code)
             st.rerun()
         return
     with st.container(key="lesson_tally"):  # over the controls (attnviz.ui.lesson_screen), not under the bar

@@ -50,8 +50,23 @@ LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a com
 LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
 CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
 CLASS_RATES = "class.rates"  # this session's token buckets for class answers and code guesses, by kind
+ARRIVAL = "lesson.arrival"  # counts a lesson's arrivals at a step: each scrolls its page to the step's subject, once
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
+
+
+def kept(key: str, default: Any = None) -> Any:
+    """What is kept under ``key`` (one of the keys above), or ``default``: the stores with no more to them."""
+    return st.session_state.get(key, default)
+
+
+def keep(key: str, value: Any) -> None:
+    st.session_state[key] = value
+
+
+def take(key: str, default: Any = None) -> Any:
+    """What is kept under ``key``, once: it is forgotten."""
+    return st.session_state.pop(key, default)
 
 
 def widget_value(key: str) -> Any:
@@ -190,23 +205,7 @@ def keep_page_settings() -> None:
         st.session_state[key] = st.session_state[key]
 
 
-# ----------------------------------------------------------------------------- session flags, Watch it learn's run
-
-
-def training_run():  # the session's run in the training worker (attnviz.train.background.BackgroundRun), or None
-    return st.session_state.get(TRAINING_RUN)
-
-
-def set_training_run(run) -> None:
-    st.session_state[TRAINING_RUN] = run
-
-
-def training_result():  # the session's last TrainResult (finished or stopped), or None
-    return st.session_state.get(TRAINING_RESULT)
-
-
-def set_training_result(result) -> None:
-    st.session_state[TRAINING_RESULT] = result
+# ----------------------------------------------------------------------------- session flags
 
 
 def first_run() -> bool:
