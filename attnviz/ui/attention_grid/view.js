@@ -151,11 +151,12 @@ class View {
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
   }
 
-  // Lays the view out, and says on the canvas where its cells are and how tall its numbers are drawn (0: none), the
-  // focus row's too (unless the lens draws it: lens.js says its own): for tests, as drawn.
+  // Lays the view out, and says on the canvas where its cells are, which row labels it draws and how tall its numbers
+  // are drawn (0: none), the focus row's too (unless the lens draws it: lens.js says its own): for tests, as drawn.
   laidOut(ctx, view, width, height) {
     const box = layout(ctx, view, width, height, this.shared.font_size), { dataset } = this.canvas;
     dataset.layout = JSON.stringify({ left: box.left, top: box.top, cellW: box.cellW, cellH: box.cellH });
+    dataset.rowLabels = JSON.stringify(box.rowLabels.map((i) => view.row_ticks[i]));
     dataset.digitPx = digitHeight(ctx, box.cellFont);
     if (this.shared.lens?.view !== view.name) dataset.focusDigitPx = dataset.digitPx;
     return box;
