@@ -23,8 +23,10 @@ def component_data(
     controls: list[dict] = (),
     note: str = "",
     warning: str = "",
+    labels_first: bool = False,
 ) -> dict:
-    """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain."""
+    """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain.
+    ``labels_first``: the first view labels the rows every view shares (its labels get their own width)."""
     return {
         "views": [plain_labels(view) for view in views],
         "controls": list(controls),
@@ -37,6 +39,7 @@ def component_data(
         "columns": columns,
         "clicks": clicks,
         "enter": enter,
+        "labels_first": labels_first,
     }
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from tests.support.live import open_app_page, wait_for_app, wait_for_views_to_settle
 
 FOURTEEN = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen"

@@ -55,12 +55,14 @@ def show_matrices(
     on_guess=None,
     enter: str = "",
     caption: str = "",
+    labels_first: bool = False,
 ) -> None:
     """Draws ``views`` (attnviz.figures.matrix_view) side by side in ``columns`` (relative widths; one view a column by
     default, more views than columns wrap), each ``height`` px tall, updated in place on every rerun: a view keeps
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
     cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
-    arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does."""
+    arrives as the trigger "guess". ``enter`` says in words what Enter on a cell does. ``labels_first``: only the first
+    view labels the rows the views share (its labels then get their own width, not its cells')."""
     data = component_data(
         views,
         caption=caption,
@@ -69,6 +71,7 @@ def show_matrices(
         columns=columns or [1] * max(1, len(views)),
         clicks="cell" if on_cell else None,
         enter=enter,
+        labels_first=labels_first,
     )
     callbacks = {"on_cell_change": on_cell, "on_guess_change": on_guess}
     # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to

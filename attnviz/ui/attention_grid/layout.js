@@ -7,8 +7,7 @@ const LEAST_LABEL = 10; // px: row labels shrink to fit their rows down to this 
 // Sizes of everything but the cells, in CSS px, from the view and the canvas's width and height.
 export function layout(ctx, view, width, height, fontSize) {
   const tick = view.tick_font;
-  ctx.font = `bold ${tick}px sans-serif`;
-  const left = Math.min(width * 0.3, Math.max(...view.row_ticks.map((r) => ctx.measureText(r).width))) + 2 * GAP;
+  const left = Math.min(width * 0.3, labelsWidth(ctx, view)) + 2 * GAP;
   const glyphs = glyphHeight(ctx, view.row_ticks, tick);
   ctx.font = `${tick - 1}px sans-serif`;
   const widest = Math.max(...view.ticks.map((t) => ctx.measureText(t).width));
@@ -19,6 +18,12 @@ export function layout(ctx, view, width, height, fontSize) {
   const cellH = (height - bottom - GAP) / view.rows.length;
   const box = { left, top: GAP, bottom, cellW, cellH, tick, rotated, width, height };
   return { ...box, ...rowLabels(view, tick, glyphs, cellH), cellFont: cellFont(ctx, view, box, fontSize) };
+}
+
+// The widest of a view's row labels in px, drawn bold at its ticks' size (and the context left in that font).
+export function labelsWidth(ctx, view) {
+  ctx.font = `bold ${view.tick_font}px sans-serif`;
+  return Math.max(...view.row_ticks.map((r) => ctx.measureText(r).width));
 }
 
 // How tall ``labels`` stand in the context's font, top of the tallest glyph to the foot of the lowest (as the font
