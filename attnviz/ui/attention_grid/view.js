@@ -32,6 +32,7 @@ class View {
     this.revision = 0;
     this.canvas.addEventListener('mousemove', (event) => this.hover(event));
     this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
+    this.canvas.addEventListener('pointerdown', (event) => { this.pointer = event.pointerType; });
     this.canvas.addEventListener('click', (event) => this.click(event));
     this.png.addEventListener('click', () => this.savePng());
     this.canvas.addEventListener('keydown', (event) => this.key(event));
@@ -193,7 +194,12 @@ class View {
     this.tip.style.top = `${y + 14}px`;
   }
 
-  click(event) { const at = this.cellAt(event); if (at) this.pick(at); }
+  // A click picks its cell; a tap on a Playground cell reads it as a hover would (a row's label still picks its row).
+  click(event) {
+    const at = this.cellAt(event), reads = this.pointer === 'touch' && this.shared.clicks === 'focus' && !this.view.cover;
+    if (at && reads && at.j !== null) return this.hover(event);
+    if (at) this.pick(at);
+  }
   // A cell or a row label (j null) chosen: its row becomes the focus token; on a covered view, it is the prediction
   // (a row label: "none", where the question allows it).
   pick({ i, j }) {
