@@ -163,7 +163,8 @@ def reveal(before: PlaygroundState, after: PlaygroundState, guess: Guess) -> str
 def _named(state: PlaygroundState, keys, most: int = 6) -> str:
     """Keys in words: "“because” (6), “it” (7)", or "none"."""
     keys = list(keys)
-    named = ", ".join(f"“{state.tokens[j]}” ({j})" for j in keys[:most]) + (" …" if len(keys) > most else "")
+    more = f" and {len(keys) - most} more" if len(keys) > most else ""  # counted, so "all 7" adds up on screen
+    named = ", ".join(f"“{state.tokens[j]}” ({j})" for j in keys[:most]) + more
     return named or "none"
 
 
