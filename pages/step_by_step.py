@@ -122,6 +122,7 @@ with main:
         height=300 if session.presenting() else 330,
         font_size=chart_font_size(),
         columns=panel_widths(stage),
+        labels_first=True,
         on_cell=partial(steps.choose_cell, stage),
         on_guess=partial(predict.guess, steps.VIEWS, {asked[1]: (asked, stage.panels[target].matrix.shape[1])}),
         enter="Enter chooses this cell's formula.",

@@ -66,6 +66,18 @@ def format_fixed_numbers(values, *, decimals: int = 2) -> list[str]:
     ]
 
 
+def format_cells(values, *, weights: bool) -> list[str]:
+    """What a view's cells say, in reading order: weights to 2 decimals; other values (scores, vectors) to 2 decimals,
+    or 3 significant digits from 100 up ("800", not "800.00"). A sentence that quotes a cell quotes it this way."""
+    flat = np.ravel(np.asarray(values, dtype=float))
+    labels = format_fixed_numbers(flat, decimals=2)
+    if not weights:
+        wide = np.flatnonzero(np.abs(flat) >= 100)
+        for at, text in zip(wide.tolist(), format_numbers(flat[wide], digits=3), strict=True):
+            labels[at] = text
+    return labels
+
+
 def format_vector(values, *, digits: int = 4) -> str:
     return "[" + ", ".join(format_numbers(values, digits=digits)) + "]"
 

@@ -109,7 +109,13 @@ def scores_title(state) -> str:
     return f"2. Scores QKᵀ {' '.join(steps)}" + (", masked" if masked else "")
 
 
-READING = " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys."
+READING = (
+    " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys."
+)
+# On a touch-only screen (no hover, no keys): what a tap does there (attnviz/ui/attention_grid/view.js).
+TOUCH_READING = (
+    " Colours keep their scale while you toggle. Tap a cell to read it; tap a row's label to make it the focus token."
+)
 
 
 def playground_data(
@@ -148,6 +154,7 @@ def playground_data(
         note="" if covered_ else example_note(state) or "",  # an example's note would give the answer away
         warning=warning or fully_masked_message(state) or "",
         caption=said + READING,
+        touch_caption=said + TOUCH_READING,
         height=height,
         font_size=font_size,
         columns=[1, 1],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from attnviz.figures.colours import BLUE, GREEN, ORANGE, PURPLE, SKY, VERMILION
 from attnviz.figures.layout import finish, unscaled_and_scaled
@@ -17,8 +18,11 @@ def _three_places(x: float) -> str:
     return f"{round(float(x), 3) + 0.0:.3f}"  # + 0.0 turns a rounded −0 into 0
 
 
-def _arrow(figure: go.Figure, start, end, colour: str, label: str, *, width: float = 3, dash: str | None = None):
-    """An arrow from ``start`` to ``end``: a line trace (for the legend and hover) plus an arrowhead annotation.
+def _arrow(
+    figure: go.Figure, start, end, colour: str, label: str, *, width: float = 3, dash: str | None = None, col=None
+):
+    """An arrow from ``start`` to ``end``: a line trace (for the legend and hover) plus an arrowhead annotation; in
+    panel ``col`` of a figure of panels side by side.
 
     A dashed arrow gets its head as a marker on the line instead: an annotation's head brings its own solid shaft,
     which would cover the dashes."""
@@ -34,18 +38,21 @@ def _arrow(figure: go.Figure, start, end, colour: str, label: str, *, width: flo
             marker=None if dash is None else head,
             name=label,
             hovertemplate=f"{label}<br>end ({x1:.3g}, {y1:.3g})<extra></extra>",
-        )
+        ),
+        row=col and 1,
+        col=col,
     )
+    axes = "" if col in (None, 1) else str(col)
     if dash is None and not pointless:
         figure.add_annotation(
             x=x1,
             y=y1,
             ax=x0,
             ay=y0,
-            xref="x",
-            yref="y",
-            axref="x",
-            ayref="y",
+            xref=f"x{axes}",
+            yref=f"y{axes}",
+            axref=f"x{axes}",
+            ayref=f"y{axes}",
             showarrow=True,
             arrowhead=3,
             arrowsize=3.6 / width,  # heads of about the same size whatever the line width
@@ -55,14 +62,22 @@ def _arrow(figure: go.Figure, start, end, colour: str, label: str, *, width: flo
         )
 
 
-def _square_axes(figure: go.Figure, points: np.ndarray) -> float:
-    """Equal scales on x and y (angles look like angles), with the origin and every point in view.
-    Returns the half-width of the range."""
+def _square_axes(figure: go.Figure, points: np.ndarray, *, col: int | None = None) -> float:
+    """Equal scales on x and y (angles look like angles), with the origin and every point in view (in panel ``col``
+    of a figure of panels). Returns the half-width of the range."""
     reach = float(np.abs(points).max()) if points.size else 1.0
     reach = max(reach, 1.0) * 1.25
-    figure.update_xaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#888")
-    figure.update_yaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#888")
+    _equal_axes(figure, np.zeros(2), reach, col)
     return reach
+
+
+def _equal_axes(figure: go.Figure, middle, half: float, col: int | None) -> None:
+    """Both axes of panel ``col`` (the only one: None) ``half`` either side of ``middle`` (x, y), on one scale."""
+    anchor = "x" if col in (None, 1) else f"x{col}"
+    figure.update_xaxes(range=[middle[0] - half, middle[0] + half], zeroline=True, zerolinecolor="#888", col=col)
+    figure.update_yaxes(
+        range=[middle[1] - half, middle[1] + half], zeroline=True, zerolinecolor="#888", col=col, scaleanchor=anchor
+    )
 
 
 def _label_shifts(points: np.ndarray, px_per_unit: float, box=(180, 52)) -> list[int]:
@@ -138,27 +153,40 @@ def score_bars(result: GeometryResult, key_labels, *, height: int = 340) -> go.F
 
 
 def value_blend(result: GeometryResult, key_labels, *, height: int = 460) -> go.Figure:
-    """Each value from the origin (faint), the weighted pieces w_j v_j laid tip to tail, and their sum."""
-    figure = go.Figure()
+    """Left, each value from the origin; right, the weighted pieces w_j v_j laid tip to tail from the origin and their
+    sum, zoomed to them. Two panels, so no value lies under its own piece (the first piece runs along its value)."""
+    figure = make_subplots(cols=2, subplot_titles=("Values vⱼ", "Pieces wⱼ vⱼ and their sum"))
     for j, (value, label) in enumerate(zip(result.values, key_labels, strict=True)):
-        _arrow(figure, (0, 0), value, KEY_COLOURS[j % len(KEY_COLOURS)], f"value “{label}”", width=2, dash="dot")
-    tip = np.zeros(2)
+        _arrow(figure, (0, 0), value, KEY_COLOURS[j % len(KEY_COLOURS)], f"value “{label}”", width=2, dash="dot", col=1)
+    tip, chain = np.zeros(2), [np.zeros(2)]
     for j, (value, weight, label) in enumerate(zip(result.values, result.weights, key_labels, strict=True)):
         piece = weight * value  # (2,)
-        _arrow(figure, tip, tip + piece, KEY_COLOURS[j % len(KEY_COLOURS)], f"{weight:.3f} × value “{label}”", width=4)
+        colour = KEY_COLOURS[j % len(KEY_COLOURS)]
+        _arrow(figure, tip, tip + piece, colour, f"{weight:.3f} × value “{label}”", width=6, col=2)
         tip = tip + piece
-    _arrow(figure, (0, 0), result.context, BLUE, "context vector Σ w_j v_j", width=5)
+        chain.append(tip)
+    # Over the pieces and thinner than them: where the sum runs along a piece (parallel values), both still show.
+    _arrow(figure, (0, 0), result.context, BLUE, "context vector Σ w_j v_j", width=3, col=2)
     figure.add_annotation(
         x=result.context[0],
         y=result.context[1],
+        xref="x2",
+        yref="y2",
         text=f"<b>context</b> ({_three_places(result.context[0])}, {_three_places(result.context[1])})",
         showarrow=False,
-        xanchor="left",
-        yanchor="bottom",  # above the tip: below it, the box would hide a value's head along the x axis
-        xshift=6,
+        xanchor="right" if result.context[0] > 0 else "left",  # towards the middle of its panel
+        yanchor="bottom",  # above the tip: below it, the box would hide a piece's head
+        xshift=-6 if result.context[0] > 0 else 6,
         font={"color": BLUE, "size": 12},
         bgcolor=_LABEL_BACKGROUND,
     )
-    _square_axes(figure, np.vstack([result.values, result.context]))
-    figure.update_yaxes(scaleanchor="x", scaleratio=1)
+    _square_axes(figure, np.vstack([result.values, result.context]), col=1)
+    _fitted_axes(figure, np.vstack(chain), col=2)
     return finish(figure, title="Values in V-space and their weighted sum", height=height, legend_y=-0.08)
+
+
+def _fitted_axes(figure: go.Figure, points: np.ndarray, *, col: int) -> None:
+    """Equal scales on x and y around ``points`` (with the origin), a quarter of their span spare on every side: a
+    short piece is drawn as large as the panel allows."""
+    low, high = np.minimum(points.min(axis=0), 0), np.maximum(points.max(axis=0), 0)  # (2,) each
+    _equal_axes(figure, (low + high) / 2, max(float((high - low).max()) / 2 * 1.25, 0.05), col)

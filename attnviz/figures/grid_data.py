@@ -22,19 +22,25 @@ def component_data(
     controls: list[dict] = (),
     note: str = "",
     warning: str = "",
+    labels_first: bool = False,
+    touch_caption: str = "",
 ) -> dict:
-    """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain."""
+    """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain.
+    ``labels_first``: the first view labels the rows every view shares (its labels get their own width);
+    ``touch_caption``: the caption on a touch-only screen, where it differs."""
     return {
         "views": [plain_labels(view) for view in views],
         "controls": list(controls),
         "note": plain(note),
         "warning": plain(warning),
         "caption": plain(caption),
+        "touch_caption": plain(touch_caption),
         "height": height,
         "font_size": font_size,
         "colours": COLOURS,
         "columns": columns,
         "enter": enter,
+        "labels_first": labels_first,
     }
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.numbers import format_fixed_numbers, format_numbers
+from attnviz.core.numbers import format_cells, format_numbers
 from attnviz.figures.colours import BLUE_RED, VIRIDIS, reach_of, signed_log
 
 TEXT_LIMIT = 24  # above this many rows or columns cell text is left out (hover stays): unreadable, and slow to send
@@ -116,17 +116,6 @@ def hover_digits(with_text: bool) -> int:
     return 4 if with_text else 3
 
 
-def cell_labels(values: np.ndarray, scale: Scale) -> list[str]:
-    """What each cell says, in reading order: weights to 2 decimals; other values to 2 decimals, or 3 significant
-    digits from 100 up."""
-    labels = format_fixed_numbers(values, decimals=2)
-    if scale.kind != "weights":
-        wide = np.flatnonzero(np.abs(values) >= 100)
-        for at, text in zip(wide.tolist(), format_numbers(np.ravel(values)[wide], digits=3), strict=True):
-            labels[at] = text
-    return labels
-
-
 def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
     """The cells of ``z`` (rows, cols); ``blocked`` cells are masked: grey, saying "−∞" (scores) or "0" (weights).
     Built with numpy and the list formatters, not cell by cell: 128 tokens are 16,384 cells a view."""
@@ -142,7 +131,7 @@ def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
     numbers = np.full(z.shape, "", dtype=object)
     numbers[~blocked] = format_numbers(shown, digits=digits)
     said = np.full(z.shape, scale.masked_text, dtype=object)
-    said[~blocked] = cell_labels(shown, scale) if show_text else numbers[~blocked]
+    said[~blocked] = format_cells(shown, weights=scale.kind == "weights") if show_text else numbers[~blocked]
     return Cells(
         colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()]
         if show_text

@@ -14,7 +14,6 @@ from attnviz.figures.matrix_view import Scale, covered, matrix_view
 from attnviz.lessons.predictions import stage_target
 from attnviz.lessons.stages import Panel, Stage
 
-LABEL_COLUMNS = 2  # the width units the first panel's row labels take
 _VALUE_NAME = {"scores": "score", "weights": "weight", "values": "value"}
 
 
@@ -49,9 +48,9 @@ def chosen_by_click(panel: Panel, row: int, col: int | None) -> dict[str, int]:
 
 
 def panel_widths(stage: Stage) -> list[int]:
-    """Width units of the panels side by side: by number of columns (a square score matrix gets more room than a
-    narrow Q), within 3 to 12, and the first also holds the row labels the panels share."""
-    return [min(max(p.matrix.shape[1], 3), 12) + (LABEL_COLUMNS if k == 0 else 0) for k, p in enumerate(stage.panels)]
+    """Width units of the panels' cells side by side: by number of columns (a square score matrix gets more room than a
+    narrow Q), within 3 to 12. The row labels the panels share, the first's, take their own width (``labels_first``)."""
+    return [min(max(p.matrix.shape[1], 3), 12) for p in stage.panels]
 
 
 def stage_views(

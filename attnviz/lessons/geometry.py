@@ -240,9 +240,9 @@ def blend_picture_text(result: GeometryResult, key_labels) -> str:
     ]
     points = f" ({' and '.join(zero)}, only {'a point' if len(zero) == 1 else 'points'} at the origin)" if zero else ""
     return (
-        f"In the chart, the thin dotted arrows from the origin are the values{points}; the thick ones are the "
-        "weighted pieces wⱼ vⱼ laid end to end (the first starts at the origin, along its own value), and the blue "
-        "arrow is their sum."
+        f"In the chart, the thin dotted arrows from the origin are the values{points}. Beside them, drawn larger, the "
+        "thick arrows are the weighted pieces wⱼ vⱼ laid end to end from the origin, and the thin blue arrow over "
+        "them is their sum."
     )
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from attnviz import MultiHeadResult, multi_head_attention
 from attnviz.core.limits import EDITABLE_CELLS
-from attnviz.core.numbers import format_number
+from attnviz.core.numbers import format_cells, format_number
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.costs import head_width
 
@@ -111,11 +111,13 @@ def tie_text(lesson: MultiHead) -> str:
 
 
 def _asymmetry_text(asymmetries: np.ndarray) -> str:
-    """Head 1's largest |S − Sᵀ| (the matrix drawn) and, with several heads, where the largest of all is."""
-    first, n_heads = format_number(asymmetries[0]), len(asymmetries)
+    """Head 1's largest |S − Sᵀ| (the matrix drawn) and, with several heads, where the largest of all is: to the
+    precision the chart draws its scores in, so a student who subtracts two of its cells finds this number."""
+    said, n_heads = format_cells(asymmetries, weights=False), len(asymmetries)
+    first = said[0]
     if n_heads == 1:
         return first
     top = int(asymmetries.argmax())
     if top == 0:
         return f"{first}, the largest of the {n_heads} heads"
-    return f"{first} (head {top + 1}'s is the largest of the {n_heads} heads: {format_number(asymmetries[top])})"
+    return f"{first} (head {top + 1}'s is the largest of the {n_heads} heads: {said[top]})"

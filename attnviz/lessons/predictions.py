@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.numbers import format_fixed, format_fixed_numbers, format_number
+from attnviz.core.numbers import format_cells, format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons.scaling import entropy
 
@@ -163,7 +163,8 @@ def reveal(before: PlaygroundState, after: PlaygroundState, guess: Guess) -> str
 def _named(state: PlaygroundState, keys, most: int = 6) -> str:
     """Keys in words: "“because” (6), “it” (7)", or "none"."""
     keys = list(keys)
-    named = ", ".join(f"“{state.tokens[j]}” ({j})" for j in keys[:most]) + (" …" if len(keys) > most else "")
+    more = f" and {len(keys) - most} more" if len(keys) > most else ""  # counted, so "all 7" adds up on screen
+    named = ", ".join(f"“{state.tokens[j]}” ({j})" for j in keys[:most]) + more
     return named or "none"
 
 
@@ -174,7 +175,7 @@ def _most_why(state: PlaygroundState, guess: int) -> str:
     row, scores = result.weights[i], result.masked[i]  # (n,), −∞ where masked
     best = row_answer(result.weights, result.blocked, i)
     verdict = "Right" if row[guess] == row[best] else "Not this time"
-    said = format_fixed_numbers(np.where(np.isinf(scores), 0.0, scores)[[best, guess]], decimals=2)  # one precision
+    said = format_cells(np.where(np.isinf(scores), 0.0, scores)[[best, guess]], weights=False)  # as view 2 draws them
     why = f"its score {said[0]} is the largest “{tokens[i]}” may use"
     if np.isinf(scores[guess]):
         why += f"; “{tokens[guess]}” is masked, so its weight is 0"
@@ -261,7 +262,8 @@ def stage_answer(stage, query: int) -> int:
 
 def stage_reveal(stage, query: int, guess: int) -> str:
     panel = stage.panels[stage_target(stage)]
-    return row_reveal(panel.matrix, panel.blocked, query, guess, panel.row_labels, panel.col_labels, panel.title)
+    labels = panel.row_labels, panel.col_labels
+    return row_reveal(panel.matrix, panel.blocked, query, guess, *labels, panel.title, weights=panel.kind == "weights")
 
 
 # ----------------------------------------------------------------------------- any matrix: which cell of a row wins
@@ -279,14 +281,19 @@ def row_answer(matrix, blocked, row: int) -> int:
     return int(np.argmax(values))
 
 
-def row_reveal(matrix, blocked, row: int, guess: int, row_labels, col_labels, title: str) -> str:
-    """The answer beside the prediction, with both values."""
+def row_reveal(matrix, blocked, row: int, guess: int, row_labels, col_labels, title: str, *, weights: bool) -> str:
+    """The answer beside the prediction, with both values as the view draws them (``weights``: a weights view's)."""
     values = np.asarray(matrix, dtype=float)[row]
+    if blocked is not None and np.asarray(blocked, bool)[row].all():
+        return (
+            f"Every cell of row {row_labels[row]} of “{title}” is masked, so none is the largest. A change asks again."
+        )
     best = row_answer(matrix, blocked, row)
     masked = blocked is not None and bool(np.asarray(blocked, bool)[row, guess])
-    yours = "masked" if masked else format_number(float(values[guess]))
+    said = format_cells(values[[guess, best]], weights=weights)
+    yours = "masked" if masked else said[0]
     verdict = "Right" if guess == best or (not masked and values[guess] == values[best]) else "Not this time"
     return (
         f"{verdict}: you predicted {col_labels[guess]} ({yours}); the largest in row {row_labels[row]} of “{title}” "
-        f"is {col_labels[best]}: {format_number(float(values[best]))}. A change asks again."
+        f"is {col_labels[best]}: {said[1]}. A change asks again."
     )

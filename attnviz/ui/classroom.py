@@ -9,7 +9,7 @@ import streamlit as st
 from attnviz.classroom.export import FORMATS
 from attnviz.classroom.share import PARAM, decode, encode
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.playground_state import set_sentence
+from attnviz.core.playground_state import RANDOM, load_example, set_sentence
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
 from attnviz.ui.lesson_plan import add_this_setup
@@ -97,12 +97,7 @@ _ADDRESS = st.components.v2.component(
 def keep_address(page: str) -> str | None:
     """Puts the link for the Playground state on ``page`` in the browser's address; returns why it can't, or None."""
     try:
-        link = encode(
-            playground_session.playground(),
-            page,
-            state.shared_settings(page),
-            presenter=state.presenting(),
-        )
+        link = _link(page)
     except AttnvizInputError as error:
         st.query_params.pop(PARAM, None)  # an older link in the address would no longer match the page
         return str(error)
@@ -110,6 +105,19 @@ def keep_address(page: str) -> str | None:
     # that was cut short may still have put its own link in the address after the browser's report was sent.
     st.query_params[PARAM] = link
     return None
+
+
+def _link(page: str) -> str:
+    """The link for the Playground state on ``page``. A page that does not draw the Playground's vectors is shared
+    whatever they are: a head imported from a real model too large for a link goes without its numbers (the link
+    keeps its tokens, with random vectors)."""
+    playground, settings, presenter = playground_session.playground(), state.shared_settings(page), state.presenting()
+    try:
+        return encode(playground, page, settings, presenter=presenter)
+    except AttnvizInputError:
+        if playground.imported is None or page_named(page).shows_vectors:
+            raise
+    return encode(load_example(playground, RANDOM), page, settings, presenter=presenter)
 
 
 def share_link_box(page: str) -> None:

@@ -52,5 +52,6 @@ def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> t
             shown.append(covered(view, row_cover(view["rows"][row], view["title"])))
         else:
             shown.append(view)
-            said.append(row_reveal(matrix, blocked, row, made, view["rows"], view["cols"], view["title"]))
+            weights = view["value_name"] == "weight"
+            said.append(row_reveal(matrix, blocked, row, made, view["rows"], view["cols"], view["title"], weights=weights))
     return shown, questions, said

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attnviz.classroom.session import Session
-from attnviz.classroom.share import encode
+from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, import_head
 from tests.reference import naive_attention
 from tests.support.apptest import (
@@ -85,3 +85,21 @@ def test_a_head_too_large_for_a_link_says_so_where_the_link_would_be():
     use_control(at, "causal", False)
     assert any(c.value.startswith("This imported head is too large to share as a link") for c in at.caption)
     assert "s" not in at.query_params
+
+
+@pytest.mark.parametrize("page", ["watch_it_learn", "geometry", "multi_head"])
+def test_a_head_too_large_for_a_link_is_no_warning_on_a_page_that_does_not_show_it(page):
+    """Issue 35: the imported head's "too large to share" warning appeared on Watch it learn, which shows no head. A
+    page that does not draw the Playground's vectors is shared with the head's tokens and random vectors; the head's
+    own pages still say why it has no link."""
+    tokens = [f"t{i}" for i in range(40)]
+    state = import_head(PlaygroundState(), tokens, *head(40, 64), causal=True, title="SmolLM2-135M, layer 1, head 1")
+    at = open_app(s=encode(import_head(PlaygroundState(), TOKENS, *head(), causal=True, title=TITLE)))
+    at.session_state["playground"] = state
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception
+    assert not [c.value for c in at.caption if "too large to share" in c.value]
+    shared = decode(at.query_params["s"][0] if isinstance(at.query_params["s"], list) else at.query_params["s"])
+    assert shared.page == page and shared.state.imported is None and shared.state.tokens == tuple(tokens)
+    at.switch_page("pages/step_by_step.py").run()
+    assert any(c.value.startswith("This imported head is too large to share as a link") for c in at.caption)

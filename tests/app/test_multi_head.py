@@ -189,9 +189,10 @@ def test_the_exercise_quotes_the_asymmetry_of_the_matrix_it_shows(page):
     asymmetries = [np.abs(scores - scores.T).max() for scores, _ in check_every_matrix(page, 2)]
     assert np.abs(shown - shown.T).max() == pytest.approx(asymmetries[0], abs=1e-3 * np.abs(shown).max())
     words = as_read(texts(page.markdown))
-    assert f"In head 1's raw scores (the chart beside), the largest |S − Sᵀ| is {asymmetries[0]:.4g} " in words
+    # to the chart's own precision (issue 35: "5.805" beside cells drawn to 2 decimals)
+    assert f"In head 1's raw scores (the chart beside), the largest |S − Sᵀ| is {asymmetries[0]:.2f} " in words
     assert asymmetries[1] > asymmetries[0]  # seed 0: head 2 holds the largest, and is named
-    assert f"(head 2's is the largest of the 2 heads: {asymmetries[1]:.4g})" in words
+    assert f"(head 2's is the largest of the 2 heads: {asymmetries[1]:.2f})" in words
 
 
 def test_random_heads_are_not_said_to_have_roles(page):

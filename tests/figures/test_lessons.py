@@ -61,6 +61,56 @@ def test_value_blend_ends_at_the_context_vector():
     np.testing.assert_allclose([array(figure.data[-1].x)[-1], array(figure.data[-1].y)[-1]], PRONOUN.context)
 
 
+PANEL_PX = 280  # about a panel's side at 1280 × 800 (a 460 px chart in three fifths of the page, two panels)
+
+
+def hidden_vectors(figure) -> list[str]:
+    """The named vectors of ``figure`` less than a quarter of whose length is clear of every mark drawn over it: a
+    later line in its panel that covers its whole width, or another arrow's head (a disc of 3 widths at its tip, an
+    annotation's or a marker's). Lengths in px: each panel's range is PANEL_PX wide. A vector shorter than two of
+    its heads can show no arrow, and is not asked to."""
+    layout = figure.layout
+    span = {t.xaxis or "x": np.ptp(layout[f"xaxis{(t.xaxis or 'x')[1:]}"].range) for t in figure.data}
+    heads = [(a.xref, np.array([a.x, a.y]), 3 * a.arrowwidth) for a in layout.annotations if a.showarrow]
+    heads += [(t.xaxis or "x", np.array([array(t.x)[-1], array(t.y)[-1]]), 3 * t.line.width)
+              for t in figure.data if t.marker.symbol == "arrow"]  # fmt: skip
+    hidden = []
+    for k, trace in enumerate(figure.data):
+        panel, start, end = trace.xaxis or "x", *(np.array([array(trace.x)[i], array(trace.y)[i]]) for i in (0, 1))
+        px = PANEL_PX / span[panel]
+        if px * np.linalg.norm(end - start) < 6 * trace.line.width:
+            continue
+        over = [(np.array([array(t.x)[0], array(t.y)[0]]), np.array([array(t.x)[1], array(t.y)[1]]),
+                 (t.line.width - trace.line.width) / 2 + 0.5) for t in figure.data[k + 1 :] if (t.xaxis or "x") == panel]  # fmt: skip
+        clear = 0
+        for at in np.linspace(0.02, 0.98, 49):
+            point = start + at * (end - start)
+            lines = any(px * segment_distance(point, a, b) < width for a, b, width in over)
+            caps = any(px * np.linalg.norm(point - tip) < r for ref, tip, r in heads
+                       if ref == panel and not np.allclose(tip, end))  # fmt: skip
+            clear += not (lines or caps)
+        if clear < 49 / 4:
+            hidden.append(trace.name)
+    return hidden
+
+
+def segment_distance(point, a, b) -> float:
+    along = b - a
+    t = 0.0 if not along.any() else float(np.clip((point - a) @ along / (along @ along), 0, 1))
+    return float(np.linalg.norm(point - (a + t * along)))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [geometry.PRONOUN_VALUES, [[1, 0], [1, 0.2], [0, 0]], [[2, -1], [0, 1], [0.5, 0.5]], [[-1, 0], [0, -1], [1, 1]]],
+)
+def test_every_vector_the_values_chart_names_shows_clear_of_the_others(values):
+    """Issue 35: "animal"'s value, [1, 0], lay under its own weighted piece and the heads at its tip."""
+    result = geometry.attend_2d(geometry.PRONOUN_QUERY, geometry.PRONOUN_KEYS, values)
+    figure = geometry_figures.value_blend(result, geometry.PRONOUN_KEY_LABELS)
+    assert hidden_vectors(figure) == []
+
+
 def test_variance_and_saturation_plots_carry_the_measurements():
     curve = scaling.score_variance(scaling.DK_GRID)
     figure = scaling_figures.variance_plot(curve, 64)
@@ -144,7 +194,9 @@ def test_scale_stage_draws_before_and_after_on_the_raw_scores_colour_scale():
 
     stage = stage_of(state, "scale")
     before, after = stage_figures.stage_views(stage)
-    drawn_before, drawn_after = (np.array(colour_positions(view), dtype=float).reshape(12, 12) for view in (before, after))
+    drawn_before, drawn_after = (
+        np.array(colour_positions(view), dtype=float).reshape(12, 12) for view in (before, after)
+    )
     assert before["range"] == after["range"] == [-1.0, 1.0]
     np.testing.assert_allclose(drawn_before, colour(raw), atol=5e-5)
     np.testing.assert_allclose(drawn_after, colour(raw / 2), atol=5e-5)

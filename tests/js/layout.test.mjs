@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellAt, cellFont, drawnLabels, everyNth, fitted, layout, moved } from '../../attnviz/ui/attention_grid/layout.js';
+import { cellAt, cellFont, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels } from '../../attnviz/ui/attention_grid/layout.js';
 
 // Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
 const stubContext = () => ({
@@ -46,6 +46,22 @@ test('a label too long for its space is cut with an ellipsis; one that fits is k
 test('labels thin out to every n-th when they would overlap', () => {
   assert.equal(everyNth(13, 20), 1);
   assert.equal(everyNth(13, 5), 3);
+});
+
+test('every row is labelled where its label fits, smaller down to 10 px, every n-th only below that', () => {
+  const all = Array.from({ length: 14 }, (_, i) => i);
+  assert.deepEqual(rowLabels(view(14), 13, 12.6, 13.7), { rowFont: 13, rowLabels: all }); // fits at the ticks' size
+  assert.deepEqual(rowLabels(view(14), 13, 12.6, 11), { rowFont: 11, rowLabels: all }); // fits smaller
+  const thinned = rowLabels({ ...view(14), focus: 5 }, 13, 12.6, 6);
+  assert.equal(thinned.rowFont, 13);
+  assert.deepEqual(thinned.rowLabels.sort((a, b) => a - b), [0, 5, 8, 11]); // every 3rd, the focus row kept
+});
+
+test('a label\'s height is measured from its own glyphs where the context can, else 1.15 of its size', () => {
+  const measured = { measureText: (t) => ({ width: 1, actualBoundingBoxAscent: t === 'Ag' ? 10 : 9, actualBoundingBoxDescent: t === 'Ag' ? 3 : 0 }) };
+  assert.equal(glyphHeight(measured, ['Ag', 'x', ''], 13), 13);
+  assert.equal(glyphHeight(measured, ['x'], 13), 9);
+  assert.ok(Math.abs(glyphHeight(stubContext(), ['x'], 10) - 11.5) < 1e-9);
 });
 
 test('a point maps to its cell, a row label to its row with no column, outside to nothing', () => {

@@ -16,9 +16,11 @@ from attnviz.core.numbers import format_fixed_numbers
 from attnviz.core.playground_state import RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.figures.attention_grid import playground_data, playground_views
+from attnviz.figures.stages import stage_views
 from attnviz.lessons.playground import describe_change, example_note
-from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
+from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal, stage_reveal, stage_target
 from attnviz.lessons.real_model import head_summary
+from attnviz.lessons.stages import walkthrough
 from attnviz.models import head_statistics
 
 STATES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -64,6 +66,7 @@ def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked
         assert "the first" not in said and "key(s)" not in said and "only later keys" not in said
         if len(later_open) > 1:
             assert f"all {len(later_open)} at once" in said
+        assert "…" not in said  # a list of keys names them all, or counts the rest ("all 7" adds up on screen)
 
 
 @STATES
@@ -170,3 +173,44 @@ def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxe
     data = playground_data(new, old, made, font_size=13, height=250, can_undo=True)
     boxed = [view["name"] for view in data["views"] if view["changed"]]
     assert not boxed or "boxed in orange" in data["caption"].lower(), (boxed, data["caption"])
+
+
+def drawn(view: dict, row: int, col: int) -> str:
+    """What cell (row, col) of a view says on screen."""
+    return view["text"][row * len(view["cols"]) + col]
+
+
+@STATES
+@given(states(predict="most"))
+def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_draw_them(state):
+    """Issue 35: a sentence said a score "800.00" (or "565.69") where view 2 drew it "800" ("566")."""
+    i = state.focus
+    _, scores, weights, _ = playground_views(state)
+    for guess in range(state.n):
+        said = reveal(state, state, guess)
+        if not (best := re.search(r"“[^”]*” \((\d+)\), weight (\S+), because its score (\S+) is the largest", said)):
+            continue  # every key blocked: no number quoted
+        j = int(best[1])
+        assert (best[2], best[3]) == (drawn(weights, i, j), drawn(scores, i, j)), said
+        if yours := re.search(r"\(“[^”]*”: (\S+)\)\. Change", said):
+            assert yours[1] == drawn(scores, i, guess), said
+
+
+@STATES
+@given(states())
+def test_a_stage_reveal_quotes_both_cells_as_the_stages_picture_draws_them(state):
+    """Step by step's predict mode: "you predicted … (565.7)" beside a picture that drew it "566", weights "0.6652"
+    beside "0.67"."""
+    i = state.focus
+    for stage in walkthrough(state).stages:
+        target = stage_target(stage)
+        view = stage_views(stage)[target]
+        for guess in range(len(view["cols"])):
+            said = stage_reveal(stage, i, guess)
+            if said.startswith("Every cell of row"):  # every key blocked: the picture's row is all masked
+                assert all(drawn(view, i, j) in ("0", "−∞") for j in range(len(view["cols"]))), said
+                continue
+            quoted = re.search(r"you predicted .* \(([^()]*)\); the largest in row .* is (.*): (\S+)\. A change", said)
+            yours, best, value = quoted.groups()
+            assert value == drawn(view, i, view["cols"].index(best)), said
+            assert yours in ("masked", drawn(view, i, guess)), said

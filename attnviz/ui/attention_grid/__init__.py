@@ -59,13 +59,15 @@ def show_matrices(
     enter: str = "",
     caption: str = "",
     lens: dict | None = None,
+    labels_first: bool = False,
 ) -> None:
     """Draws ``views`` (attnviz.figures.matrix_view) side by side in ``columns`` (relative widths; one view a column by
     default, more views than columns wrap), each ``height`` px tall, updated in place on every rerun: a view keeps
     its canvas and its colours glide to the new values. ``on_cell``, if given, is called after a click (or Enter) on a
     cell; ``clicked_cell(key)`` then tells which. ``on_guess``, after a click on a covered view (predict mode), which
     arrives as the event "guess". ``enter`` says in words what Enter on a cell does; ``lens`` (presenter mode's,
-    attnviz.figures.lens) draws one row again under the views, large."""
+    attnviz.figures.lens) draws one row again under the views, large. ``labels_first``: only the first view labels
+    the rows the views share (its labels then get their own width, not its cells')."""
     data = component_data(
         views,
         caption=caption,
@@ -73,6 +75,7 @@ def show_matrices(
         font_size=font_size,
         columns=columns or [1] * max(1, len(views)),
         enter=enter,
+        labels_first=labels_first,
     ) | {"lens": lens}
 
     def on_event() -> None:  # a click on a cell, or on a covered view: anything else is no click

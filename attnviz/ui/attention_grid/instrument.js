@@ -7,9 +7,11 @@ import { lightness } from './colour.js';
 import { element, setIfNew, theme } from './dom.js';
 import { Lens } from './lens.js';
 import { Rail } from './rail.js';
+import { GAP, labelsWidth } from './layout.js';
 import { drawViews } from './view.js';
 
 const instruments = new WeakMap(); // the parts built for each mount, by its parent element
+let measurer = null; // a canvas's context that measures label text, never drawn (made when first needed)
 
 function build(parentElement) {
   const rail = element('div', { className: 'attnviz-rail' });
@@ -40,15 +42,27 @@ export function mount(parentElement, data, send) {
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
   setIfNew(instrument.dataset, 'presenter', String(data.font_size > 13)); // grid.css: the note goes under the views
   setIfNew(instrument.dataset, 'bare', String(!data.controls.length)); // grid.css: no rail, the views take the width
-  // The columns Python asks for, as a variable: grid.css uses it, except on a phone (one view a row).
-  const columns = data.columns.map((width) => `minmax(0, ${width}fr)`).join(' ');
+  const columns = columnsOf(data);
   if (views.style.getPropertyValue('--attnviz-columns') !== columns) views.style.setProperty('--attnviz-columns', columns);
+  setIfNew(views.dataset, 'labelsFirst', String(Boolean(data.labels_first)));
   rail.update(data);
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);
-  setIfNew(caption, 'textContent', data.caption);
+  // A touch-only screen is told how to read a cell by touch (view.js: a tap reads it), where Python gives the words.
+  setIfNew(caption, 'textContent', data.touch_caption && matchMedia('(hover: none)').matches ? data.touch_caption : data.caption);
   setIfNew(note, 'textContent', data.note);
   setIfNew(note, 'hidden', !data.note);
   drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }));
   lens.update(data, theme(instrument));
+}
+
+// The columns Python asks for, as a variable: grid.css uses it, except on a phone (one view a row). Where the first
+// view labels the rows the others share, it also spans a track as wide as its labels (grid.css): every view's cells
+// then get the share of the width their columns ask for, and numbers fit the first as they fit the others. (The track
+// is the labels' width less the column gap the first view spans too: 0.75rem, grid.css.)
+function columnsOf(data) {
+  const shares = data.columns.map((width) => `minmax(0, ${width}fr)`).join(' ');
+  if (!data.labels_first) return shares;
+  measurer = measurer || document.createElement('canvas').getContext('2d');
+  return `calc(${Math.ceil(labelsWidth(measurer, data.views[0]) + 2 * GAP)}px - 0.75rem) ${shares}`;
 }

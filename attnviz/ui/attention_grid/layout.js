@@ -2,12 +2,13 @@
 // (tests/js pass a stub), so the rules are tested without a browser.
 
 export const GAP = 4; // px between a label and the cells
+const LEAST_LABEL = 10; // px: row labels shrink to fit their rows down to this size, and thin out only below it
 
 // Sizes of everything but the cells, in CSS px, from the view and the canvas's width and height.
 export function layout(ctx, view, width, height, fontSize) {
   const tick = view.tick_font;
-  ctx.font = `bold ${tick}px sans-serif`;
-  const left = Math.min(width * 0.3, Math.max(...view.row_ticks.map((r) => ctx.measureText(r).width))) + 2 * GAP;
+  const left = Math.min(width * 0.3, labelsWidth(ctx, view)) + 2 * GAP;
+  const glyphs = glyphHeight(ctx, view.row_ticks, tick);
   ctx.font = `${tick - 1}px sans-serif`;
   const widest = Math.max(...view.ticks.map((t) => ctx.measureText(t).width));
   // Slanted when there are many; a few numbers spread out (a map of maps numbers each map once) stay upright.
@@ -16,7 +17,35 @@ export function layout(ctx, view, width, height, fontSize) {
   const cellW = (width - left - GAP) / view.ticks.length;
   const cellH = (height - bottom - GAP) / view.rows.length;
   const box = { left, top: GAP, bottom, cellW, cellH, tick, rotated, width, height };
-  return { ...box, cellFont: cellFont(ctx, view, box, fontSize) };
+  return { ...box, ...rowLabels(view, tick, glyphs, cellH), cellFont: cellFont(ctx, view, box, fontSize) };
+}
+
+// The widest of a view's row labels in px, drawn bold at its ticks' size (and the context left in that font).
+export function labelsWidth(ctx, view) {
+  ctx.font = `bold ${view.tick_font}px sans-serif`;
+  return Math.max(...view.row_ticks.map((r) => ctx.measureText(r).width));
+}
+
+// How tall ``labels`` stand in the context's font, top of the tallest glyph to the foot of the lowest (as the font
+// draws these very labels); 1.15 of ``size`` where the context cannot measure (Node's tests).
+export function glyphHeight(ctx, labels, size) {
+  let ascent = 0, descent = 0;
+  for (const label of labels.filter(Boolean)) {
+    const metrics = ctx.measureText(label);
+    if (metrics.actualBoundingBoxAscent === undefined) return size * 1.15;
+    ascent = Math.max(ascent, metrics.actualBoundingBoxAscent);
+    descent = Math.max(descent, metrics.actualBoundingBoxDescent);
+  }
+  return ascent + descent;
+}
+
+// The row labels' size and which rows are labelled: every row at the ticks' size where the labels' glyphs
+// (``glyphs`` px tall at ``tick`` px) fit a row; else every row at the largest size that fits, down to LEAST_LABEL;
+// only below that every n-th row (the focus row always).
+export function rowLabels(view, tick, glyphs, cellH) {
+  const fits = Math.min(tick, Math.floor((tick * cellH) / Math.max(glyphs, 0.1)));
+  const step = fits >= LEAST_LABEL ? 1 : Math.ceil(glyphs / Math.max(cellH, 0.1));
+  return { rowFont: fits >= LEAST_LABEL ? fits : tick, rowLabels: [...drawnLabels(view.row_ticks, step, view.focus)] };
 }
 
 // The largest cell-text size (≤ fontSize − 1) at which the widest text fits its cell; 0 when under 7 px.

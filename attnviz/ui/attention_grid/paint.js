@@ -118,17 +118,15 @@ function paintFocus(ctx, view, box, colours, cols) {
   paintRegion(ctx, [view.focus, 0, 1, cols], box, colours);
 }
 
-// Row labels right-aligned left of the cells: the focus row's always, and room around it; an empty label is none.
-function paintRowLabels(ctx, view, { left, top, cellH, tick }, palette) {
+// Row labels right-aligned left of the cells, those the layout chose (all where they fit): the focus row's in bold.
+function paintRowLabels(ctx, view, { left, top, cellH, rowFont, rowLabels }, palette) {
   ctx.fillStyle = palette.text;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
-  const drawn = drawnLabels(view.row_ticks, everyNth(tick, cellH), view.focus);
-  view.row_ticks.forEach((label, i) => {
-    if (!drawn.has(i)) return;
-    ctx.font = `${i === view.focus ? 'bold ' : ''}${tick}px sans-serif`;
-    ctx.fillText(label, left - GAP, top + (i + 0.5) * cellH, left - GAP);
-  });
+  for (const i of rowLabels) {
+    ctx.font = `${i === view.focus ? 'bold ' : ''}${rowFont}px sans-serif`;
+    ctx.fillText(view.row_ticks[i], left - GAP, top + (i + 0.5) * cellH, left - GAP);
+  }
 }
 
 // Column ticks under the cells, slanted when there are many.

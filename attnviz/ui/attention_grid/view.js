@@ -32,6 +32,7 @@ class View {
     this.revision = 0;
     this.canvas.addEventListener('mousemove', (event) => this.hover(event));
     this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
+    this.canvas.addEventListener('pointerdown', (event) => { this.pointer = event.pointerType; });
     this.canvas.addEventListener('click', (event) => this.click(event));
     this.png.addEventListener('click', () => this.savePng());
     this.canvas.addEventListener('keydown', (event) => this.key(event));
@@ -151,11 +152,12 @@ class View {
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
   }
 
-  // Lays the view out, and says on the canvas where its cells are and how tall its numbers are drawn (0: none), the
-  // focus row's too (unless the lens draws it: lens.js says its own): for tests, as drawn.
+  // Lays the view out, and says on the canvas where its cells are, which row labels it draws and how tall its numbers
+  // are drawn (0: none), the focus row's too (unless the lens draws it: lens.js says its own): for tests, as drawn.
   laidOut(ctx, view, width, height) {
     const box = layout(ctx, view, width, height, this.shared.font_size), { dataset } = this.canvas;
     dataset.layout = JSON.stringify({ left: box.left, top: box.top, cellW: box.cellW, cellH: box.cellH });
+    dataset.rowLabels = JSON.stringify(box.rowLabels.map((i) => view.row_ticks[i]));
     dataset.digitPx = digitHeight(ctx, box.cellFont);
     if (this.shared.lens?.view !== view.name) dataset.focusDigitPx = dataset.digitPx;
     return box;
@@ -192,7 +194,13 @@ class View {
     this.tip.style.top = `${y + 14}px`;
   }
 
-  click(event) { const at = this.cellAt(event); if (at) this.pick(at); }
+  // A click picks its cell; a tap on a cell reads it as a hover would where the words say so (the Playground's
+  // touch_caption: "Tap a cell to read it"), and a row's label still picks its row.
+  click(event) {
+    const at = this.cellAt(event), reads = this.pointer === 'touch' && Boolean(this.shared.touch_caption) && !this.view.cover;
+    if (at && reads && at.j !== null) return this.hover(event);
+    if (at) this.pick(at);
+  }
   // A cell or a row label (j null) chosen: its row becomes the focus token; on a covered view, it is the prediction
   // (a row label: "none", where the question allows it).
   pick({ i, j }) {
