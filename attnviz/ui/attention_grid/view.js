@@ -194,8 +194,7 @@ class View {
     this.tip.style.top = `${y + 14}px`;
   }
 
-  // A click picks its cell; a tap on a cell reads it as a hover would where the words say so (the Playground's
-  // touch_caption: "Tap a cell to read it"), and a row's label still picks its row.
+  // A click picks its cell; a tap reads it as a hover would where the words say so (touch_caption); a label picks.
   click(event) {
     const at = this.cellAt(event), reads = this.pointer === 'touch' && Boolean(this.shared.touch_caption) && !this.view.cover;
     if (at && reads && at.j !== null) return this.hover(event);
