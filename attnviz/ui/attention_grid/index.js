@@ -3,6 +3,9 @@
 
 import { mount } from './instrument.js';
 
+// Every event the instrument sends, as the component's one trigger.
+export const toStreamlit = (component) => (event) => component.setTriggerValue('event', event);
+
 export default function (component) {
-  mount(component.parentElement, JSON.parse(component.data), (event) => component.setTriggerValue('event', event));
+  mount(component.parentElement, JSON.parse(component.data), toStreamlit(component));
 }

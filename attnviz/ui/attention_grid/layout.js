@@ -113,3 +113,6 @@ export function moved({ i, j }, key, rows, cols) {
   if (!to) return null;
   return { i: Math.min(rows - 1, Math.max(0, to[0])), j: Math.min(cols - 1, Math.max(0, to[1])) };
 }
+
+// What a pick of cell (i, j) of ``view`` sends (j null: its row label): a prediction on a covered view, else the cell.
+export const picked = (view, { i, j }) => [view.cover ? 'predict' : 'choose', { view: view.name, row: i, col: j }];

@@ -3,7 +3,7 @@
 // module lays the views out, maps positions to colours, and answers hover, click and PNG.
 
 import { element, setIfNew, theme } from './dom.js';
-import { cellAt, digitHeight, layout, moved } from './layout.js';
+import { cellAt, digitHeight, layout, moved, picked } from './layout.js';
 import { unpacked } from './colour.js';
 import { coloursOf, paint } from './paint.js';
 import { namePng, savePng } from './png.js';
@@ -202,9 +202,7 @@ class View {
   }
   // A cell or a row label (j null) chosen: its row becomes the focus token; on a covered view, it is the prediction
   // (a row label: "none", where the question allows it).
-  pick({ i, j }) {
-    (this.view.cover ? this.shared.predict : this.shared.choose)({ view: this.view.name, row: i, col: j });
-  }
+  pick(at) { const [how, cell] = picked(this.view, at); this.shared[how](cell); }
 
   savePng() {
     savePng(this.view, this.box, this.shared, this.canvas.clientWidth, this.height || this.shared.height, theme(this.figure));

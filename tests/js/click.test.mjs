@@ -1,0 +1,77 @@
+// The browser's half of a click (README: the life of a click): a rail control's change goes out as the component's
+// one trigger "event", {control, value}; a cell picked on a view as {cell} or, covered, as {guess}. A small stand-in
+// for the DOM: what rail.js and dom.js use of it, nothing drawn.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { toStreamlit } from '../../attnviz/ui/attention_grid/index.js';
+import { controlEvents } from '../../attnviz/ui/attention_grid/instrument.js';
+import { picked } from '../../attnviz/ui/attention_grid/layout.js';
+import { Rail } from '../../attnviz/ui/attention_grid/rail.js';
+
+class Node extends EventTarget {
+  constructor(tag) {
+    super();
+    Object.assign(this, { tagName: tag.toUpperCase(), children: [], parent: null, dataset: {}, style: {}, attributes: {} });
+  }
+
+  append(...nodes) { for (const node of nodes) this.insertBefore(node, null); }
+
+  insertBefore(node, before) {
+    if (typeof node === 'string') return;
+    node.parent = this;
+    const at = this.children.indexOf(before);
+    this.children.splice(at < 0 ? this.children.length : at, 0, node);
+  }
+
+  after(node) { this.parent.insertBefore(node, this.parent.children[this.parent.children.indexOf(this) + 1] ?? null); }
+
+  remove() { this.parent?.children.splice(this.parent.children.indexOf(this), 1); }
+
+  setAttribute(name, value) { this.attributes[name] = String(value); }
+
+  getRootNode() { return { activeElement: null }; }
+
+  * all() { yield this; for (const child of this.children) yield* child.all(); }
+}
+
+globalThis.document = { createElement: (tag) => new Node(tag) };
+
+const CONTROLS = [
+  { kind: 'check', field: 'causal', label: 'Causal mask', help: '', value: false },
+  { kind: 'button', field: 'undo', label: 'Undo', disabled: false },
+];
+
+function railSending() {
+  const sent = [];
+  const rail = new Rail(new Node('div'));
+  rail.update({ note: '', controls: CONTROLS });
+  rail.send = controlEvents(toStreamlit({ setTriggerValue: (name, value) => sent.push([name, value]) }));
+  const find = (tag) => [...rail.element.all()].find((node) => node.tagName === tag);
+  return { rail, sent, find };
+}
+
+test('a tick on Causal mask goes to Streamlit as the one trigger "event", naming the control and its value', () => {
+  const { sent, find } = railSending();
+  const box = find('INPUT');
+  box.checked = true;
+  box.dispatchEvent(new Event('change'));
+  assert.deepEqual(sent, [['event', { control: 'causal', value: true }]]);
+});
+
+test('Undo is a control like any other: its press is the event, each press counted once drawn', () => {
+  const { rail, sent, find } = railSending();
+  find('BUTTON').dispatchEvent(new Event('click'));
+  find('BUTTON').dispatchEvent(new Event('click')); // waits until the first is drawn (sends.js)
+  assert.deepEqual(sent, [['event', { control: 'undo', value: true }]]);
+  rail.update({ note: '', controls: CONTROLS }); // Python drew the first
+  assert.deepEqual(sent, [['event', { control: 'undo', value: true }], ['event', { control: 'undo', value: true }]]);
+});
+
+test('a picked cell is chosen, a picked row label too (col null), and on a covered view it is a prediction', () => {
+  assert.deepEqual(picked({ name: 'weights' }, { i: 2, j: 1 }), ['choose', { view: 'weights', row: 2, col: 1 }]);
+  assert.deepEqual(picked({ name: 'scores' }, { i: 3, j: null }), ['choose', { view: 'scores', row: 3, col: null }]);
+  assert.deepEqual(picked({ name: 'weights', cover: 'Which key?' }, { i: 4, j: 0 }), [
+    'predict', { view: 'weights', row: 4, col: 0 },
+  ]);
+});
