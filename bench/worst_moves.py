@@ -183,7 +183,7 @@ def classroom_moves() -> list[Move]:
 
     def longest_plan(at) -> None:
         ready = next(iter(plans.READY.values()))
-        at.session_state[LESSON_PLAN] = plans.LessonPlan("Longest", (ready.steps * plans.MAX_STEPS)[: plans.MAX_STEPS])
+        at.session_state[LESSON_PLAN] = plans.LessonPlan("Longest", (ready.steps * plans.MAX_LESSON_STEPS)[: plans.MAX_LESSON_STEPS])
 
     return [
         Move(
@@ -196,7 +196,7 @@ def classroom_moves() -> list[Move]:
         Move(
             "lesson_plans",
             "move a step down, and back",
-            f"a lesson of {plans.MAX_STEPS} steps",
+            f"a lesson of {plans.MAX_LESSON_STEPS} steps",
             longest_plan,
             (lambda at: at.button(key="step.Down.0").click(), lambda at: at.button(key="step.Up.1").click()),
         ),
