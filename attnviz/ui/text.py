@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import streamlit as st
@@ -117,3 +119,12 @@ def token_chips(tokens) -> None:
         for i, token in enumerate(tokens)
     )
     st.markdown(f'<div class="attnviz-chips" dir="auto">{chips}</div>', unsafe_allow_html=True)
+
+
+@contextmanager
+def named_table(name: str, key: str) -> Iterator[None]:
+    """Holds one table (st.data_editor or st.dataframe) and names it ``name`` for screen readers: Streamlit draws its
+    grid on a canvas with no name, so keyboard.js gives the canvas this hidden line's text (aria-label)."""
+    with st.container(key=f"named-table-{key}", gap=None):
+        st.markdown(f'<span class="attnviz-table-name" hidden>{html.escape(name)}</span>', unsafe_allow_html=True)
+        yield

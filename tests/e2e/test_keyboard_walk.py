@@ -10,7 +10,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from attnviz.lessons.playground import OPENING
+from attnviz.lessons.playground import MATRIX_ROLES, OPENING
 from attnviz.pages import PAGES
 from tests.e2e.test_accessibility import tab_to
 from tests.figures.test_contrast import ratio
@@ -97,7 +97,8 @@ def test_doubled_finds_a_name_said_twice():
 
 
 def controls(page) -> list[tuple[str, str]]:
-    """(role, name) of every control in Chromium's accessibility tree, and of every focusable image (a view)."""
+    """(role, name) of every control in Chromium's accessibility tree, of every focusable image (a view) or canvas
+    (a data grid: st.data_editor, st.dataframe), and of every grid (the table a data grid holds for readers)."""
     session = page.context.new_cdp_session(page)
     try:
         nodes = session.send("Accessibility.getFullAXTree")["nodes"]
@@ -107,7 +108,7 @@ def controls(page) -> list[tuple[str, str]]:
     for node in nodes:
         role = node.get("role", {}).get("value")
         focusable = any(p["name"] == "focusable" and p["value"].get("value") for p in node.get("properties", []))
-        if not node.get("ignored") and (role in CONTROL_ROLES or (role == "image" and focusable)):
+        if not node.get("ignored") and (role in CONTROL_ROLES | {"grid"} or (role in ("image", "Canvas") and focusable)):
             found.append((role, node.get("name", {}).get("value", "").strip()))
     return found
 
@@ -123,6 +124,8 @@ def test_every_control_has_one_name_said_once(browser, server, page_name):
         if page_name == "playground":  # the two the label's (i) used to take, and one it doubled
             assert {("combobox", "Predict first"), ("combobox", "Focus token (query)")} <= set(found)
             assert ("checkbox", "Causal mask") in found
+            tables = sorted(name for role, name in found if role == "Canvas")  # the Q, K and V editors
+            assert tables == sorted(f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token" for matrix in "QKV")
     finally:
         context.close()
 
