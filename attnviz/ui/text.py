@@ -84,8 +84,11 @@ _FOCUS_CSS = """
 .attnviz-skip:focus { position: fixed; top: 0.6rem; left: 0.6rem; z-index: 1000200; width: auto; height: auto;
   clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--attnviz-page-bg, Canvas);
   outline: 2px solid currentColor; }
-/* A phone's formulas a little smaller: a worked line of two products fits its 358 px. */
-@media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; } }
+/* A phone's formulas a little smaller: a worked line of two products fits its 358 px. A chart's toolbar (eight
+   buttons, 224 px) sits in a strip of its own above the chart, not over its title and labels. */
+@media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; }
+  [data-testid="stPlotlyChart"] { padding-top: 1.9rem; }
+  [data-testid="stPlotlyChart"] .modebar-container { top: -1.9rem !important; } }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
