@@ -135,17 +135,22 @@ def focused(page) -> str:
                          "(document.activeElement?.className || document.activeElement?.tagName || '')")  # fmt: skip
 
 
-def test_the_playground_by_keyboard_tabs_undo_and_views(page, server):
-    """From load, the first view within 15 Tabs (Enter on "Skip to the views" allowed); one Tab stop a view; after
-    Undo by keyboard the focus stays in the controls."""
-    open_app_page(page, server.url)
+def tab_to_the_first_view(page, most: int = 15) -> None:
+    """Tabs from load to the first view, pressing Enter on "Skip to the views"; fails past ``most`` Tabs."""
     tabs = 0
     while focused(page) != "view":
-        assert tabs < 15, f"the first view is not reached in 15 Tabs (now on {focused(page)!r})"
+        assert tabs < most, f"the first view is not reached in {most} Tabs (now on {focused(page)!r})"
         page.keyboard.press("Tab")
         tabs += 1
         if focused(page) == "attnviz-skip":
             page.keyboard.press("Enter")
+
+
+def test_the_playground_by_keyboard_tabs_undo_and_views(page, server):
+    """From load, the first view within 15 Tabs (Enter on "Skip to the views" allowed); one Tab stop a view; after
+    Undo by keyboard the focus stays in the controls."""
+    open_app_page(page, server.url)
+    tab_to_the_first_view(page)
     canvases = page.locator(FIRST_VIEW)
     assert page.evaluate("(c) => document.activeElement === c", canvases.nth(0).element_handle())
     for k in range(1, canvases.count()):  # each view is one stop: Tab goes from canvas to canvas
