@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from dataclasses import dataclass
 
 from bench.load_moves import VIEWS
@@ -16,6 +17,7 @@ from bench.st_elements import ProtocolError, RunResult, user_key
 LESSON = "ready.present.0"  # "Attention in 15 minutes": step 1 asks which key “good” (row 4) attends to most
 FOCUS_ROW = 4
 NOT_COUNTED = "Your answer was not counted for the class"  # attnviz.ui.class_join's words
+BROWSER_VOTER = {"kind": "bidi_component", "key_part": "voter"}  # sends the id kept in localStorage
 CODE = re.compile(r"Class code \*\*([A-Z0-9]{6})\*\*")
 
 
@@ -49,8 +51,13 @@ async def ask_the_class(teacher: Session) -> tuple[str, str]:
 
 async def join(student: Session, query: str) -> RunResult:
     """A student opens the join address: the asked setup, asking, with the code in the box (or the code's problem,
-    said at once)."""
-    return await student.open(query=query)
+    said at once). As a browser does, the page's script then sends the browser's own id (its answer waits for it)."""
+    joined = await student.open(query=query)
+    voter = next((w for w in student.widgets.values() if w.matches(**BROWSER_VOTER)), None)
+    if voter is not None:
+        student.trigger(voter, "id", secrets.token_hex(16))
+        await student.rerun(fragment_id=voter.fragment_id)
+    return joined
 
 
 async def answer(student: Session, key: int) -> RunResult:

@@ -11,6 +11,7 @@ from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors, reset_vectors, vector_input
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.state import setting_value
+from attnviz.ui.text import named_table
 
 through_the_router()  # a fresh server's first visit to this address: through app.py
 
@@ -32,7 +33,8 @@ st.markdown(
     r"gives 0, opposite directions give the most negative."
 )
 rows = geo.refresher_rows()
-st.dataframe(pd.DataFrame(geo.refresher_table(rows)), hide_index=True, width="stretch")
+with named_table("Dot product refresher: two ways to the same number", "refresher"):
+    st.dataframe(pd.DataFrame(geo.refresher_table(rows)), hide_index=True, width="stretch")
 worked = rows[-1]
 st.caption(
     f"Worked example: [2, 3]·[5, −1] = 2·5 + 3·(−1) = 10 − 3 = {worked.comparison.dot:g}. "
@@ -71,15 +73,16 @@ if result.comparisons[0].query_length == 0:
     numbers.warning(
         "The query is the zero vector: every score is 0 and no angle is defined, so attention is spread evenly."
     )
-numbers.dataframe(
-    pd.DataFrame(geo.key_table(result, key_names)),
-    hide_index=True,
-    width="stretch",
-    column_config={
-        "q·k": st.column_config.NumberColumn(format="%.2f"),
-        "|k|": st.column_config.NumberColumn(format="%.3f"),
-    },
-)
+with numbers, named_table("Each key's score against the query", "keys"):
+    st.dataframe(
+        pd.DataFrame(geo.key_table(result, key_names)),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "q·k": st.column_config.NumberColumn(format="%.2f"),
+            "|k|": st.column_config.NumberColumn(format="%.3f"),
+        },
+    )
 
 # ----------------------------------------------------------------------------- 3. magnitude
 st.header("3. The magnitude problem")

@@ -22,7 +22,7 @@ from attnviz.ui.editors import number_table
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import through_the_router
-from attnviz.ui.text import literal
+from attnviz.ui.text import literal, named_table
 
 through_the_router()  # a fresh server's first visit to this address: through app.py
 
@@ -68,7 +68,7 @@ def edited_x(base_X: np.ndarray) -> np.ndarray:
     columns = [f"x{c + 1}" for c in range(d_model)]
     st.markdown("**X**: one row per token. Small enough to edit: change a number and everything below follows.")
     shown = with_cells(base_X, edits)
-    typed = number_table(shown, labels, columns, name=f"x.{setup.seed}.{d_model}")
+    typed = number_table(shown, labels, columns, name=f"x.{setup.seed}.{d_model}", said="X: one row a token")
     parsed, problems = parse_cells(typed, base_X.shape, lambda row, col: f"X[{row}, dimension {col + 1}]")
     for problem in problems:
         st.warning(literal(problem))
@@ -134,11 +134,12 @@ with explained_errors():
     params = costs.parameters(d_model, n_heads)
     work = costs.flops(n, d_model, n_heads)
 st.markdown(costs.parameters_text(params))
-st.dataframe(
-    pd.DataFrame(costs.flops_table(work)),
-    hide_index=True,
-    column_config={"FLOPs": st.column_config.NumberColumn(format="localized")},
-)
+with named_table("FLOPs of each step", "flops"):
+    st.dataframe(
+        pd.DataFrame(costs.flops_table(work)),
+        hide_index=True,
+        column_config={"FLOPs": st.column_config.NumberColumn(format="localized")},
+    )
 st.caption(costs.flops_caption(n, work))
 lengths = np.unique(np.geomspace(1, 16_384, 60).astype(int))
 curve = costs.cost_curve((*lengths, n), d_model, n_heads)

@@ -121,7 +121,8 @@ with vectors:
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:
                 st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")
-                number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix)
+                said = f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token"  # the table's name, for screen readers
+                number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix, said=said)
         for message in state.take_table_messages():  # under the tables, which a message above would move
             st.warning(literal(message), icon=":material/warning:")
         st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")

@@ -28,6 +28,8 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``stApp``, the ``stSkipToContent`` link, ``stButton``,      | flight; the focus a rerun drops; a table's header row  |
 | ``stHorizontalBlock``, ``st-key-<key>`` classes,            | does not sort); tests/e2e/test_keyboard_in_flight.py,  |
 | ``stDataFrame`` (the data editor's 35 px header row)        | tests/e2e/test_tables.py                               |
+| the data grid's ``data-grid-canvas`` and the ``table`` of   | attnviz/ui/keyboard.js (each table's name for readers);|
+| role ``grid`` inside it                                     | tests/e2e/test_keyboard_walk.py                        |
 
 Each is checked for what the project relies on, not just that a name imports; the behaviour behind it is also covered
 by the tests named in each assertion's message.
@@ -188,17 +190,20 @@ def test_a_page_is_marked_runnable_per_object_so_a_copy_per_run_keeps_sessions_a
     assert "self._can_be_called = False" in inspect.getsource(StreamlitPage.run), why
 
 
-def test_the_frontend_still_marks_what_the_keyboard_helpers_read():
-    """keyboard.js reads the script's state from stApp's attribute, skips Streamlit's skip link and finds a button
-    again by its widget's ``st-key-`` class: each still appears in Streamlit's frontend bundle."""
+def frontend_bundle(files: str) -> str:
+    """The text of Streamlit's frontend scripts named like ``files``."""
     from pathlib import Path
 
     import streamlit
 
-    bundle = "".join(
-        path.read_text(encoding="utf-8", errors="ignore")
-        for path in (Path(streamlit.__file__).parent / "static" / "static" / "js").glob("*.js")
-    )
+    folder = Path(streamlit.__file__).parent / "static" / "static" / "js"
+    return "".join(path.read_text(encoding="utf-8", errors="ignore") for path in folder.glob(files))
+
+
+def test_the_frontend_still_marks_what_the_keyboard_helpers_read():
+    """keyboard.js reads the script's state from stApp's attribute, skips Streamlit's skip link and finds a button
+    again by its widget's ``st-key-`` class: each still appears in Streamlit's frontend bundle."""
+    bundle = frontend_bundle("*.js")
     hooks = ("data-test-script-state", "stSkipToContent", "stButton", "stHorizontalBlock", "st-key-", "running", "stDataFrame")
     for hook in hooks:
         assert hook in bundle, broke(f"DOM hook {hook!r}", "attnviz/ui/keyboard.js")
@@ -211,12 +216,7 @@ def test_every_data_testid_the_product_styles_or_reads_is_still_in_streamlits_fr
     import re
     from pathlib import Path
 
-    import streamlit
-
-    bundle = "".join(
-        path.read_text(encoding="utf-8", errors="ignore")
-        for path in (Path(streamlit.__file__).parent / "static" / "static" / "js").glob("*.js")
-    )
+    bundle = frontend_bundle("*.js")
     repo = Path(__file__).resolve().parents[1]
     sources = [repo / "app.py", *(repo / "pages").glob("*.py")]
     sources += [path for suffix in ("py", "js", "css") for path in (repo / "attnviz").rglob(f"*.{suffix}")]
@@ -246,3 +246,11 @@ def test_apptest_still_runs_a_page_alone_after_its_first_run_where_there_is_a_pa
     second = [markdown.value for markdown in at.run().markdown]
     why = broke("AppTest's legacy pages/ mode on every run", "tests/app/conftest.py (RouterAlreadyRan): delete it")
     assert first == ["the router", "the page"] and second == ["the page"], why
+
+
+def test_the_data_grid_is_still_a_canvas_holding_a_grid_table_that_keyboard_js_names():
+    """keyboard.js names each data grid (attnviz.ui.text.named_table) by its canvas, ``data-grid-canvas``, and the
+    ``table`` of role ``grid`` the canvas holds for readers (tests/e2e/test_keyboard_walk.py checks the names)."""
+    bundle = frontend_bundle("DataFrame.*.js")
+    for hook in ("data-grid-canvas", "createElement(`table`,{key:`access-tree`,role:`grid`"):
+        assert hook in bundle, broke(f"DOM hook {hook!r}", "attnviz/ui/keyboard.js (the tables' names)")

@@ -24,10 +24,12 @@ from attnviz.ui.text import literal
 
 NOT_COUNTED = "Your answer was not counted for the class"
 # One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
-# sent once a page load. Without storage (switched off), the session's own id counts.
+# sent until the server has heard it (each render is a rerun's). Without storage (switched off), an empty id: the
+# session's own counts. An answer waits for it, else an answer made first would count once more after a reload.
 _BROWSER_VOTER_JS = """
-export default function ({ setTriggerValue }) {
-  let id = null;
+export default function ({ data, setTriggerValue }) {
+  if (data?.heard) return;
+  let id = '';
   try {
     id = window.localStorage.getItem('attnviz.voter');
     if (!/^[0-9a-f]{32}$/.test(id || '')) {
@@ -36,10 +38,8 @@ export default function ({ setTriggerValue }) {
       window.localStorage.setItem('attnviz.voter', id);
     }
   } catch (error) {
-    return;
+    id = '';
   }
-  if (window.__attnvizVoterSent === id) return; // each trigger is a rerun: once a page load is enough
-  window.__attnvizVoterSent = id;
   setTriggerValue('id', id);
 }
 """
@@ -119,6 +119,8 @@ def _send_kept_answer(code: str) -> None:
     kept, asked = _kept_answer(), asked_setup()
     if kept is None or (asked is not None and kept[0] != asked):
         return
+    if not st.session_state.get(state.BROWSER_VOTER_HEARD):
+        return  # sent by the run the browser's id starts
     tried = st.session_state.get(state.CLASS_SENT)
     if tried is not None and tried[:2] == (code, kept):
         return  # sent already (or refused): a rerun does not send it again
@@ -135,11 +137,13 @@ def _send_kept_answer(code: str) -> None:
 
 
 def _take_browser_voter() -> None:
-    """The browser's own id (trigger "id") becomes this session's voter, if it has the shape the script makes."""
+    """The browser's own id (trigger "id") becomes this session's voter, if it has the shape the script makes; any
+    other (none kept) leaves the session's. Either way the browser has spoken: answers may go."""
     sent = state.widget_value(state.BROWSER_VOTER)
     voter = sent.get("id") if isinstance(sent, dict) else None
     if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
         st.session_state[state.VOTER] = voter
+    st.session_state[state.BROWSER_VOTER_HEARD] = True
 
 
 def in_a_class() -> bool:
@@ -158,7 +162,8 @@ def join_box() -> None:
         placeholder="e.g. K7P2QX",
         help="Your prediction is added to the class's bars, without your name.",
     )
-    _BROWSER_VOTER(key=state.BROWSER_VOTER, on_id_change=_take_browser_voter)
+    heard = bool(st.session_state.get(state.BROWSER_VOTER_HEARD))
+    _BROWSER_VOTER(key=state.BROWSER_VOTER, data={"heard": heard}, on_id_change=_take_browser_voter)
     if code := state.class_code():
         _send_kept_answer(code)
     _say_where_the_answer_stands(code)
@@ -186,7 +191,9 @@ def _say_where_the_answer_stands(code: str | None) -> None:
 
 def _say_sent(code: str, kept: tuple[PlaygroundState, int] | None) -> None:
     sent = st.session_state.get(state.CLASS_SENT)
-    if kept is None or sent is None or sent[:2] != (code, kept):
+    if kept is not None and not st.session_state.get(state.BROWSER_VOTER_HEARD):
+        st.caption(f"Sending your answer to the class question {code}…")
+    elif kept is None or sent is None or sent[:2] != (code, kept):
         st.caption(f"Your predictions count for the class question {code}.")
     elif sent[2]:
         st.warning(literal(sent[2]), icon=":material/warning:")

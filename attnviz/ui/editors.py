@@ -10,11 +10,14 @@ import streamlit as st
 
 from attnviz.core.numbers import cell_text
 from attnviz.ui import edge, state
+from attnviz.ui.text import named_table
 
 
-def number_table(values, row_labels: list[str], column_names: list[str], *, name: str) -> dict[tuple[int, int], object]:
-    """An editable table whose cells hold the numbers as text; returns what the user typed, by (row, column). It is
-    as tall as its rows, up to 12 of them; more scroll inside it.
+def number_table(
+    values, row_labels: list[str], column_names: list[str], *, name: str, said: str
+) -> dict[tuple[int, int], object]:
+    """An editable table whose cells hold the numbers as text, named ``said`` for screen readers; returns what the user
+    typed, by (row, column). It is as tall as its rows, up to 12 of them; more scroll inside it.
 
     Text, not number columns: Streamlit's number editor quietly drops the characters it does not expect, so "1e9"
     arrived as 19 and "1.5e-3" as -1.53, and it clamps to its bounds without a word. As text, the app receives
@@ -37,14 +40,15 @@ def number_table(values, row_labels: list[str], column_names: list[str], *, name
         },
     }
     key = state.table_key(name)
-    try:
-        st.data_editor(frame, key=key, **settings)
-    except (KeyError, IndexError) as error:  # an edit of a column or row this table lacks (the edge checked the rest)
-        edge.refused(f"table {name}", error)
-        state.renew_tables()  # a new key: the table again, without the refused edits
-        key = state.table_key(name)
-        st.data_editor(frame, key=key, **settings)
-        st.warning(edge.take_refusal(), icon="✋")  # at the table it came from
+    with named_table(said, name):
+        try:
+            st.data_editor(frame, key=key, **settings)
+        except (KeyError, IndexError) as error:  # an edit of a column or row this table lacks (the edge checked the rest)
+            edge.refused(f"table {name}", error)
+            state.renew_tables()  # a new key: the table again, without the refused edits
+            key = state.table_key(name)
+            st.data_editor(frame, key=key, **settings)
+            st.warning(edge.take_refusal(), icon="✋")  # at the table it came from
     return typed_cells(key, column_names)
 
 

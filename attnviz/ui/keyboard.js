@@ -23,6 +23,7 @@ const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabl
 // Buttons whose press reruns the script: Streamlit's st.button, and the matrix component's (not its help buttons).
 const RERUNS = '[data-testid="stButton"] button, button[data-field], [data-field] button:not(.attnviz-about)';
 const TABLE = '[data-testid="stDataFrame"]';
+const GRID = `${TABLE} canvas[data-testid="data-grid-canvas"]`;
 const TABLE_HEADER_PX = 35; // st.data_editor's header row
 const STARTS_WITHIN_MS = 2000; // a press's run has begun by then, or it started none
 const KEEPS_FOCUS_MS = 30000;
@@ -58,6 +59,17 @@ function liveButton(place) {
 function nameSlidersOnce() {
   for (const thumb of document.querySelectorAll('[data-testid="stSlider"] input[aria-labelledby][aria-label]')) {
     thumb.removeAttribute('aria-labelledby');
+  }
+}
+
+// Streamlit's data grid is a canvas (and a grid table inside it) without a name: the name is the hidden line its
+// container holds (attnviz.ui.text.named_table).
+function nameTables() {
+  for (const grid of document.querySelectorAll(GRID)) {
+    const name = grid.closest('[class*="st-key-named-table-"]')?.querySelector('.attnviz-table-name')?.textContent;
+    for (const named of [grid, grid.querySelector('table[role="grid"]')]) {
+      if (name && named && named.getAttribute('aria-label') !== name) named.setAttribute('aria-label', name);
+    }
   }
 }
 
@@ -156,8 +168,9 @@ export default function () {
     (document.querySelector('.attnviz-view canvas') ?? document.querySelector('[data-testid="stMain"]'))?.focus();
   });
   nameSlidersOnce();
+  nameTables();
   notePageBackground(app);
-  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); notePageBackground(app); }).observe(document.body, {
+  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); nameTables(); notePageBackground(app); }).observe(document.body, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'],
   });
   if (app) {

@@ -39,6 +39,20 @@ LESSON_CSS = """
 .st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; } /* the bars first */
 .st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 0.75rem; line-height: 1.35; }
 .st-key-lesson_tally [data-testid="stColumn"] { width: 100% !important; flex: 0 0 auto !important; }
+/* A phone: the note on its line, the four buttons in one row under it (stacked, they took 374 of 844 px), and the
+   bar alone holds the top: the Playground's controls scroll with the page. */
+@media (max-width: 640px) {
+  .st-key-lesson_bar > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] { display: grid;
+    grid-template-columns: repeat(3, auto) 1fr; gap: 0.3rem; }
+  .st-key-lesson_bar > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
+    min-width: 0 !important; width: auto !important; }
+  .st-key-lesson_bar > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]:first-child {
+    grid-column: 1 / -1; }
+  .st-key-lesson_bar button { padding: 0.2rem 0.4rem; min-height: 2.2rem; gap: 0.25rem; }
+  .st-key-lesson_bar button p { font-size: 0.875rem; }
+  .st-key-lesson-ask button span:has(> [data-testid="stIconMaterial"]) { display: none; } /* its words, whole, in the row's room */
+  .attnviz-rail { position: static !important; }
+}
 """
 _SUBJECT = st.components.v2.component(
     "attnviz_lesson_subject", js=(Path(__file__).parent / "lesson_subject.js").read_text(encoding="utf-8")

@@ -44,6 +44,7 @@ CLASS_ASKED = "class.asked"  # the PlaygroundState the joined question asks abou
 CLASS_PROBLEM = "class.problem"  # why the typed code was refused, said under the box until another is typed
 CLASS_SENT = "class.sent"  # the last answer sent: (code, (state asked on, option), why it was refused or None)
 BROWSER_VOTER = "browser_voter"  # a component sending this browser's own voter id (trigger "id"), from localStorage
+BROWSER_VOTER_HEARD = "browser_voter.heard"  # the browser has sent its id (or said it keeps none): answers may go
 LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)
 LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whether the step's answer is shown)
 LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where

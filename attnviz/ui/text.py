@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import streamlit as st
@@ -82,8 +84,11 @@ _FOCUS_CSS = """
 .attnviz-skip:focus { position: fixed; top: 0.6rem; left: 0.6rem; z-index: 1000200; width: auto; height: auto;
   clip-path: none; padding: 0.4rem 0.8rem; border-radius: 0.4rem; background: var(--attnviz-page-bg, Canvas);
   outline: 2px solid currentColor; }
-/* A phone's formulas a little smaller: a worked line of two products fits its 358 px. */
-@media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; } }
+/* A phone's formulas a little smaller: a worked line of two products fits its 358 px. A chart's toolbar (eight
+   buttons, 224 px) sits in a strip of its own above the chart, not over its title and labels. */
+@media (max-width: 640px) { [data-testid="stMain"] .katex-display { font-size: 0.8em; }
+  [data-testid="stPlotlyChart"] { padding-top: 1.9rem; }
+  [data-testid="stPlotlyChart"] .modebar-container { top: -1.9rem !important; } }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible) { outline: 2px solid currentColor; outline-offset: 2px;
   border-radius: 0.3rem; }
@@ -117,3 +122,12 @@ def token_chips(tokens) -> None:
         for i, token in enumerate(tokens)
     )
     st.markdown(f'<div class="attnviz-chips" dir="auto">{chips}</div>', unsafe_allow_html=True)
+
+
+@contextmanager
+def named_table(name: str, key: str) -> Iterator[None]:
+    """Holds one table (st.data_editor or st.dataframe) and names it ``name`` for screen readers: Streamlit draws its
+    grid on a canvas with no name, so keyboard.js gives the canvas this hidden line's text (aria-label)."""
+    with st.container(key=f"named-table-{key}", gap=None):
+        st.markdown(f'<span class="attnviz-table-name" hidden>{html.escape(name)}</span>', unsafe_allow_html=True)
+        yield

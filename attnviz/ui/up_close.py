@@ -13,7 +13,7 @@ from attnviz.lessons.row_arithmetic import (
     mask_explanation,
     row_summary,
 )
-from attnviz.ui.text import literal
+from attnviz.ui.text import literal, named_table
 
 
 def one_token_up_close(playground: PlaygroundState) -> None:
@@ -33,12 +33,14 @@ def one_token_up_close(playground: PlaygroundState) -> None:
     columns = arithmetic_columns(
         Q, K, result, playground.labels, i, scale=playground.scale, temperature=playground.temperature
     )
-    st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
+    with named_table(f"From scores to weights for {playground.tokens[i]}, one row a key", "up-close-weights"):
+        st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
     st.caption(row_summary(result, i))
     st.markdown(f"**The output of “{literal(playground.tokens[i])}” blends the values by these weights: Σⱼ wⱼ · vⱼ**")
-    st.dataframe(
-        pd.DataFrame(blend_columns(result, V, playground.labels, i)),
-        hide_index=True,
-        width="stretch",
-        height=38 + 35 * (min(playground.n, 12) + 1),  # every key and the sum, without an inner scroll
-    )
+    with named_table(f"The output of {playground.tokens[i]}: the values blended, one row a key", "up-close-blend"):
+        st.dataframe(
+            pd.DataFrame(blend_columns(result, V, playground.labels, i)),
+            hide_index=True,
+            width="stretch",
+            height=38 + 35 * (min(playground.n, 12) + 1),  # every key and the sum, without an inner scroll
+        )

@@ -16,8 +16,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
 from bench.attack import HOSTILE_NOTE, HOSTILE_QUESTION, HOSTILE_TITLE, hostile_lesson
-from bench.harness.triggers import trigger_state
-from tests.app.test_playground import guess
+from tests.app.test_playground import guess, send_browser_voter
 from tests.app.test_text import gfm_autolinks, spoken
 from tests.support.apptest import as_read, button, chart, open_app, playground, texts, use_control, views
 
@@ -232,14 +231,6 @@ def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_w
     guess(spent(student, "answer"), 4, 3)
     assert "too many answers at once" in texts(student.warning)
     assert shared_tally().counts(code, now=time.time()).voters == 0
-
-
-def send_browser_voter(at, value):
-    """What the browser's script sends on a page load: this browser's id from its localStorage (trigger "id")."""
-    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_browser_voter"]
-    states = at._tree.get_widget_states()
-    states.widgets.append(trigger_state(component.proto.id, "id", value))
-    return at._run(states)
 
 
 def test_reloads_of_one_browser_count_once_and_a_crafted_id_is_the_session_s_own():

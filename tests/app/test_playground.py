@@ -15,6 +15,7 @@ from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.examples import EXAMPLES
+from attnviz.ui.state import BROWSER_VOTER_HEARD
 from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
 from tests.support.apptest import (
@@ -539,8 +540,23 @@ def test_undo_steps_back_through_every_move_and_says_what_came_back(app):
 # ----------------------------------------------------------------------------- predict mode
 
 
+def send_browser_voter(at, value):
+    """What the browser's script sends once the class box is drawn: this browser's id from its localStorage
+    (trigger "id"), or "" from a browser that keeps none."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_browser_voter"]
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(component.proto.id, "id", value))
+    return at._run(states)
+
+
 def guess(at, row: int | None = None, col: int | None = None, *, choice: int | None = None):
-    """A click on a cell (or a button) of a covered view, as the browser sends it: the event {"guess": …}."""
+    """A click on a cell (or a button) of a covered view, as the browser sends it: the event {"guess": …}. A browser has
+    sent its id by then if the class box is drawn (an answer waits for it): here one that keeps none, so each session
+    is its own student, unless the test sent one."""
+    if BROWSER_VOTER_HEARD not in at.session_state and any(
+        c.proto.component_name == "attnviz_browser_voter" for c in at.get("bidi_component")
+    ):
+        at = send_browser_voter(at, "")
     (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
     states = at._tree.get_widget_states()
     sent = {"choice": choice} if choice is not None else {"row": row, "col": col}

@@ -64,18 +64,23 @@ def type_code(phone, code: str) -> None:
     box.press("Enter")
 
 
+def ask_the_class(teacher, url: str) -> tuple[str, str]:
+    """The teacher presents the ready lesson's step 1 and asks the class: (the code, the join address shown)."""
+    open_app_page(teacher, f"{url}/")  # the Playground first: its tables import what the tally's chart uses
+    open_app_page(teacher, f"{url}/lesson_plans")
+    teacher.locator(".st-key-ready-present-0 button").click()  # step 1: which key will “good” attend to most?
+    bar_says(teacher, "step 1 of")
+    teacher.locator(".st-key-lesson-ask button").click()
+    bar_says(teacher, "Class code")
+    code = re.search(r"Class code ([A-Z0-9]{6})", teacher.locator(".st-key-lesson_bar").inner_text())[1]
+    return code, teacher.locator(".st-key-lesson_bar [data-testid=stCode]").inner_text().strip()
+
+
 def test_three_phones_join_by_the_short_address_and_only_answers_to_the_asked_setup_count(browser, server):
     contexts = [browser.new_context(viewport=PROJECTOR)] + [browser.new_context(viewport=PHONE) for _ in range(3)]
     try:
         teacher, wrong_first, reloading, wandering = (context.new_page() for context in contexts)
-        open_app_page(teacher, f"{server.url}/")  # the Playground first: its tables import what the tally's chart uses
-        open_app_page(teacher, f"{server.url}/lesson_plans")
-        teacher.locator(".st-key-ready-present-0 button").click()  # step 1: which key will “good” attend to most?
-        bar_says(teacher, "step 1 of")
-        teacher.locator(".st-key-lesson-ask button").click()
-        bar_says(teacher, "Class code")
-        code = re.search(r"Class code ([A-Z0-9]{6})", teacher.locator(".st-key-lesson_bar").inner_text())[1]
-        address = teacher.locator(".st-key-lesson_bar [data-testid=stCode]").inner_text().strip()
+        code, address = ask_the_class(teacher, server.url)
         assert address == f"{server.url}/?join={code}"  # the app's own address, as the browser reached it
         qr = teacher.locator(".st-key-lesson_bar img.attnviz-qr")
         assert qr.get_attribute("alt") == f"QR code of the join address {address}"

@@ -10,7 +10,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from attnviz.lessons.playground import OPENING
+from attnviz.lessons.playground import MATRIX_ROLES, OPENING
 from attnviz.pages import PAGES
 from tests.e2e.test_accessibility import tab_to
 from tests.figures.test_contrast import ratio
@@ -97,7 +97,8 @@ def test_doubled_finds_a_name_said_twice():
 
 
 def controls(page) -> list[tuple[str, str]]:
-    """(role, name) of every control in Chromium's accessibility tree, and of every focusable image (a view)."""
+    """(role, name) of every control in Chromium's accessibility tree, of every focusable image (a view) or canvas
+    (a data grid: st.data_editor, st.dataframe), and of every grid (the table a data grid holds for readers)."""
     session = page.context.new_cdp_session(page)
     try:
         nodes = session.send("Accessibility.getFullAXTree")["nodes"]
@@ -107,7 +108,7 @@ def controls(page) -> list[tuple[str, str]]:
     for node in nodes:
         role = node.get("role", {}).get("value")
         focusable = any(p["name"] == "focusable" and p["value"].get("value") for p in node.get("properties", []))
-        if not node.get("ignored") and (role in CONTROL_ROLES or (role == "image" and focusable)):
+        if not node.get("ignored") and (role in CONTROL_ROLES | {"grid"} or (role in ("image", "Canvas") and focusable)):
             found.append((role, node.get("name", {}).get("value", "").strip()))
     return found
 
@@ -123,6 +124,8 @@ def test_every_control_has_one_name_said_once(browser, server, page_name):
         if page_name == "playground":  # the two the label's (i) used to take, and one it doubled
             assert {("combobox", "Predict first"), ("combobox", "Focus token (query)")} <= set(found)
             assert ("checkbox", "Causal mask") in found
+            tables = sorted(name for role, name in found if role == "Canvas")  # the Q, K and V editors
+            assert tables == sorted(f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token" for matrix in "QKV")
     finally:
         context.close()
 
@@ -132,17 +135,22 @@ def focused(page) -> str:
                          "(document.activeElement?.className || document.activeElement?.tagName || '')")  # fmt: skip
 
 
-def test_the_playground_by_keyboard_tabs_undo_and_views(page, server):
-    """From load, the first view within 15 Tabs (Enter on "Skip to the views" allowed); one Tab stop a view; after
-    Undo by keyboard the focus stays in the controls."""
-    open_app_page(page, server.url)
+def tab_to_the_first_view(page, most: int = 15) -> None:
+    """Tabs from load to the first view, pressing Enter on "Skip to the views"; fails past ``most`` Tabs."""
     tabs = 0
     while focused(page) != "view":
-        assert tabs < 15, f"the first view is not reached in 15 Tabs (now on {focused(page)!r})"
+        assert tabs < most, f"the first view is not reached in {most} Tabs (now on {focused(page)!r})"
         page.keyboard.press("Tab")
         tabs += 1
         if focused(page) == "attnviz-skip":
             page.keyboard.press("Enter")
+
+
+def test_the_playground_by_keyboard_tabs_undo_and_views(page, server):
+    """From load, the first view within 15 Tabs (Enter on "Skip to the views" allowed); one Tab stop a view; after
+    Undo by keyboard the focus stays in the controls."""
+    open_app_page(page, server.url)
+    tab_to_the_first_view(page)
     canvases = page.locator(FIRST_VIEW)
     assert page.evaluate("(c) => document.activeElement === c", canvases.nth(0).element_handle())
     for k in range(1, canvases.count()):  # each view is one stop: Tab goes from canvas to canvas
