@@ -52,12 +52,12 @@ def join_from_link(page: str) -> None:
     on the Playground (or the code's problem is said at the top, at once). The code stays in the address, so a reload
     joins again."""
     code = st.query_params.get(join.PARAM)
-    if code is None or st.session_state.get(state.CLASS_LINK_CHECKED):
+    if code is None or state.kept(state.CLASS_LINK_CHECKED):
         return
-    st.session_state[state.CLASS_LINK_CHECKED] = True
-    st.session_state[state.CLASS_JOIN] = str(code)[:8]
+    state.keep(state.CLASS_LINK_CHECKED, True)
+    state.keep(state.CLASS_JOIN, str(code)[:8])
     _join(opening=True)
-    if problem := st.session_state.pop(state.CLASS_PROBLEM, None):
+    if problem := state.take(state.CLASS_PROBLEM):
         state.say(problem)  # at the top of the page, where a phone opens it (the box is only drawn when predicting)
     if page != DEFAULT_PAGE:
         st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:8]})
@@ -66,23 +66,23 @@ def join_from_link(page: str) -> None:
 def _join(*, opening: bool = False) -> None:
     """The code typed (or opened): checked at once; an open question's setup is opened unless the student's kept
     prediction already answers it, which is then sent (by the join box)."""
-    typed = str(st.session_state.get(state.CLASS_JOIN, "")).strip().upper()
+    typed = str(state.kept(state.CLASS_JOIN, "")).strip().upper()
     state.set_class_code(None)
-    st.session_state.pop(state.CLASS_ASKED, None)
-    st.session_state.pop(state.CLASS_PROBLEM, None)
+    state.take(state.CLASS_ASKED)
+    state.take(state.CLASS_PROBLEM)
     st.query_params.pop(join.PARAM, None)  # the address holds a code only while it is the one joined
     if not typed:
         return
     if not allowed("code", time.time()):
-        st.session_state[state.CLASS_PROBLEM] = "Too many codes tried at once: wait a few seconds, then type it again."
+        state.keep(state.CLASS_PROBLEM, "Too many codes tried at once: wait a few seconds, then type it again.")
         return
     try:
         asked = _asked_setup(class_tally().counts(typed, now=time.time()).setup)
     except AttnvizInputError as error:
-        st.session_state[state.CLASS_PROBLEM] = str(error)
+        state.keep(state.CLASS_PROBLEM, str(error))
         return
     state.set_class_code(typed)
-    st.session_state[state.CLASS_ASKED] = asked
+    state.keep(state.CLASS_ASKED, asked)
     kept = _kept_answer()
     if asked is not None and not on_asked_setup() and (kept is None or kept[0] != asked):
         (playground_session.start_from if opening else playground_session.set_playground)(asked)
@@ -98,7 +98,7 @@ def _asked_setup(link: str) -> PlaygroundState | None:
 
 
 def asked_setup() -> PlaygroundState | None:
-    return st.session_state.get(state.CLASS_ASKED)
+    return state.kept(state.CLASS_ASKED)
 
 
 def on_asked_setup() -> bool:
@@ -119,9 +119,9 @@ def _send_kept_answer(code: str) -> None:
     kept, asked = _kept_answer(), asked_setup()
     if kept is None or (asked is not None and kept[0] != asked):
         return
-    if not st.session_state.get(state.BROWSER_VOTER_HEARD):
+    if not state.kept(state.BROWSER_VOTER_HEARD):
         return  # sent by the run the browser's id starts
-    tried = st.session_state.get(state.CLASS_SENT)
+    tried = state.kept(state.CLASS_SENT)
     if tried is not None and tried[:2] == (code, kept):
         return  # sent already (or refused): a rerun does not send it again
     now = time.time()
@@ -133,7 +133,7 @@ def _send_kept_answer(code: str) -> None:
             class_tally().answer(code, state.voter(), kept[1], now=now)
         except AttnvizInputError as error:
             problem = f"{NOT_COUNTED}: {error}"
-    st.session_state[state.CLASS_SENT] = (code, kept, problem)
+    state.keep(state.CLASS_SENT, (code, kept, problem))
 
 
 def _take_browser_voter() -> None:
@@ -142,13 +142,13 @@ def _take_browser_voter() -> None:
     sent = state.widget_value(state.BROWSER_VOTER)
     voter = sent.get("id") if isinstance(sent, dict) else None
     if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
-        st.session_state[state.VOTER] = voter
-    st.session_state[state.BROWSER_VOTER_HEARD] = True
+        state.keep(state.VOTER, voter)
+    state.keep(state.BROWSER_VOTER_HEARD, True)
 
 
 def in_a_class() -> bool:
     """Whether this student has typed (or opened) a class code."""
-    return bool(st.session_state.get(state.CLASS_JOIN))
+    return bool(state.kept(state.CLASS_JOIN))
 
 
 def join_box() -> None:
@@ -162,7 +162,7 @@ def join_box() -> None:
         placeholder="e.g. K7P2QX",
         help="Your prediction is added to the class's bars, without your name.",
     )
-    heard = bool(st.session_state.get(state.BROWSER_VOTER_HEARD))
+    heard = bool(state.kept(state.BROWSER_VOTER_HEARD))
     _BROWSER_VOTER(key=state.BROWSER_VOTER, data={"heard": heard}, on_id_change=_take_browser_voter)
     if code := state.class_code():
         _send_kept_answer(code)
@@ -171,7 +171,7 @@ def join_box() -> None:
 
 def _say_where_the_answer_stands(code: str | None) -> None:
     kept = _kept_answer()
-    if problem := st.session_state.get(state.CLASS_PROBLEM):
+    if problem := state.kept(state.CLASS_PROBLEM):
         kept_words = " Your answer is kept: it is sent once the right code is typed." if kept else ""
         st.warning(literal(problem + kept_words), icon=":material/error:")
     elif code is None:
@@ -190,8 +190,8 @@ def _say_where_the_answer_stands(code: str | None) -> None:
 
 
 def _say_sent(code: str, kept: tuple[PlaygroundState, int] | None) -> None:
-    sent = st.session_state.get(state.CLASS_SENT)
-    if kept is not None and not st.session_state.get(state.BROWSER_VOTER_HEARD):
+    sent = state.kept(state.CLASS_SENT)
+    if kept is not None and not state.kept(state.BROWSER_VOTER_HEARD):
         st.caption(f"Sending your answer to the class question {code}…")
     elif kept is None or sent is None or sent[:2] != (code, kept):
         st.caption(f"Your predictions count for the class question {code}.")
