@@ -239,7 +239,9 @@ def _switched(on: bool) -> str:
 
 
 def _root(state: PlaygroundState) -> str:
-    return format_number(float(np.sqrt(state.d_k)))
+    """√d_k to the views' two decimals (7.07, not 7.071 beside cells of 4.95), or whole where it is (2)."""
+    root = float(np.sqrt(state.d_k))
+    return format_number(root) if root.is_integer() else format_fixed(root)
 
 
 # ----------------------------------------------------------------------------- Step by step

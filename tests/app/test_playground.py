@@ -603,13 +603,13 @@ def test_sharper_or_flatter_is_asked_on_the_cover_then_scaling_is_switched_and_r
     at = open_app()  # the movie example, d_k = 2, scaling on
     use_control(at, "predict", 2)  # the rail sends the question's position in its list
     weights = views(at)["weights"]
-    assert weights["cover"] == "If scaling were switched off (÷ √d_k = ÷ 1.414), would “good”'s row get sharper or flatter?"
+    assert weights["cover"] == "If scaling were switched off (÷ √d_k = ÷ 1.41), would “good”'s row get sharper or flatter?"
     assert weights["choices"] == ["Sharper", "Flatter", "No change"] and set(weights["colour"]) == {None}
     guess(at, choice=1)  # flatter
     assert playground(at).scale is False and playground(at).predict == "sharper"  # the switch is made
     assert "cover" not in views(at)["weights"] and views(at)["weights"]["text"]
     said = views_data(at)["caption"]
-    assert said.startswith("You predicted flatter: not this time. Without ÷ √d_k the row has every score 1.414×")
+    assert said.startswith("You predicted flatter: not this time. Without ÷ √d_k the row has every score 1.41×")
     use_control(at, "undo")  # one move back: scaling on, the question asked again
     assert playground(at).scale is True and views(at)["weights"]["cover"]
 

@@ -73,8 +73,8 @@ def test_switching_scaling_off_sharpens_the_row_and_the_reveal_says_by_how_much(
     before_row, after_row = weights_of(state)[4], weights_of(after)[4]
     assert entropy(after_row) < entropy(before_row) and answer(state) == 0  # sharper
     said = reveal(state, after, 0)
-    assert cover(state) == "If scaling were switched off (÷ √d_k = ÷ 1.414), would “good”'s row get sharper or flatter?"
-    assert said.startswith("You predicted sharper: right. Without ÷ √d_k the row has every score 1.414× further apart")
+    assert cover(state) == "If scaling were switched off (÷ √d_k = ÷ 1.41), would “good”'s row get sharper or flatter?"
+    assert said.startswith("You predicted sharper: right. Without ÷ √d_k the row has every score 1.41× further apart")
     assert f"“not” {before_row[3]:.2f} → {after_row[3]:.2f}" in said
     assert f"{entropy(before_row):.2f} → {entropy(after_row):.2f} bits" in said
     assert reveal(state, after, 1).startswith("You predicted flatter: not this time.")
