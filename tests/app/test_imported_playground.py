@@ -95,7 +95,7 @@ def test_a_head_too_large_for_a_link_is_no_warning_on_a_page_that_does_not_show_
     tokens = [f"t{i}" for i in range(40)]
     state = import_head(PlaygroundState(), tokens, *head(40, 64), causal=True, title="SmolLM2-135M, layer 1, head 1")
     at = open_app(s=encode(import_head(PlaygroundState(), TOKENS, *head(), causal=True, title=TITLE)))
-    at.session_state["playground"] = state
+    at.session_state["playground"] = Session(state=state)
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception
     assert not [c.value for c in at.caption if "too large to share" in c.value]
