@@ -238,8 +238,7 @@ def _switched(on: bool) -> str:
     return "off" if on else "on"
 
 
-def _root(state: PlaygroundState) -> str:
-    """√d_k to the views' two decimals (7.07, not 7.071 beside cells of 4.95), or whole where it is (2)."""
+def _root(state: PlaygroundState) -> str:  # √d_k to the views' two decimals (7.07 beside 4.95), or whole (2)
     root = float(np.sqrt(state.d_k))
     return format_number(root) if root.is_integer() else format_fixed(root)
 
