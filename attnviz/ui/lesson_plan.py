@@ -163,7 +163,7 @@ def lesson_bar(page: str) -> None:
         st.switch_page(page_named(step.view.page).file)
     asking = bool(step.question) and not answered
     with st.container(border=True, key="lesson_bar"):  # one compact row: the page keeps the screen
-        words, back, forward, stop, ask = st.columns([6.9, 1.1, 1.3, 1.1, 2.5], vertical_alignment="center")
+        words, back, forward, stop, ask = st.columns([7.5, 1.1, 1.3, 1.1, 1.9], vertical_alignment="center")
         said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
@@ -184,7 +184,7 @@ def _class_question(step: plans.Step, place) -> None:
     come, under the bar."""
     opened = state.kept(state.CLASS_QUESTION)
     if opened is None:
-        if place.button("Ask the class", icon=":material/groups:", key="lesson.ask", width="stretch"):
+        if place.button("Ask the class", key="lesson.ask", width="stretch"):
             current = playground_session.playground()
             try:
                 setup = encode(current, "playground")  # the code alone opens it for a student
