@@ -131,10 +131,6 @@ class Session:
         """The keys clicked so far for the mask question asked now (any change starts the set again)."""
         return self.picks[1] if self.picks[0] == self.state else ()
 
-    def replaces_tables(self) -> bool:
-        """Whether the last move changed the tables' data other than by typing (which the tables already show)."""
-        return self.previous is not None and tables_differ(self.previous, self.state)
-
     def needs_full_run(self, *, open_tab_follows_views: bool) -> bool:
         """True when a run of the views alone made the current state after a change something outside the views shows:
         any change when the open tab follows the views, else new table data or a sentence (Undo) or words said."""

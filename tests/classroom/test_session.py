@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from attnviz.classroom.session import Said, Session
+from attnviz.classroom.session import Said, Session, tables_differ
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import randomise, set_sentence
 from attnviz.lessons import predictions
@@ -99,4 +99,4 @@ def test_a_run_of_the_views_alone_becomes_a_full_run_when_the_page_around_them_i
     twice = toggled.apply(control("scale", False))
     assert twice.apply(control("undo", True)).needs_full_run(open_tab_follows_views=False)  # Undo says what it did
     new_words = drawn.moved(set_sentence(OPENING, "A new sentence.")[0])
-    assert new_words.needs_full_run(open_tab_follows_views=False) and new_words.replaces_tables()
+    assert new_words.needs_full_run(open_tab_follows_views=False) and tables_differ(new_words.previous, new_words.state)
