@@ -113,8 +113,8 @@ with picker:
         format_func=lambda i: f"{i}: {words.visible_token(tokens[i])}",
         **state.page_setting(PAGE, "query", words.last_word(tokens, run.sinks), options=range(n)),
     )
-    st.caption(f"Or click a row of a map. The lines: queries left, keys right, a line's opacity its weight (below "
-               f"{figs.MIN_LINE_WEIGHT:.0%}: not drawn).")  # fmt: skip
+    st.caption(f"Or click a row of a map. The lines: queries left, keys right, a line's opacity its weight "
+               f"({figs.lines_not_drawn(weights, query)}).")  # fmt: skip
 with square:
     up_close = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
     maps, asked = [up_close], {}

@@ -18,6 +18,10 @@ from attnviz.lessons.real_model import group_names, pooled, visible_token
 
 MAX_OVERVIEW_HEIGHT = 380
 MIN_LINE_WEIGHT = 0.01  # lines fainter than this are not drawn (1% opacity is invisible, and 128² lines are heavy)
+# Raising the other queries' cut-off a step at a time keeps their lines under MAX_LINES_DRAWN: rasterising 5,000
+# lines across a 2,000 px canvas was most of the decoder switch's second (bench/README.md).
+LINE_CUTOFFS = (MIN_LINE_WEIGHT, 0.02, 0.05, 0.1, 0.2, 0.5)
+MAX_LINES_DRAWN = 1_000
 
 
 # ----------------------------------------------------------------------------- the overview
@@ -129,10 +133,11 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
     as one path rather than building a model for each of 128² lines."""
     n = len(tokens)
     names = [visible_token(token) for token in tokens]
-    weights = np.asarray(weights)
-    queries, keys = np.nonzero(weights >= MIN_LINE_WEIGHT)
+    weights = np.asarray(weights)  # (n, n)
+    drawn = weights >= others_cutoff(weights, focus)
+    drawn[focus] = weights[focus] >= MIN_LINE_WEIGHT
     focus_lines, groups = [], {}
-    for i, j in zip(queries.tolist(), keys.tolist(), strict=True):
+    for i, j in zip(*(axis.tolist() for axis in np.nonzero(drawn)), strict=True):
         weight = float(weights[i, j])
         if i == focus:
             focus_lines.append({"coords": [[0, i], [1, j]], "lineStyle": {"opacity": round(weight, 4)}})
@@ -185,6 +190,24 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
     }
 
 
+def others_cutoff(weights, focus: int) -> float:
+    """The weight below which a line of a query other than ``focus`` is not drawn: the first of LINE_CUTOFFS that
+    leaves at most MAX_LINES_DRAWN of them (a row sums to 1, so at 0.5 each query keeps two lines at most)."""
+    others = np.delete(np.asarray(weights), focus, axis=0)  # (n - 1, n)
+    return next((cut for cut in LINE_CUTOFFS if np.count_nonzero(others >= cut) <= MAX_LINES_DRAWN), LINE_CUTOFFS[-1])
+
+
+def lines_not_drawn(weights, focus: int) -> str:
+    """Which lines the line view leaves out, in words: the page's caption and the chart's text alternative."""
+    cutoff = others_cutoff(weights, focus)
+    if cutoff == MIN_LINE_WEIGHT:
+        return f"below {MIN_LINE_WEIGHT:.0%}: not drawn"
+    return (
+        f"below {MIN_LINE_WEIGHT:.0%} for the orange query and below {cutoff:.0%} for the others: not drawn, so that "
+        f"at most {MAX_LINES_DRAWN:,} lines are"
+    )
+
+
 def line_opacity(weight: float) -> float:
     """The opacity a line other than the focus query's is drawn with: its weight to 0.01 below 0.1, and to 0.1 above
     (a difference the eye cannot see on a thin line)."""
@@ -199,7 +222,7 @@ def line_view_words(weights, names: list[str], focus: int, *, keys: int = 3) -> 
     most = ", ".join(f"{j}: {names[j]} ({row[j]:.2f})" for j in top) or "no key"
     return (  # no full stop: ECharts puts one after it
         'This is a chart about "{title}": every query on the left joined to the keys on the right, a line\'s opacity '
-        f"its weight (below {MIN_LINE_WEIGHT:.0%}: not drawn). Query {focus}: {names[focus]} looks most at {most}"
+        f"its weight ({lines_not_drawn(weights, focus)}). Query {focus}: {names[focus]} looks most at {most}"
     )
 
 

@@ -170,7 +170,16 @@ export default function () {
   nameSlidersOnce();
   nameTables();
   notePageBackground(app);
-  new MutationObserver(() => { keepFocus(); nameSlidersOnce(); nameTables(); notePageBackground(app); }).observe(document.body, {
+  // The background is read once a frame, not once a mutation: a rerun mutates the page hundreds of times, and each
+  // read of a computed style made the browser restyle the page mid-render. Names are given at once, before a reader
+  // can land on an unnamed table.
+  let noting = false;
+  const noteOnce = () => { noting = false; notePageBackground(app); };
+  new MutationObserver(() => {
+    keepFocus(); nameSlidersOnce(); nameTables();
+    if (!noting) requestAnimationFrame(noteOnce);
+    noting = true;
+  }).observe(document.body, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'],
   });
   if (app) {

@@ -13,6 +13,7 @@ NOT_INPUT_LIMITS = {  # name: why it is not an input limit
     "MAX_HEADS_DRAWN": "heads drawn as maps; every head is still computed",
     "MAX_OVERVIEW_HEIGHT": "pixels",
     "MIN_LINE_WEIGHT": "lines fainter than this are not drawn",
+    "MAX_LINES_DRAWN": "lines of the line view drawn; the faint ones are left out",
     "MAX_LOG_POINTS": "training curve points kept",
     "MAX_UNFINISHED_RUNS": "the training worker's queue",
     "MAX_WAITING": "the model worker's queue",

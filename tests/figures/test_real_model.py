@@ -4,15 +4,20 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attnviz.figures.matrix_view import colour_positions, hover_numbers
 from attnviz.figures.real_model import (
+    LINE_CUTOFFS,
+    MAX_LINES_DRAWN,
     MIN_LINE_WEIGHT,
     head_map,
     head_maps,
     line_opacity,
     line_view,
     line_view_words,
+    lines_not_drawn,
     next_token_bars,
     overview,
 )
@@ -129,6 +134,59 @@ def test_the_line_view_draws_each_weight_as_a_lines_opacity():
         assert opacity == (exact if i == 2 else line_opacity(weights[i, j]))
         assert abs(opacity - weights[i, j]) <= (0.005 if weights[i, j] < 0.095 else 0.05)
     assert (3, 1) not in drawn and drawn[(3, 0)] == 1.0
+
+
+def drawn_lines(option: dict) -> dict[tuple[int, int], float]:
+    """(query, key) → opacity of every line the option draws."""
+    return {
+        (line["coords"][0][1], line["coords"][1][1]): line.get("lineStyle", series["lineStyle"]).get("opacity")
+        for series in option["series"][2:]
+        for line in series["data"]
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 128),
+    spread=st.sampled_from([0.05, 0.5, 2.0, 6.0]),
+    causal=st.booleans(),
+    seed=st.integers(0, 2**16),
+    focus_at=st.floats(0, 1, exclude_max=True),
+)
+def test_long_sentences_draw_at_most_the_line_budget_and_say_which_lines_are_left_out(
+    n, spread, causal, seed, focus_at
+):
+    weights = random_attention(n, n, seed=seed, causal=causal) ** (1 / spread)  # sharper or flatter rows
+    weights /= weights.sum(axis=1, keepdims=True)
+    focus = int(focus_at * n)
+    option = line_view(weights, tokens_for(n), focus=focus, title="t")
+    drawn = drawn_lines(option)
+    others = np.delete(weights, focus, axis=0)
+    # the cut-off for the other queries: the first step that keeps their lines within the budget
+    cutoff = next(cut for cut in LINE_CUTOFFS if (others >= cut).sum() <= MAX_LINES_DRAWN)
+    expected = {(i, j) for (i, j), w in np.ndenumerate(weights) if w >= (MIN_LINE_WEIGHT if i == focus else cutoff)}
+    assert set(drawn) == expected
+    assert len(drawn) - (weights[focus] >= MIN_LINE_WEIGHT).sum() <= MAX_LINES_DRAWN
+    said = lines_not_drawn(weights, focus)
+    assert said in option["aria"]["label"]["general"]["withTitle"]
+    if cutoff == MIN_LINE_WEIGHT:
+        assert said == "below 1%: not drawn"
+    else:
+        assert said.startswith(f"below 1% for the orange query and below {cutoff:.0%} for the others: not drawn")
+
+
+def test_a_long_flat_sentence_draws_its_strongest_lines_and_says_so():
+    n = 120
+    weights = np.tril(np.ones((n, n)))  # every query spreads its attention evenly over itself and the keys before it
+    weights /= weights.sum(axis=1, keepdims=True)
+    option = line_view(weights, tokens_for(n), focus=n - 1, title="t")
+    drawn = drawn_lines(option)
+    assert not [i for i, _ in drawn if i == n - 1]  # the last query's weights are all 1/120 < 1%
+    # At 2% the queries with up to 50 keys would keep 1 + 2 + … + 50 = 1,275 lines: too many. At 5%, 1 + … + 20.
+    assert len(drawn) == sum(range(1, 21)) == 210
+    assert lines_not_drawn(weights, n - 1) == (
+        "below 1% for the orange query and below 5% for the others: not drawn, so that at most 1,000 lines are"
+    )
 
 
 def test_a_lines_opacity_is_its_weight_rounded_finer_where_lines_are_faint():
