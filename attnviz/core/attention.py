@@ -55,11 +55,12 @@ def softmax(x, axis: int = -1) -> np.ndarray:
     return np.divide(exps, totals, out=np.zeros_like(exps), where=totals > 0)
 
 
-def causal_mask(n: int) -> np.ndarray:
-    """Boolean allow-matrix (n, n): query i may attend to keys 0..i (lower triangle with the diagonal)."""
+def causal_mask(n: int, n_k: int | None = None) -> np.ndarray:
+    """Boolean allow-matrix (n, n_k), square unless ``n_k`` is given: query i may attend to keys 0..i (the lower
+    triangle with the diagonal, PyTorch's ``ones(L, S).tril()``)."""
     if n < 1:
         raise AttnvizInputError("A causal mask needs at least one token.")
-    return np.tril(np.ones((n, n), dtype=bool))
+    return np.tril(np.ones((n, n if n_k is None else n_k), dtype=bool))
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,7 @@ class AttentionResult:
 
 
 def _allow_matrix(mask, causal: bool, n_q: int, n_k: int) -> np.ndarray:
-    allowed = np.ones((n_q, n_k), dtype=bool)
-    if causal:
-        allowed &= np.tril(allowed)  # key j > query i is the future
+    allowed = causal_mask(n_q, n_k) if causal else np.ones((n_q, n_k), dtype=bool)  # key j > query i is the future
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool:
