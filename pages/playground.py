@@ -10,15 +10,7 @@ import streamlit as st
 
 from attnviz.core.limits import MAX_DIM, MAX_SEED, VALUE_LIMIT
 from attnviz.core.numbers import ACCEPTED_FORMS
-from attnviz.core.playground_state import (
-    MATRICES,
-    column_names,
-    example_options,
-    load_example,
-    randomise,
-    set_dim,
-    set_sentence,
-)
+from attnviz.core.playground_state import MATRICES, column_names, example_options
 from attnviz.figures.attention_grid import playground_data
 from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_title, source_line
 from attnviz.ui import playground_session as session
@@ -44,12 +36,12 @@ if lesson_running():  # a lesson sets the page up: its bar takes the heading row
 else:
     heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_alignment="bottom")
     heading.title("Attention playground")
-    sentence.text_input("Sentence", **session.playground_control("sentence", set_sentence))
+    sentence.text_input("Sentence", **session.playground_control("sentence"))
     example.selectbox(
         "Example",
         example_options(session.playground()),
         format_func=partial(example_title, session.playground()),
-        **session.playground_control("example", load_example),
+        **session.playground_control("example"),
     )
     with share:
         share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
@@ -113,10 +105,10 @@ with vectors:
         token_chips(playground.tokens)
         d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
         d_k.slider(
-            "d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k", set_dim, which="d_k")
+            "d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k")
         )
-        d_v.slider("d_v (size of values)", 1, MAX_DIM, **session.playground_control("d_v", set_dim, which="d_v"))
-        seed.number_input("Seed", 0, MAX_SEED, step=1, **session.playground_control("seed", randomise))
+        d_v.slider("d_v (size of values)", 1, MAX_DIM, **session.playground_control("d_v"))
+        seed.number_input("Seed", 0, MAX_SEED, step=1, **session.playground_control("seed"))
         again.button("Randomise", icon=":material/casino:", width="stretch", on_click=session.randomise_again)
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:

@@ -1,16 +1,28 @@
-"""The one table of the Playground's controls beside the views: each field's kind, label, help and check. The views
-component draws them from it (attnviz.ui.attention_grid), the Playground session checks what a control sends with it,
-and a share link's values pass the same checks (attnviz.classroom.share). Actions (Undo) are not fields: they are
-listed apart."""
+"""The one table of the Playground's fields and their checks. CONTROLS, beside the views: each field's kind, label,
+help and check; the views component draws them from it (attnviz.ui.attention_grid). SETTINGS, above the views (the
+sentence, the example, the sizes, the seed): each field's check and the move that sets it. A widget, a notebook trait,
+a control and a share link all pass their values through ``set_field`` or the same checks (attnviz.classroom.share).
+Actions (Undo) are not fields: they are listed apart."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from attnviz.classroom import link_values
-from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MIN_TEMPERATURE
+from attnviz.core.playground_state import (
+    PlaygroundState,
+    example_options,
+    load_example,
+    randomise,
+    sentence_within_limit,
+    set_dim,
+    set_sentence,
+)
 from attnviz.lessons import predictions
 
 
@@ -80,6 +92,54 @@ CONTROLS: dict[str, Control] = {
     )
 }
 ACTIONS = {"undo": "Undo"}  # buttons beside the controls: not fields, nothing to check
+
+
+@dataclass(frozen=True)
+class Setting:
+    field: str  # the PlaygroundState field it sets
+    check: Callable[[Any, PlaygroundState], Any]  # (value as sent, state) → the value the move takes
+    move: Callable[[PlaygroundState, Any], PlaygroundState | tuple[PlaygroundState, str | None]]
+
+
+def sentence_text(value, state=None) -> str:
+    return sentence_within_limit(link_values.text(value, "the sentence"))
+
+
+def size(value, state=None, *, what: str) -> int:
+    return link_values.whole(value, what, 1, MAX_DIM)
+
+
+def seed(value, state=None) -> int:
+    return link_values.whole(value, "the seed", 0, MAX_SEED)
+
+
+def _example(value, state: PlaygroundState) -> str:
+    options = example_options(state)
+    if value not in options:
+        raise AttnvizInputError(f"the example must be one of {', '.join(options)}, not {str(value)[:40]!r}.")
+    return value
+
+
+SETTINGS: dict[str, Setting] = {
+    setting.field: setting
+    for setting in (
+        Setting("seed", seed, randomise),
+        Setting("example", _example, load_example),
+        Setting("sentence", sentence_text, set_sentence),
+        Setting("d_k", partial(size, what="d_k (the query and key size)"), partial(set_dim, which="d_k")),
+        Setting("d_v", partial(size, what="d_v (the value size)"), partial(set_dim, which="d_v")),
+    )
+}
+
+
+def set_field(state: PlaygroundState, field: str, value) -> tuple[PlaygroundState, str | None]:
+    """The state with ``field`` set from ``value`` as any host sent it, by the field's check and move, and what to
+    say (or None). AttnvizInputError, in words for a student, if the check refuses the value."""
+    if field in CONTROLS:
+        return set_control(state, field, value), None
+    setting = SETTINGS[field]
+    new = setting.move(state, setting.check(value, state))
+    return new if isinstance(new, tuple) else (new, None)
 
 
 def set_control(state, field: str, value):

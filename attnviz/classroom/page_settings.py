@@ -12,8 +12,9 @@ from functools import partial
 from typing import Any
 
 from attnviz.classroom import link_values as check
+from attnviz.classroom.controls import seed
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, MAX_SEED, VECTOR_LIMIT
+from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, VECTOR_LIMIT
 from attnviz.models.base import MAX_MODEL_SENTENCE_CHARS
 from attnviz.models.registry import MODEL_NAMES
 from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
@@ -63,13 +64,13 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
     },
     "why_scale": {
         "d_k": partial(check.whole, what="d_k", low=1, high=MAX_LESSON_DK),
-        "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
+        "seed": seed,
         "tokens": partial(check.whole, what="the tokens in the row", low=2, high=64),
     },
     "multi_head": {
         "d_model": partial(check.whole, what="d_model", low=1, high=MAX_D_MODEL),
         "heads": partial(_choice, what="the number of heads"),
-        "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
+        "seed": seed,
         "causal": partial(check.boolean, what="the causal setting"),
         "tie": partial(check.boolean, what="the tie switch"),
     },
@@ -77,7 +78,7 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
         "samples": partial(check.whole, what="the samples", low=100, high=MAX_SAMPLES),
         "epochs": partial(check.whole, what="the epochs", low=1, high=MAX_EPOCHS),
         "learning_rate": partial(check.finite_number, what="the learning rate"),  # the page offers its choices
-        "seed": partial(check.whole, what="the seed", low=0, high=MAX_SEED),
+        "seed": seed,
         "target_position": partial(_choice, what="the target position"),
         "target_value": partial(check.whole, what="the target value", low=SMALLEST_TOKEN, high=LARGEST_TOKEN),
         "balanced": partial(check.boolean, what="the balanced switch"),

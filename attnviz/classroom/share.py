@@ -23,11 +23,10 @@ from typing import NamedTuple
 
 from attnviz.classroom import imported_link, page_settings
 from attnviz.classroom import link_values as check
-from attnviz.classroom.controls import CONTROLS
+from attnviz.classroom.controls import CONTROLS, SETTINGS
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_JSON_BYTES, MAX_LINK_CHARS, MAX_SEED, MAX_SENTENCE_CHARS
-from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, WORDS, PlaygroundState
-from attnviz.core.presets import PRESETS
+from attnviz.core.limits import MAX_JSON_BYTES, MAX_LINK_CHARS
+from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
@@ -216,28 +215,23 @@ def _from_wire(wire) -> SharedView:
     fields = {field: WIRE_DEFAULTS[field] for field in _WIRE_KEYS}
     fields.update({_FIELDS[key]: value for key, value in wire.items()})
 
-    sentence = check.text(fields["sentence"], "the sentence")
-    if len(sentence) > MAX_SENTENCE_CHARS:
-        raise AttnvizInputError(f"the sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
+    sentence = SETTINGS["sentence"].check(fields["sentence"], None)
     imported_tokens = imported_link.tokens_from_wire(fields["imported_tokens"])
     n = PlaygroundState(sentence=sentence, model_tokens=imported_tokens).n
     if n == 0:
         raise AttnvizInputError("the sentence has no words to attend over.")
-    example = check.text(fields["example"], "the example")
-    if example not in (RANDOM, WORDS, IMPORTED) and example not in PRESETS:
-        raise AttnvizInputError(f"there is no example called {example[:40]!r}.")
     imported = imported_link.head_from_wire(fields["imported"])
-    if (example == IMPORTED) != (imported is not None):
+    if (fields["example"] == IMPORTED) != (imported is not None):
         raise AttnvizInputError("the imported head and the example don't match.")
+    example = SETTINGS["example"].check(fields["example"], PlaygroundState(source=imported or RANDOM))
     page = check.text(fields["page"], "the page")
     if page not in PAGE_NAMES:
         raise AttnvizInputError(f"there is no page called {page[:40]!r}.")
-    d_k = check.whole(fields["d_k"], "d_k (the query and key size)", 1, MAX_DIM)
-    d_v = check.whole(fields["d_v"], "d_v (the value size)", 1, MAX_DIM)
+    d_k, d_v, seed = (SETTINGS[field].check(fields[field], None) for field in ("d_k", "d_v", "seed"))
     state = PlaygroundState(
         sentence=sentence,
         source=example if imported is None else imported,
-        seed=check.whole(fields["seed"], "the seed", 0, MAX_SEED),
+        seed=seed,
         d_k=d_k,
         d_v=d_v,
         **{field: control.check(fields[field], n) for field, control in CONTROLS.items()},  # as a control's value

@@ -3,9 +3,9 @@
 Everything the page shows is derived from a ``PlaygroundState``: the tokens from the sentence, the base vectors from
 its one ``source`` (random by position or from the words, with the seed; a worked example; a real model's head), and
 the user's cell edits laid on top. That makes a state easy to compare, cache and put into a share link. A move
-refuses bad input in plain words: a sentence or typed cells by returning the state unchanged and a message (the
-student is typing), a value no control can send (a d_k past MAX_DIM, an imported head that does not fit) by raising
-AttnvizInputError.
+refuses bad input in plain words: a sentence without words or typed cells by returning the state unchanged and a
+message (the student is typing), a sentence too long to tokenize or an imported head that does not fit by raising
+AttnvizInputError. A field's type and bounds are checked before its move, in one table (attnviz.classroom.controls).
 
 A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is a source
 too: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user types
@@ -24,7 +24,7 @@ from attnviz.core.attention import AttentionResult, attention
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.imported_head import ImportedHead
-from attnviz.core.limits import MAX_DIM, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
+from attnviz.core.limits import MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
 from attnviz.core.numbers import parse_cells
 from attnviz.core.presets import PRESETS
 from attnviz.core.random import random_qkv, word_qkv
@@ -140,14 +140,20 @@ def _fit(state: PlaygroundState) -> PlaygroundState:
     return replace(state, edits=edits, blocked_keys=blocked, focus=min(state.focus, max(n - 1, 0)))
 
 
-def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState, str | None]:
-    """Keeps the vectors at the positions that remain. Returns (state, message for the user or None)."""
-    sentence = sentence or ""
+def sentence_within_limit(sentence: str) -> str:
+    """``sentence`` if it is at most MAX_SENTENCE_CHARS long, else AttnvizInputError: the rule for every way a sentence
+    comes in (typed, a notebook, a share link, an imported head), checked before anything tokenizes it."""
     if len(sentence) > MAX_SENTENCE_CHARS:
-        return (
-            state,
-            f"That text is {len(sentence):,} characters long; the limit is {MAX_SENTENCE_CHARS:,}. The previous sentence is kept.",
+        raise AttnvizInputError(
+            f"the sentence is {len(sentence):,} characters long; the limit is {MAX_SENTENCE_CHARS:,}."
         )
+    return sentence
+
+
+def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState, str | None]:
+    """Keeps the vectors at the positions that remain. Returns (state, message for the user or None). A sentence too
+    long to tokenize raises AttnvizInputError (``sentence_within_limit``)."""
+    sentence = sentence_within_limit(sentence or "")
     words = tokenize(sentence)
     if not words:
         return (
@@ -189,9 +195,8 @@ def randomise(state: PlaygroundState, seed: int) -> PlaygroundState:
 
 
 def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState:
-    """A new d_k or d_v (``which``). Keeps the values, and the edits, in the columns that survive."""
-    if not 1 <= size <= MAX_DIM:
-        raise AttnvizInputError(f"Dimensions run from 1 to {MAX_DIM}.")
+    """A new d_k or d_v (``which``), from 1 to MAX_DIM as attnviz.classroom.controls checks it. Keeps the values, and
+    the edits, in the columns that survive."""
     return _fit(replace(state, **{which: int(size)}))
 
 
@@ -225,9 +230,7 @@ def import_head(
         raise AttnvizInputError(f"The head has {n} rows of vectors but {len(tokens)} tokens; they must match.")
     if any(len(token) > MAX_TOKEN_CHARS for token in tokens):
         raise AttnvizInputError(f"A token is longer than {MAX_TOKEN_CHARS} characters, more than a token can be.")
-    sentence = " ".join(tokens) if sentence is None else sentence
-    if len(sentence) > MAX_SENTENCE_CHARS:
-        raise AttnvizInputError(f"The sentence is longer than {MAX_SENTENCE_CHARS:,} characters.")
+    sentence = sentence_within_limit(" ".join(tokens) if sentence is None else sentence)
     return PlaygroundState(
         sentence=sentence,
         source=head,

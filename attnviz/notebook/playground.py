@@ -9,53 +9,38 @@ from __future__ import annotations
 
 import traitlets
 
-from attnviz.classroom.controls import set_control
-from attnviz.classroom.link_values import whole
+from attnviz.classroom.controls import set_field
 from attnviz.classroom.session import Session
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_SEED
-from attnviz.core.playground_state import PlaygroundState, example_options, load_example, randomise, set_dim
-from attnviz.core.playground_state import set_sentence as _set_sentence
+from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.attention_grid import playground_data
 from attnviz.lessons.playground import OPENING
 from attnviz.notebook.host import FONT_SIZE, HEIGHT, GridWidget
 
 # The state's fields a user sets, in the order settings are applied: a seed, then an example (which sets the sentence,
 # sizes and toggles its own way), then the sentence and sizes, then the toggles the example's may be changed by.
-FIELDS = ("seed", "example", "sentence", "d_k", "d_v", "causal", "scale", "temperature", "blocked_keys", "focus", "predict")
-
-
-def _sentence(state: PlaygroundState, value) -> tuple[PlaygroundState, str | None]:
-    if not isinstance(value, str):
-        raise AttnvizInputError(f"The sentence must be text, not {type(value).__name__}.")
-    new, said = _set_sentence(state, value)
-    if said and new == state:  # refused: the move kept the state and said why
-        raise AttnvizInputError(said)
-    return new, said  # a message with a new state: only the first 128 tokens are used
-
-
-def _example(state: PlaygroundState, value) -> tuple[PlaygroundState, None]:
-    options = example_options(state)
-    if value not in options:
-        raise AttnvizInputError(f"The example must be one of {', '.join(options)}, not {str(value)[:40]!r}.")
-    return load_example(state, value), None
-
-
-_MOVES = {
-    "sentence": _sentence,
-    "example": _example,
-    "d_k": lambda state, value: (set_dim(state, whole(value, "d_k", 1, MAX_DIM), which="d_k"), None),
-    "d_v": lambda state, value: (set_dim(state, whole(value, "d_v", 1, MAX_DIM), which="d_v"), None),
-    "seed": lambda state, value: (randomise(state, whole(value, "the seed", 0, MAX_SEED)), None),
-}
+FIELDS = (
+    "seed",
+    "example",
+    "sentence",
+    "d_k",
+    "d_v",
+    "causal",
+    "scale",
+    "temperature",
+    "blocked_keys",
+    "focus",
+    "predict",
+)
 
 
 def moved(state: PlaygroundState, field: str, value) -> tuple[PlaygroundState, str | None]:
-    """``state`` with ``field`` set to ``value`` by the app's own move for it, and what to say (or None).
-    AttnvizInputError, in words for a student, if the move refuses the value."""
-    if field in _MOVES:
-        return _MOVES[field](state, value)
-    return set_control(state, field, list(value) if isinstance(value, tuple) else value), None
+    """``state`` with ``field`` set to ``value`` by the app's own check and move for it, and what to say (or None).
+    AttnvizInputError, in words for a student, if the check or the move refuses the value."""
+    new, said = set_field(state, field, list(value) if isinstance(value, tuple) else value)
+    if said and new == state:  # a sentence the move refused: it kept the state and said why
+        raise AttnvizInputError(said)
+    return new, said  # a message with a new state: only the first 128 tokens are used
 
 
 def field_value(state: PlaygroundState, field: str):

@@ -7,16 +7,16 @@ what a move says on the page.
 - ``set_playground`` (a move), ``set_up``, ``start_from`` (a share link), ``undo``, ``randomise_again``,
   ``on_views_event`` (the one handler of the views' controls and clicks): what changes the session;
 - ``current`` and ``playground``: getters, which never write;
-- ``playground_control``: how a widget beside the tables makes a move.
+- ``playground_control``: how a widget beside the tables makes a move (the field's own, attnviz.classroom.controls).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from random import SystemRandom
 from typing import Any
 
+from attnviz.classroom.controls import set_field
 from attnviz.classroom.session import Session, tables_differ
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
@@ -27,8 +27,8 @@ from attnviz.ui.attention_grid import sent_event
 from attnviz.ui.editors import typed_cells
 from attnviz.ui.state import VIEWS, confirm, control_key, name_voter, renew_tables, say, table_key
 
-# How a Playground widget's value becomes a field value. A value that fails here is ignored: the state is kept and the
-# widget redrawn. (The controls beside the views are not widgets: attnviz.classroom.controls.set_control checks theirs.)
+# How a Playground widget's value becomes a field's value as sent. A value that fails here is stale (from before the
+# widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.classroom.controls checks it.
 _seeds = SystemRandom()  # Randomise's new seeds
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
@@ -137,18 +137,15 @@ def _keep(after: Session, *, typed: bool = False) -> None:
         confirm(after.said.confirmation)
 
 
-def playground_control(field: str, move: Callable[..., PlaygroundState | tuple] | None = None, **args) -> dict:
-    """Keyword arguments that bind a widget to ``field`` of the Playground state.
-
-    A change calls ``move(state, value, **args)`` (by default, the field is simply set). A move may return the new
-    state, or (state, message); an ``AttnvizInputError`` leaves the state as it was and shows its message.
-    """
+def playground_control(field: str) -> dict:
+    """Keyword arguments that bind a widget to ``field`` of the Playground state. A change makes the field's own move
+    (``set_field``); a value its check refuses leaves the state as it was and shows why."""
     key = control_key(field)
     store.bind_widget(key, getattr(playground(), field))
-    return {"key": key, "on_change": _on_control, "args": (field, move, args)}
+    return {"key": key, "on_change": _on_control, "args": (field,)}
 
 
-def _on_control(field: str, move, args: dict) -> None:
+def _on_control(field: str) -> None:
     state = playground()
     try:
         value = _PARSERS.get(field, lambda v: v)(store.widget_value(control_key(field)))
@@ -156,11 +153,10 @@ def _on_control(field: str, move, args: dict) -> None:
         _keep(current().moved(state))  # puts the widget back where the state is
         return
     try:  # an error of any other kind inside the move is a bug: shown, never taken for a stale value
-        new = move(state, value, **args) if move else replace(state, **{field: value})
+        new, message = set_field(state, field, value)
     except AttnvizInputError as error:
         set_playground(state, str(error))
         return
-    new, message = new if isinstance(new, tuple) else (new, None)
     set_playground(new, message, dropped_line(state, new))
 
 

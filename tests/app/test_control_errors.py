@@ -13,15 +13,23 @@ from streamlit.testing.v1 import AppTest
 
 def test_an_error_inside_a_move_is_not_taken_for_a_stale_widget_value():
     def script():
+        import dataclasses
+
         import streamlit as st
 
+        from attnviz.classroom import controls
         from attnviz.ui import playground_session, state
 
         def broken_move(current, value):
             raise TypeError("a bug inside the move")
 
-        st.session_state[state.control_key("sentence")] = "A new sentence"  # a valid value, as the widget sends it
-        playground_session._on_control("sentence", broken_move, {})  # the widget's on_change, as Streamlit calls it
+        kept = controls.SETTINGS["sentence"]
+        controls.SETTINGS["sentence"] = dataclasses.replace(kept, move=broken_move)
+        try:
+            st.session_state[state.control_key("sentence")] = "A new sentence"  # a valid value, as the widget sends it
+            playground_session._on_control("sentence")  # the widget's on_change, as Streamlit calls it
+        finally:
+            controls.SETTINGS["sentence"] = kept
 
     at = AppTest.from_function(script).run()
     assert [error.message for error in at.exception] == ["a bug inside the move"]

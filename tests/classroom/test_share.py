@@ -183,7 +183,9 @@ def test_numpy_numbers_in_the_state_encode_as_plain_numbers():
 def test_a_setup_too_large_for_a_link_is_refused_with_a_reason():
     state = replace(PlaygroundState(), sentence=" ".join(f"w{i}" for i in range(40)), d_k=16, d_v=16)
     rng = np.random.default_rng(1)
-    state, _ = apply_edits(state, "Q", {(row, col): float(rng.uniform(-3, 3)) for row in range(40) for col in range(16)})
+    state, _ = apply_edits(
+        state, "Q", {(row, col): float(rng.uniform(-3, 3)) for row in range(40) for col in range(16)}
+    )
     with pytest.raises(
         AttnvizInputError, match=r"too large to share as a link \([\d,]+ characters; the limit is 6,000\)"
     ):
@@ -260,9 +262,13 @@ def test_raw_json_that_python_would_bend_is_refused(wire, message):
         ({"s": 5}, "the sentence is not text"),
         ({"s": ""}, "the sentence has no words to attend over"),
         ({"s": " \u200b "}, "the sentence has no words to attend over"),  # only an invisible character
-        ({"s": "a" * (MAX_SENTENCE_CHARS + 1)}, "the sentence is longer than 5,000 characters"),
+        ({"s": "a" * (MAX_SENTENCE_CHARS + 1)}, "the sentence is 5,001 characters long; the limit is 5,000."),
         ({"s": "bad \ud800 text"}, "the sentence is not valid text"),
-        ({"x": "transformer"}, "there is no example called 'transformer'"),
+        (
+            {"x": "transformer"},
+            "the example must be one of random, words, movie_negation, pronoun_it, cat_sat, notebook_causal, "
+            "identical_keys, causal_movie, not 'transformer'",
+        ),
         ({"p": "admin"}, "there is no page called 'admin'"),
         ({"p": None}, "the page is not text"),
         ({"r": -1}, "the seed must be a whole number from 0 to 2,147,483,647, not -1"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import subprocess
 import sys
 
@@ -26,8 +27,10 @@ def sent(widget) -> dict:
 def click(widget, name, value) -> None:
     """What widget.js sends for a control's change (``name`` a field or Undo), a click on a cell of row ``value``
     (``name`` "cell") or a click on a covered view (``name`` "guess"), counted as widget.js counts."""
-    event = {"cell": {"view": "weights", "row": value, "col": 0}} if name == "cell" else (
-        {"guess": value} if name == "guess" else {"control": name, "value": value}
+    event = (
+        {"cell": {"view": "weights", "row": value, "col": 0}}
+        if name == "cell"
+        else ({"guess": value} if name == "guess" else {"control": name, "value": value})
     )
     widget._event = {"event": event, "count": next(_COUNT)}
 
@@ -81,18 +84,18 @@ def test_a_negative_temperature_is_refused_said_in_the_widget_and_the_state_kept
     ("field", "value", "words"),
     [
         ("sentence", "   ", "no words"),
-        ("sentence", 3, "must be text"),
-        ("d_k", 0, "d_k must be a whole number from 1 to 64"),
+        ("sentence", 3, "the sentence is not text"),
+        ("d_k", 0, "d_k (the query and key size) must be a whole number from 1 to 64"),
         ("seed", -1, "seed must be a whole number from 0"),
         ("focus", 99, "focus token must be a whole number from 0 to 11, not 99"),
         ("causal", "yes", "not on or off"),
-        ("example", "no such example", "The example must be one of random, words"),
+        ("example", "no such example", "the example must be one of random, words"),
     ],
 )
 def test_every_bad_value_is_refused_and_the_last_good_state_kept(field, value, words):
     widget = Playground(causal=True)
     before = widget.state
-    with pytest.raises(AttnvizInputError, match=words):
+    with pytest.raises(AttnvizInputError, match=re.escape(words)):
         setattr(widget, field, value)
     assert widget.state == before and getattr(widget, field) == getattr(Playground(causal=True), field)
 
