@@ -104,9 +104,7 @@ with vectors:
     if vectors.open:
         token_chips(playground.tokens)
         d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
-        d_k.slider(
-            "d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k")
-        )
+        d_k.slider("d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k"))
         d_v.slider("d_v (size of values)", 1, MAX_DIM, **session.playground_control("d_v"))
         seed.number_input("Seed", 0, MAX_SEED, step=1, **session.playground_control("seed"))
         again.button("Randomise", icon=":material/casino:", width="stretch", on_click=session.randomise_again)
