@@ -1,6 +1,6 @@
 """What one hostile browser can send over Streamlit's protocol, replayed against a server (tests/load/test_attack.py).
 
-    python -m bench.attack oversized http://127.0.0.1:8501 3   # three 9 MB table edits, one per line on stdin
+    python -m bench.attack oversized http://127.0.0.1:8501 3   # three tabs: a 9 MB table edit a line on stdin, in turn
 
 Run as its own process by the tests, so that building and sending 9 MB costs the attacker's CPU, not the client that
 times the bystander.
@@ -9,6 +9,7 @@ times the bystander.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sys
 
@@ -135,36 +136,44 @@ def oversized_table_edit() -> str:
     return json.dumps({"edited_rows": edits, "added_rows": [], "deleted_rows": []})
 
 
-async def send_oversized(url: str, count: int) -> None:
-    """Opens ``count`` Playgrounds, prints "ready", then for each line read from stdin sends one oversized table edit
-    from the next of them and prints "closed <code>" (the server dropped the connection, with the close code it sent:
-    1009, message too big, is the size limit read from the frame's header before its payload is decoded) or
-    "answered"."""
+async def send_oversized(url: str, tabs: int) -> None:
+    """Opens ``tabs`` Playgrounds, prints "ready", then for each line read from stdin, until stdin ends, sends one
+    oversized table edit from the next of them in turn and prints "closed <code>" (the server dropped the connection,
+    with the close code it sent: 1009, message too big, is the size limit read from the frame's header before its
+    payload is decoded) or "answered". A dropped tab connects again, to the same session, before it answers, so the
+    attack goes on for as many lines as a benchmark's rounds take."""
     payload = oversized_table_edit()
     sessions = []
-    for _ in range(count):
+    for _ in range(tabs):
         session = Session(url)
         await session.open()
         session.set_value(session.find(kind="dataframe", key_part="Q"), string_value=payload)
         sessions.append(session)
     print("ready", flush=True)
-    for session in sessions:
-        await asyncio.to_thread(sys.stdin.readline)
-        try:
-            await session.rerun(timeout=60)
-            print("answered", flush=True)
-        except ConnectionClosed as closed:
-            print(f"closed {closed.rcvd.code if closed.rcvd else 'without a code'}", flush=True)
-        except ProtocolError:
-            print("closed without a code", flush=True)
-        await session.close()
+    for session in itertools.cycle(sessions):
+        if not await asyncio.to_thread(sys.stdin.readline):
+            break
+        print(await _oversized_from(session), flush=True)
+    await asyncio.gather(*(session.close() for session in sessions))
+
+
+async def _oversized_from(session: Session) -> str:
+    try:
+        await session.rerun(timeout=60)
+        return "answered"
+    except ConnectionClosed as closed:
+        answer = f"closed {closed.rcvd.code if closed.rcvd else 'without a code'}"
+    except ProtocolError:
+        answer = "closed without a code"
+    await session.resume()
+    return answer
 
 
 def main(argv: list[str]) -> None:
-    kind, url, count = argv
+    kind, url, tabs = argv
     if kind != "oversized":
         raise SystemExit(f"unknown attack {kind!r}")
-    asyncio.run(send_oversized(url, int(count)))
+    asyncio.run(send_oversized(url, int(tabs)))
 
 
 if __name__ == "__main__":

@@ -87,6 +87,12 @@ class Session:
         await self._connect()
         return await self.rerun()
 
+    async def resume(self) -> None:
+        """A new websocket asking for the same session, with no run: a tab the server dropped, connecting again before
+        it sends anything (``reconnect`` is the browser's whole way back, with its wait and its rerun)."""
+        await self.close()
+        await self._connect()
+
     async def _connect(self) -> None:
         ws_url = "ws" + self.base_url[len("http") :] + "/_stcore/stream"
         xsrf = SimpleCookie(self.cookie).get("_streamlit_xsrf")

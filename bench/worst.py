@@ -64,9 +64,11 @@ class ScriptClock:
         self._patch.__exit__(*exc)
 
 
-def _made(at, clock: ScriptClock, act: Callable) -> Run:
+def _made(at, clock: ScriptClock, move: Move, act: Callable) -> Run:
     """Makes one move (``act`` changes a widget or a setting and ``run()`` sends it, or ``act`` runs the move itself and
-    returns the AppTest) and times its script runs."""
+    returns the AppTest) and times its script runs; ``move.before_each`` first, untimed."""
+    if move.before_each:
+        move.before_each(at)
     before = len(clock.runs)
     started = time.perf_counter()
     if act(at) is not at:
@@ -91,9 +93,9 @@ def measure(move: Move, samples: int = SAMPLES) -> tuple[list[Run], dict[str, li
         parts: dict[str, list[Run]] = {}
         runs: list[Run] = []
         acts = itertools.cycle(move.acts)
-        _made(at, clock, next(acts))  # warm-up: imports, caches, the first chart of each kind
+        _made(at, clock, move, next(acts))  # warm-up: imports, caches, the first chart of each kind
         while len(runs) < samples or (parts and min(map(len, parts.values())) < samples):
-            run = _made(at, clock, next(acts))
+            run = _made(at, clock, move, next(acts))
             runs.append(run)
             if move.split_by:
                 parts.setdefault(move.split_by(at), []).append(run)

@@ -1,7 +1,9 @@
 """The worst moves of bench.worst: each page's heaviest moves at the limits its widgets and share links allow.
 
-A move is made on an AppTest of the whole app: ``setup`` brings a fresh session to the limits (not timed), then the
-``acts`` are made in turn, each one a sample (a toggle: on, off, on, ...). Pages still being built have a hook here.
+A move is made on an AppTest of the whole app: ``setup`` brings a fresh session to the limits and runs the page (not
+timed), then the ``acts`` are made in turn, each one a sample (a toggle: on, off, on, ...); a move that leaves its page
+(Challenges' *Try it* opens the challenge's page) has a ``before_each`` that goes back to it, not timed. Pages still
+being built have a hook here.
 """
 
 from __future__ import annotations
@@ -39,10 +41,11 @@ class Move:
     page: str  # a name from attnviz.pages
     name: str  # what the student does
     limits: str  # the settings it is made at
-    setup: Callable  # (at) -> None: brings a fresh session to the limits (not timed)
+    setup: Callable  # (at) -> None: brings a fresh session to the limits and runs the page (not timed)
     acts: tuple[Callable, ...]  # (at) -> None each: the moves, made in turn (a toggle: on, off, on, ...)
     floor: bool = False  # the lightest real move, that the others are compared with
     split_by: Callable | None = None  # (at) -> str: report the samples apart by this (Step by step: the stage)
+    before_each: Callable | None = None  # (at) -> None: back to the page each act starts from (not timed)
 
 
 def _playground_at_limits(at, **changes) -> None:
@@ -184,6 +187,10 @@ def classroom_moves() -> list[Move]:
     def longest_plan(at) -> None:
         ready = next(iter(plans.READY.values()))
         at.session_state[LESSON_PLAN] = plans.LessonPlan("Longest", (ready.steps * plans.MAX_LESSON_STEPS)[: plans.MAX_LESSON_STEPS])
+        at.run(timeout=TIMEOUT_S)  # the page's step buttons are drawn from the plan
+
+    def back_to_challenges(at) -> None:  # Try it went to the challenge's page
+        at.switch_page("pages/challenges.py").run(timeout=TIMEOUT_S)
 
     return [
         Move(
@@ -192,6 +199,7 @@ def classroom_moves() -> list[Move]:
             "the challenge with the most moves",
             lambda at: None,
             (lambda at: at.button(key="challenge.copy_v2").click(),),
+            before_each=back_to_challenges,
         ),
         Move(
             "lesson_plans",
