@@ -8,11 +8,9 @@ import pytest
 
 from attnviz.classroom.share import decode
 from tests.e2e.test_playground import RANDOM_BY_POSITION, current_link
-from tests.support.live import open_app_page, wait_for_app, wait_for_views_to_settle
+from tests.support.live import HEADER_PX, Q_TABLE, open_app_page, type_into, wait_for_app, wait_for_views_to_settle
 
-ROW_PX, HEADER_PX = 35, 35  # st.data_editor's row and header heights
 ROUNDS = 20
-Q_TABLE = '[data-testid="stDataFrame"]'  # the first: Q, in the first tab
 
 
 @pytest.fixture
@@ -23,26 +21,6 @@ def tables(page, server):
     page.locator(Q_TABLE).first.scroll_into_view_if_needed()
     wait_for_app(page)
     return page, page.locator(Q_TABLE).first.bounding_box()
-
-
-def type_into(page, table: dict, row: int, column: int, text: str) -> None:
-    """Types ``text`` into the table's cell (row, column), from the row's label cell, by keyboard, each key pressed
-    once the grid shows the cell the last one chose (as a student looks before typing)."""
-    page.mouse.click(table["x"] + 30, table["y"] + HEADER_PX + row * ROW_PX + ROW_PX // 2)
-    wait_for_chosen_cell(page, 0, row)
-    for step in range(1, column + 2):
-        page.keyboard.press("ArrowRight")
-        wait_for_chosen_cell(page, step, row)
-    page.keyboard.press("Enter")
-    page.locator("#portal input, .gdg-input").first.fill(text)  # fill: typing key by key drops the "."
-    page.keyboard.press("Enter")
-
-
-def wait_for_chosen_cell(page, grid_column: int, row: int) -> None:
-    """Waits until the Q table's cell at ``grid_column`` (0: the row labels) of ``row`` is the chosen one: the grid's
-    table for screen readers marks it selected."""
-    cell = f'{Q_TABLE} [data-testid="glide-cell-{grid_column}-{row}"]'
-    page.wait_for_function(f"() => document.querySelector('{cell}')?.getAttribute('aria-selected') === 'true'")
 
 
 def query_cells_when(page, wanted: dict, timeout_s: float = 30.0) -> dict:
