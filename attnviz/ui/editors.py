@@ -36,7 +36,10 @@ def number_table(
         "num_rows": "fixed",
         "height": min(38 + 35 * len(row_labels), 460),
         "column_config": {
-            column: st.column_config.TextColumn(column, max_chars=edge.MAX_CELL_CHARS) for column in column_names
+            # The row labels name the tokens: read-only, else a number typed there (a click a little left, or an
+            # arrow key the grid had not taken yet) was silently dropped, since it is no cell of the matrix.
+            "_index": st.column_config.TextColumn(disabled=True),
+            **{column: st.column_config.TextColumn(column, max_chars=edge.MAX_CELL_CHARS) for column in column_names},
         },
     }
     key = state.table_key(name)

@@ -12,10 +12,12 @@ from attnviz.core.numbers import format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons.predictions import choices
 from tests.support.live import (
+    Q_TABLE,
     StreamlitServer,
     chosen_focus,
     open_app_page,
     read_views,
+    type_into,
     view_control,
     view_titled,
     wait_for_app,
@@ -178,15 +180,9 @@ def test_hovering_a_cell_names_its_query_key_and_exact_weight(playground):
 def test_editing_a_query_cell_in_the_table_changes_that_scores_row(playground):
     page = playground
     before = view_titled(page, SCORES)
-    editor = page.locator('[data-testid="stDataFrame"]').first  # the Q table, in the first tab
+    editor = page.locator(Q_TABLE).first
     editor.scroll_into_view_if_needed()
-    box = editor.bounding_box()
-    page.mouse.click(box["x"] + 30, box["y"] + 35 + 3 * 35 + 17)  # the label cell of row 3 ("3: not")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")  # column q2
-    page.keyboard.press("Enter")
-    page.locator("#portal input, .gdg-input").first.fill("5")  # fill, not typing key by key, which drops the "."
-    page.keyboard.press("Enter")
+    type_into(page, editor.bounding_box(), 3, 1, "5")  # row 3 ("3: not"), column q2
     after = wait_for_view_change(page, SCORES, before)
     changed = {i for (i, j), text in after["cells"].items() if before["cells"][(i, j)] != text}
     assert changed == {3}

@@ -155,3 +155,28 @@ def view_control(page, label: str):
 def chosen_focus(page) -> str:
     """The label the Playground's focus drop-down shows."""
     return page.locator('.attnviz-control[data-field="focus"] select').evaluate("select => select.selectedOptions[0].text")
+
+
+# ----------------------------------------------------------------------------- the Playground's tables (st.data_editor)
+ROW_PX, HEADER_PX = 35, 35  # st.data_editor's row and header heights
+Q_TABLE = '[data-testid="stDataFrame"]'  # the first: Q, in the first tab
+
+
+def type_into(page, table: dict, row: int, column: int, text: str) -> None:
+    """Types ``text`` into the table's cell (row, column), from the row's label cell, by keyboard, each key pressed
+    once the grid shows the cell the last one chose (as a student looks before typing)."""
+    page.mouse.click(table["x"] + 30, table["y"] + HEADER_PX + row * ROW_PX + ROW_PX // 2)
+    wait_for_chosen_cell(page, 0, row)
+    for step in range(1, column + 2):
+        page.keyboard.press("ArrowRight")
+        wait_for_chosen_cell(page, step, row)
+    page.keyboard.press("Enter")
+    page.locator("#portal input, .gdg-input").first.fill(text)  # fill: typing key by key drops the "."
+    page.keyboard.press("Enter")
+
+
+def wait_for_chosen_cell(page, grid_column: int, row: int) -> None:
+    """Waits until the Q table's cell at ``grid_column`` (0: the row labels) of ``row`` is the chosen one: the grid's
+    table for screen readers marks it selected."""
+    cell = f'{Q_TABLE} [data-testid="glide-cell-{grid_column}-{row}"]'
+    page.wait_for_function(f"() => document.querySelector('{cell}')?.getAttribute('aria-selected') === 'true'")
