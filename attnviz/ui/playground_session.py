@@ -154,8 +154,9 @@ def _on_control(field: str) -> None:
         return
     try:  # an error of any other kind inside the move is a bug: shown, never taken for a stale value
         new, message = set_field(state, field, value)
-    except AttnvizInputError as error:
-        set_playground(state, str(error))
+    except AttnvizInputError as error:  # the table's words are a clause (a link and a notebook quote them): a sentence
+        refusal = str(error)
+        set_playground(state, f"{refusal[:1].upper()}{refusal[1:]} The previous {field} is kept.")
         return
     set_playground(new, message, dropped_line(state, new))
 
