@@ -64,5 +64,5 @@ def test_every_step_of_the_life_of_a_click_names_a_function_that_exists():
     assert len(rows) >= 10
     for path, name in rows:
         source = (REPO / path).read_text(encoding="utf-8")
-        defined = rf"(def|class|function|export function) {name}\b|^\s+{name}\(.*\) \{{|\.{name}\("
+        defined = rf"(def|class|function|export function|export const) {name}\b|^\s+{name}\(.*\) \{{|\.{name}\("
         assert re.search(defined, source, re.M), f"README's life of a click: no {name} in {path}"

@@ -23,9 +23,8 @@ from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons.playground import dropped_line
 from attnviz.ui import state as store
-from attnviz.ui.attention_grid import sent_event
 from attnviz.ui.editors import typed_cells
-from attnviz.ui.state import VIEWS, confirm, control_key, name_voter, renew_tables, say, table_key
+from attnviz.ui.state import confirm, control_key, name_voter, renew_tables, say, table_key
 
 # How a Playground widget's value becomes a field's value as sent. A value that fails here is stale (from before the
 # widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.classroom.controls checks it.
@@ -107,10 +106,10 @@ def randomise_again() -> None:
     _keep(current().confirmed(randomise(state, seed), said))
 
 
-def on_views_event() -> None:
+def on_views_event(event) -> None:
     """The views' one callback: a control's change, a click on a cell or a row label, or a prediction, as the browser
     sent it, made a move by the session's one handler (attnviz.classroom.session.Session.apply)."""
-    _keep(current().apply(sent_event(VIEWS)))
+    _keep(current().apply(event))
 
 
 def predicts() -> bool:

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { toStreamlit } from '../../attnviz/ui/attention_grid/index.js';
-import { controlEvents } from '../../attnviz/ui/attention_grid/instrument.js';
 import { picked } from '../../attnviz/ui/attention_grid/layout.js';
 import { Rail } from '../../attnviz/ui/attention_grid/rail.js';
 
@@ -46,7 +45,7 @@ function railSending() {
   const sent = [];
   const rail = new Rail(new Node('div'));
   rail.update({ note: '', controls: CONTROLS });
-  rail.send = controlEvents(toStreamlit({ setTriggerValue: (name, value) => sent.push([name, value]) }));
+  rail.send = toStreamlit({ setTriggerValue: (name, value) => sent.push([name, value]) });
   const find = (tag) => [...rail.element.all()].find((node) => node.tagName === tag);
   return { rail, sent, find };
 }
@@ -62,7 +61,7 @@ test('a tick on Causal mask goes to Streamlit as the one trigger "event", naming
 test('Undo is a control like any other: its press is the event, each press counted once drawn', () => {
   const { rail, sent, find } = railSending();
   find('BUTTON').dispatchEvent(new Event('click'));
-  find('BUTTON').dispatchEvent(new Event('click')); // waits until the first is drawn (sends.js)
+  find('BUTTON').dispatchEvent(new Event('click')); // waits until the first is drawn (rail.js: Sends)
   assert.deepEqual(sent, [['event', { control: 'undo', value: true }]]);
   rail.update({ note: '', controls: CONTROLS }); // Python drew the first
   assert.deepEqual(sent, [['event', { control: 'undo', value: true }], ['event', { control: 'undo', value: true }]]);

@@ -1,8 +1,8 @@
-// The rail's sends (attnviz/ui/attention_grid/sends.js): one change a run, the newest value of a field, every action.
+// The rail's sends (attnviz/ui/attention_grid/rail.js: Sends): one change a run, the newest value of a field, every action.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NO_DRAW_MS, Sends } from '../../attnviz/ui/attention_grid/sends.js';
+import { NO_DRAW_MS, Sends } from '../../attnviz/ui/attention_grid/rail.js';
 
 function harness() {
   const sent = [];

@@ -1,7 +1,7 @@
 """The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view) and,
 on the Playground, the controls beside them (``show_views``); elsewhere the views alone (``show_matrices``). It knows
-no page's fields: every choice in it comes back as the one trigger "event" (``sent_event``), which the page's own
-handler reads. Its browser side is ES modules beside this file (index.js this host's entry, instrument.js the
+no page's fields: every choice in it comes back as the one trigger "event", which is handed to the page's own
+handler. Its browser side is ES modules beside this file (index.js this host's entry, instrument.js the
 instrument; view.js, paint.js, layout.js, colour.js, reader.js the views; rail.js the controls; dom.js; grid.css),
 joined into one script by attnviz.figures.grid_bundle; a notebook is the other host (widget.js, attnviz.notebook).
 
@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -31,13 +33,17 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def show_views(key: str, data: dict, on_event: Callable[[], None] | None = None) -> None:
+def show_views(key: str, data: dict, on_event: Callable[[Any], None] | None = None) -> None:
     """Draws ``data`` (attnviz.figures.grid_data: views, and controls if any) under ``key``. ``on_event`` is called
-    after a control's change or a click; ``sent_event(key)`` then tells which."""
+    with what the browser sent (``sent_event``) after a control's change or a click."""
     # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to
-    # send, and key-sorted, to hash it): 5 % of the server's CPU under a class's load (issue 27).
-    callbacks = {"on_event_change": on_event} if on_event else {}
+    # send, and key-sorted, to hash it), which costs the server under a class's load (bench/README.md, issue 27).
+    callbacks = {"on_event_change": partial(_hand_over, key, on_event)} if on_event else {}
     _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
+
+
+def _hand_over(key: str, on_event: Callable[[Any], None]) -> None:
+    on_event(sent_event(key))
 
 
 def sent_event(key: str):
@@ -78,8 +84,7 @@ def show_matrices(
         labels_first=labels_first,
     ) | {"lens": lens}
 
-    def on_event() -> None:  # a click on a cell, or on a covered view: anything else is no click
-        event = sent_event(key)
+    def on_event(event) -> None:  # a click on a cell, or on a covered view: anything else is no click
         if isinstance(event, dict) and "cell" in event and on_cell:
             on_cell()
         elif isinstance(event, dict) and "guess" in event and on_guess:

@@ -36,7 +36,7 @@ export function mount(parentElement, data, send) {
     instruments.set(parentElement, build(parentElement));
   }
   const { instrument, rail, warning, views, lens, caption, note } = instruments.get(parentElement);
-  rail.send = controlEvents(send); // the newest callback to Python
+  rail.send = send; // the newest callback to Python
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
@@ -55,9 +55,6 @@ export function mount(parentElement, data, send) {
   drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }));
   lens.update(data, theme(instrument));
 }
-
-// A rail control's change, as the event the host gets.
-export const controlEvents = (send) => (control, value) => send({ control, value });
 
 // The columns Python asks for, as a variable: grid.css uses it, except on a phone (one view a row). Where the first
 // view labels the rows the others share, it also spans a track as wide as its labels (grid.css): every view's cells
