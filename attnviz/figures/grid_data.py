@@ -53,15 +53,14 @@ def controls_of(playground, *, can_undo: bool) -> list[dict]:
         spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
         if control.kind == "range":
             spec |= {"min": control.low, "max": control.high, "step": control.step}
-        elif control.options:  # a choice of its own options: shown by label, sent back by position
-            spec["options"] = list(control.options.values())
+        elif control.options:  # a choice of its own options: shown by label, sent back as its value
+            spec |= {"options": list(control.options.values()), "values": list(control.options)}
         elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
             spec["options"] = [
                 plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
             ]
+            spec |= {"values": list(range(len(spec["options"])))} if control.kind == "choice" else {}
         value = getattr(playground, control.field)
-        if control.options:
-            value = list(control.options).index(value)
         shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
     return shown + [
         {"kind": "button", "field": action, "label": label, "disabled": not can_undo}

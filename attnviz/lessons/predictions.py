@@ -31,11 +31,9 @@ Guess = int | tuple[int, ...]  # a key or a choice; the zeroed question's: the s
 
 
 def kind_of(value) -> str:
-    """A kind from a link (a kind, or True/False from links made before there were kinds) or the rail (its index)."""
+    """A kind from the rail or a link (a kind, or True/False from links made before there were kinds)."""
     if isinstance(value, bool):
         return "most" if value else ""
-    if isinstance(value, int) and 0 <= value < len(KINDS):
-        return list(KINDS)[value]
     if isinstance(value, str) and value in KINDS:
         return value
     raise AttnvizInputError("predict mode is not one of its questions.")

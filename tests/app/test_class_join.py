@@ -90,7 +90,7 @@ def test_an_answer_on_another_setup_is_not_counted_and_the_way_back_is_one_butto
 def test_a_code_typed_on_another_setup_opens_the_asked_one():
     code, setup = asked()
     student = open_app()
-    use_control(student, "predict", 1)
+    use_control(student, "predict", "most")
     use_control(student, "causal", True)
     assert playground(student) == replace(setup, causal=True)
     type_code(student, code)

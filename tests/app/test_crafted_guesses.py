@@ -31,7 +31,7 @@ def send_guess(at, key: str, sent):
 
 def asking(page: str):
     at = open_app()
-    use_control(at, "predict", 1)  # the Playground's predict mode holds on the guided pages
+    use_control(at, "predict", "most")  # the Playground's predict mode holds on the guided pages
     at.switch_page(f"pages/{page}.py").run()
     return at
 

@@ -131,7 +131,7 @@ def test_a_class_answers_a_question_and_the_teacher_sees_the_tally():
 
 def test_a_wrong_class_code_is_said_and_nothing_is_counted():
     student = open_app()
-    use_control(student, "predict", 1)
+    use_control(student, "predict", "most")
     student.text_input(key="class.join").input("ZZZZZZ").run()
     assert "No open question has the code ZZZZZZ" in texts(student.warning)
     assert button  # the page still works: a prediction is simply not counted
@@ -223,7 +223,7 @@ def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_w
     teacher = present_ready("Attention in 15 minutes")
     teacher.button(key="lesson.ask").click().run()
     guesser = spent(open_app(), "code")
-    use_control(guesser, "predict", 1)
+    use_control(guesser, "predict", "most")
     guesser.text_input(key="class.join").input(teacher.session_state["lesson.class_question"]).run()
     assert "Too many codes tried at once" in texts(guesser.warning)
     assert guesser.session_state[VOTER_CODE] is None  # the right code, but not even looked up

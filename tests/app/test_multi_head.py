@@ -270,7 +270,7 @@ def test_predict_mode_covers_each_head_until_its_focus_row_is_clicked():
     from tests.support.apptest import click_cell, open_app, use_control
 
     at = open_app()
-    use_control(at, "predict", 1)  # the Playground's predict mode holds here too
+    use_control(at, "predict", "most")  # the Playground's predict mode holds here too
     at.switch_page(PAGE).run()
     heads = matrix_views(at, "mh.heads")
     assert all(view["cover"].startswith("Predict first: which cell of row 4: good") for view in heads.values())

@@ -385,7 +385,8 @@ def test_the_controls_beside_the_views_show_the_state_and_follow_the_sentence(ap
     ]
     assert (shown["temperature"]["min"], shown["temperature"]["max"], shown["temperature"]["step"]) == (0.1, 5.0, 0.05)
     assert shown["blocked_keys"]["options"][3] == "not" and shown["focus"]["options"][3] == "3: not"
-    assert shown["predict"]["options"][0].startswith("Off") and shown["predict"]["value"] == 0  # its own options
+    assert shown["predict"]["options"][0].startswith("Off") and shown["predict"]["value"] == ""  # its own options
+    assert shown["predict"]["values"] == ["", "most", "sharper", "zeroed"] and shown["focus"]["values"] == [*range(12)]
     assert shown["undo"]["disabled"] is True and all(c["help"] for c in shown.values() if c["kind"] != "button")
 
     app.text_input(key=control_key("sentence")).input("The film was \u202enot good").run()
@@ -601,7 +602,7 @@ def test_a_guess_outside_the_row_or_in_predict_mode_off_is_no_guess(app):
 
 def test_sharper_or_flatter_is_asked_on_the_cover_then_scaling_is_switched_and_revealed():
     at = open_app()  # the movie example, d_k = 2, scaling on
-    use_control(at, "predict", 2)  # the rail sends the question's position in its list
+    use_control(at, "predict", "sharper")  # the rail sends the question's own value
     weights = views(at)["weights"]
     assert weights["cover"] == "If scaling were switched off (÷ √d_k = ÷ 1.41), would “good”'s row get sharper or flatter?"
     assert weights["choices"] == ["Sharper", "Flatter", "No change"] and set(weights["colour"]) == {None}
@@ -616,7 +617,7 @@ def test_sharper_or_flatter_is_asked_on_the_cover_then_scaling_is_switched_and_r
 
 def test_the_keys_the_mask_sets_to_0_are_picked_on_the_row_checked_then_outlined_on_the_reveal():
     at = open_app()
-    use_control(at, "predict", 3)
+    use_control(at, "predict", "zeroed")
     assert views(at)["weights"]["cover"].startswith("If the causal mask were switched on, which keys would it set to 0")
     for col in (5, 6, 3, 3):  # “not” (3) picked, then taken back
         guess(at, 4, col)

@@ -369,7 +369,7 @@ def test_a_runs_maps_and_labels_are_made_once_and_shared_by_every_pick(encoder):
 
 def test_predict_mode_covers_the_head_until_the_querys_row_is_clicked(encoder):
     at = open_app()
-    use_control(at, "predict", 1)  # the Playground's predict mode holds here too
+    use_control(at, "predict", "most")  # the Playground's predict mode holds here too
     at.switch_page("pages/real_model.py").run()
     ready(at)
     query = setting(at, "selectbox", "query").value

@@ -286,7 +286,7 @@ def test_a_click_on_a_cell_chooses_the_formula_that_reads_it(page):
 
 def test_predict_mode_covers_each_stages_result_until_a_cell_of_the_query_row_is_clicked():
     at = open_app()
-    use_control(at, "predict", 1)  # the Playground's predict mode holds on Step by step too
+    use_control(at, "predict", "most")  # the Playground's predict mode holds on Step by step too
     at.switch_page("pages/step_by_step.py").run()
     for _ in range(3):  # Scores → Scale → Mask → Softmax: before = masked scores, after = weights
         button(at, "Next").click().run()

@@ -8,7 +8,6 @@ import pytest
 from attnviz.classroom.session import Said, Session, tables_differ
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import randomise, set_sentence
-from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING
 
 
@@ -64,7 +63,7 @@ def test_a_refused_value_keeps_the_state_and_says_why_apart():
 
 
 def test_a_prediction_is_kept_for_the_state_it_was_asked_on_and_any_change_asks_again():
-    asked = Session().apply(control("predict", list(predictions.KINDS).index("most")))
+    asked = Session().apply(control("predict", "most"))
     assert asked.asked() is None
     answered = asked.apply({"guess": {"view": "weights", "row": asked.state.focus, "col": 3}})
     assert answered.asked() == (3, asked.state) and answered.last_prediction() == (3, asked.state)

@@ -67,6 +67,23 @@ test('Undo is a control like any other: its press is the event, each press count
   assert.deepEqual(sent, [['event', { control: 'undo', value: true }], ['event', { control: 'undo', value: true }]]);
 });
 
+test('a choice sends the value Python gave its option, and shows a value Python draws at that option', () => {
+  const sent = [];
+  const rail = new Rail(new Node('div'));
+  const predict = { kind: 'choice', field: 'predict', label: 'Predict first', help: '', value: '' };
+  const spec = { ...predict, options: ['Off', 'Which key?', 'Sharper or flatter?'], values: ['', 'most', 'sharper'] };
+  rail.update({ note: '', controls: [spec] });
+  rail.send = toStreamlit({ setTriggerValue: (name, value) => sent.push([name, value]) });
+  const select = [...rail.element.all()].find((node) => node.tagName === 'SELECT');
+  assert.equal(select.value, '0');
+  select.selectedIndex = 2;
+  select.dispatchEvent(new Event('change'));
+  assert.deepEqual(sent, [['event', { control: 'predict', value: 'sharper' }]]);
+  rail.update({ note: '', controls: [{ ...spec, value: 'sharper' }] }); // Python drew it
+  rail.update({ note: '', controls: [{ ...spec, value: 'most' }] }); // and a later move (Undo) another
+  assert.equal(select.value, '1');
+});
+
 test('a picked cell is chosen, a picked row label too (col null), and on a covered view it is a prediction', () => {
   assert.deepEqual(picked({ name: 'weights' }, { i: 2, j: 1 }), ['choose', { view: 'weights', row: 2, col: 1 }]);
   assert.deepEqual(picked({ name: 'scores' }, { i: 3, j: null }), ['choose', { view: 'scores', row: 3, col: null }]);

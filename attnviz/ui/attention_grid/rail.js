@@ -163,15 +163,15 @@ const CONTROLS = {
     };
   },
 
-  choice(spec, send) {
+  choice(spec, send) { // each option sends its value as Python gave it (spec.values), whatever its position
     const id = `attnviz-control-${++controlIds}`;
     const select = element('select', { id }, ...spec.options.map((label, i) => element('option', { value: i, textContent: label })));
     const name = element('span', { textContent: spec.label });
     // For the drop-down: the label's first control would be the (i) beside its words.
     const control = element('label', { className: 'attnviz-control attnviz-choice', htmlFor: id }, name, select);
-    select.addEventListener('change', () => send(Number(select.value)));
+    select.addEventListener('change', () => send(spec.values[select.selectedIndex]));
     describe(name, control, select, spec.help);
-    return { control, show: (value) => setIfNew(select, 'value', String(value)) };
+    return { control, show: (value) => setIfNew(select, 'value', String(spec.values.indexOf(value))) };
   },
 
   button(spec, send) {
