@@ -31,7 +31,6 @@ from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
 VERSION = 1
-# A 6,000-character link unpacks to far less than this unless it is a zip bomb.
 
 # Part of format version 1, deliberately not read from PlaygroundState: if the app's defaults change, links
 # already pasted into slides must keep their meaning.

@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 from multiprocessing.managers import SyncManager
 
 from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_UNFINISHED_RUNS
 from attnviz.train.config import TrainConfig, validate
 from attnviz.train.run import Progress, TrainResult, train
 
-MAX_UNFINISHED_RUNS = 6  # queued or training, every session's together: the last waits about 6 runs' time
 OWNER_GRACE_S = 5.0  # a browser that reconnects after a blip is back well within this
 _REAPER_INTERVAL_S = 1.0
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attnviz.core.limits import MAX_CELL_CHARS
 from attnviz.core.numbers import cell_text
 from attnviz.ui import edge, state
 from attnviz.ui.text import named_table
@@ -39,7 +40,7 @@ def number_table(
             # The row labels name the tokens: read-only, else a number typed there (a click a little left, or an
             # arrow key the grid had not taken yet) was silently dropped, since it is no cell of the matrix.
             "_index": st.column_config.TextColumn(disabled=True),
-            **{column: st.column_config.TextColumn(column, max_chars=edge.MAX_CELL_CHARS) for column in column_names},
+            **{column: st.column_config.TextColumn(column, max_chars=MAX_CELL_CHARS) for column in column_names},
         },
     }
     key = state.table_key(name)
