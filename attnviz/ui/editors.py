@@ -25,8 +25,7 @@ def number_table(
     exactly what was typed, and ``attnviz.core.numbers.parse_number`` accepts it or says why not.
     """
     # Plain Python strings (object dtype), not pandas' Arrow-backed ones: the editor hashes the labels, checks the
-    # column names and applies edits on every run, which on Arrow strings cost 12 % of the server's CPU under a
-    # class's load (issue 27).
+    # column names and applies edits on every run, far dearer on Arrow strings under a class's load (bench/README.md).
     frame = pd.DataFrame(
         [[cell_text(value) for value in row] for row in np.asarray(values, dtype=float)],
         index=pd.Index(row_labels, dtype=object, name="token"),  # a named index column: its header is not empty
