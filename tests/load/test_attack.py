@@ -182,6 +182,45 @@ def test_a_cell_click_no_click_makes_is_no_click(server):
     assert_quiet_log(server, since)
 
 
+def selected(series, data_indices) -> str:
+    """An ECharts chart's selection as the browser sends it (a JSON text), holding one selected group."""
+    group = {"series_index": series, "data_indices": data_indices, "data_index": None}
+    return json.dumps({"selection": {"selected": [group], "areas": []}})
+
+
+CRAFTED_SELECTIONS = {  # on the line view, whose first series holds the query tokens
+    "an item past the lines": selected(0, [10**9]),
+    "a negative item": selected(0, [-1]),
+    "text for an item": selected(0, ["3"]),
+    "a series of 4,000 digits": selected(int("9" * 4_000), [0]),
+    "no items": selected(0, []),
+    "a selection that is not a list": json.dumps({"selection": {"selected": {"series_index": 0}, "areas": []}}),
+}
+
+
+def test_a_chart_selection_no_click_makes_is_no_click(server):
+    require_package("all-MiniLM-L6-v2")
+    since = len(server.output())
+
+    async def replay():
+        student = Student(Session(server.url, timeout=120), seed=5)
+        await student.load()
+        await student.open_real_model()
+        chosen = lambda: [shown_value(student.session.find(label=label).element) for label in CHOICES]  # noqa: E731
+        results = [(None, chosen())]  # as the page opened
+        for selection in CRAFTED_SELECTIONS.values():
+            student.session.set_value(student.session.find(key_part="lines"), string_value=selection)
+            results.append((await student.session.rerun(), chosen()))
+        await student.session.close()
+        return results
+
+    (_, opened), *clicked = run_apart(replay())
+    # each ran, raised nothing and chose nothing: the layer, the head and the query are as the page opened
+    assert [(result.exceptions, shown) for result, shown in clicked] == [([], opened)] * len(CRAFTED_SELECTIONS)
+    assert all(opened)
+    assert_quiet_log(server, since)
+
+
 def wait_for_log(server, since: int, text: str, timeout_s: float = 30.0) -> str:
     """The log since ``since`` once ``text`` is in it (a refusal is logged while the server closes a connection)."""
     deadline = time.monotonic() + timeout_s
