@@ -1,5 +1,7 @@
 """Every limit an input is held to, in one place: a control, a table cell, a message from the browser, a link, a
-lesson, a class question, a real model's sentence, a training run, and the work the server's two workers take on."""
+lesson, a class question, a real model's sentence, a training run, and the work the server's two workers take on.
+Streamlit reads its own two, the largest message and the largest upload, from .streamlit/config.toml (a lesson file
+fits the upload: tests/core/test_limits.py)."""
 
 MAX_TOKENS = 128  # tokens used from a sentence (more are cut, with a message); a real model refuses more, never cuts
 MAX_SENTENCE_CHARS = 5_000  # a longer paste is refused before tokenizing
