@@ -2,7 +2,7 @@
 the box; a typed code is checked at once; the student's last prediction is kept and sent when it can be counted: once
 the right code is typed, for the asked setup only, one answer a browser. The teacher's side: attnviz.ui.lesson_plan.
 
-The answer follows the prediction kept in the session (attnviz.ui.playground_session.predicted), so it is sent by
+The answer follows the prediction kept in the session (attnviz.ui.playground_session.last_prediction), so it is sent by
 whichever comes last: the click, the right code, or the way back to the asked setup."""
 
 from __future__ import annotations
