@@ -72,7 +72,7 @@ def element_id(element) -> str:
 
 @dataclass(frozen=True)
 class Heatmap:
-    """The numbers a heatmap element carries, whichever library draws it."""
+    """The numbers one view of the attention-grid component carries (every matrix the app draws is one)."""
 
     values: np.ndarray  # (rows, columns); NaN where the chart has no number
     rows: list[str]  # the row labels, top to bottom

@@ -4,6 +4,7 @@ import streamlit as st
 
 from attnviz.classroom import lesson_plan as plans
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_LESSON_NOTE, MAX_LESSON_QUESTION, MAX_LESSON_TITLE
 from attnviz.ui import lesson_plan as lesson
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
@@ -31,7 +32,7 @@ for number, (title, ready) in enumerate(plans.READY.items()):
 
 st.header("Your lesson")
 plan = lesson.building()
-title = st.text_input("Title", value=plan.title, max_chars=plans.MAX_LESSON_TITLE, key=f"plan.title.{plan.title}")
+title = st.text_input("Title", value=plan.title, max_chars=MAX_LESSON_TITLE, key=f"plan.title.{plan.title}")
 if title != plan.title:
     plan = plans.retitled(plan, title)
     lesson.set_building(plan)
@@ -55,13 +56,13 @@ for index, step in enumerate(plan.steps):
         note = st.text_area(
             "Note (shown with the answer)",
             step.note,
-            max_chars=plans.MAX_LESSON_NOTE,
+            max_chars=MAX_LESSON_NOTE,
             key=f"step.note.{index}.{hash(step)}",
         )
         question = st.text_input(
             "Question (asked first; optional)",
             step.question,
-            max_chars=plans.MAX_LESSON_QUESTION,
+            max_chars=MAX_LESSON_QUESTION,
             key=f"step.q.{index}.{hash(step)}",
         )
         if (note, question) != (step.note, step.question):

@@ -7,11 +7,11 @@ its latest progress twice a second, so the page (and every other student's) stay
 import streamlit as st
 
 from attnviz import AttnvizInputError
-from attnviz.core.limits import MAX_SEED
+from attnviz.core.limits import MAX_EPOCHS, MAX_SAMPLES, MAX_SEED, MIN_SAMPLES
 from attnviz.figures.training import cls_rows_option, curves_option
 from attnviz.lessons import training as words
 from attnviz.train import TrainConfig, background
-from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
+from attnviz.train.config import LARGEST_TOKEN, SMALLEST_TOKEN
 from attnviz.ui import state
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
@@ -37,7 +37,7 @@ def settings() -> None:
         return state.page_setting(PAGE, name, getattr(words.PAGE_DEFAULTS, name), **options)
 
     left, right = st.columns(2)
-    left.number_input("Samples", 100, MAX_SAMPLES, step=500, **bound("samples"))
+    left.number_input("Samples", MIN_SAMPLES, MAX_SAMPLES, step=500, **bound("samples"))
     right.number_input("Epochs", 1, MAX_EPOCHS, **bound("epochs"))
     rates = words.LEARNING_RATES
     left.selectbox("Learning rate", rates, format_func="{:g}".format, **bound("learning_rate", options=rates))

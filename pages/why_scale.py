@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attnviz.core.limits import MAX_LESSON_DK, MAX_SEED
+from attnviz.core.limits import MAX_LESSON_DK, MAX_ROW_TOKENS, MAX_SEED, MIN_ROW_TOKENS
 from attnviz.core.numbers import format_fixed
 from attnviz.figures import scaling as figs
 from attnviz.lessons import scaling
@@ -28,7 +28,7 @@ d_k = controls[0].slider(
     "d_k (number of dimensions of queries and keys)", 1, MAX_LESSON_DK, **page_setting(PAGE, "d_k", 64)
 )
 seed = controls[1].number_input("seed", 0, MAX_SEED, step=1, **page_setting(PAGE, "seed", 0))
-n_tokens = controls[2].slider("tokens in the row", 2, 64, **page_setting(PAGE, "tokens", 16))
+n_tokens = controls[2].slider("tokens in the row", MIN_ROW_TOKENS, MAX_ROW_TOKENS, **page_setting(PAGE, "tokens", 16))
 with explained_errors():
     curve = scaling.score_variance((*scaling.DK_GRID, d_k), seed=int(seed))
     curves = scaling.saturation((*scaling.DK_GRID, d_k), n_tokens=n_tokens, seed=int(seed))

@@ -30,6 +30,9 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``stDataFrame`` (the data editor's 35 px header row)        | tests/e2e/test_tables.py                               |
 | the data grid's ``data-grid-canvas`` and the ``table`` of   | attnviz/ui/keyboard.js (each table's name for readers);|
 | role ``grid`` inside it                                     | tests/e2e/test_keyboard_walk.py                        |
+| every ``data-testid`` the product's CSS and JS name, and    | attnviz/ui/text.py, lesson_screen.py, presenter.py,    |
+| the ``st-key-<key>`` class made of a key (trimmed, other    | lesson_subject.js, keyboard.js (sticky bars, layout,   |
+| characters than letters, digits, _ and - made -)            | the keyboard's buttons)                                |
 
 Each is checked for what the project relies on, not just that a name imports; the behaviour behind it is also covered
 by the tests named in each assertion's message.
@@ -209,25 +212,74 @@ def test_the_frontend_still_marks_what_the_keyboard_helpers_read():
         assert hook in bundle, broke(f"DOM hook {hook!r}", "attnviz/ui/keyboard.js")
 
 
+def _product_sources(*suffixes: str) -> list:
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    python = [repo / "app.py", *(repo / "pages").glob("*.py"), *(repo / "attnviz").rglob("*.py")]
+    return python + [path for suffix in suffixes for path in (repo / "attnviz").rglob(f"*.{suffix}")]
+
+
+def _keys_the_app_gives() -> set[str]:
+    """Every text a ``key=`` argument in the product can be, or begin with: its literals (an f-string's opening part),
+    and the module constants it names."""
+    import ast
+
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in _product_sources()]
+    constants = {}
+    for node in (node for tree in trees for node in ast.walk(tree)):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            constants.update({target.id: node.value.value for target in node.targets if isinstance(target, ast.Name)})
+    keys = set()
+    for keyword in (node for tree in trees for node in ast.walk(tree) if isinstance(node, ast.keyword)):
+        for part in ast.walk(keyword.value) if keyword.arg == "key" else ():
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                keys.add(part.value)
+            named = getattr(part, "id", None) or getattr(part, "attr", None)
+            if named in constants:
+                keys.add(constants[named])
+    return keys
+
+
 def test_every_data_testid_the_product_styles_or_reads_is_still_in_streamlits_frontend():
     """The app's CSS and JS find Streamlit's elements by their ``data-testid`` (stLayoutWrapper, stColumn, …). Every
     one named in the product's code, found by scanning it, must still be in the frontend bundle: a renamed test id
     would silently unstyle a sticky bar or lose a keyboard hook."""
     import re
-    from pathlib import Path
 
     bundle = frontend_bundle("*.js")
-    repo = Path(__file__).resolve().parents[1]
-    sources = [repo / "app.py", *(repo / "pages").glob("*.py")]
-    sources += [path for suffix in ("py", "js", "css") for path in (repo / "attnviz").rglob(f"*.{suffix}")]
     named = {
-        testid: path.relative_to(repo).as_posix()
-        for path in sources
+        testid: "/".join(path.parts[-2:])
+        for path in _product_sources("js", "css")
         for testid in re.findall(r'data-testid=\\?"?(st[A-Za-z]+)', path.read_text(encoding="utf-8"))
     }
     assert len(named) >= 15  # the scan finds what the product uses (stApp, stMain, stLayoutWrapper, …)
     for testid, where in sorted(named.items()):
         assert re.search(f"[`\"']{testid}[`\"']", bundle), broke(f"the data-testid {testid!r}", where)
+
+
+def test_every_st_key_class_the_product_styles_or_reads_is_made_from_a_key_the_app_gives():
+    """The app's CSS and JS find its own containers by the class Streamlit makes of a widget's or a container's key,
+    ``st-key-`` and the key trimmed, any character but a letter, a digit, _ or - made a -: that rule must still be
+    in the frontend bundle, and every ``.st-key-…`` the product names must be a key it gives (a renamed key would
+    silently unstyle a sticky bar or lose the keyboard's hold on a button)."""
+    import re
+
+    rule = re.search(r"`st-key-`\+\w+\.trim\(\)\.replaceAll\(/\[\^a-zA-Z0-9_-\]/g,`-`\)", frontend_bundle("*.js"))
+    assert rule, broke("the st-key-<key> class a keyed element gets", "attnviz/ui/text.py, lesson_screen.py, keyboard.js")
+    classes = {re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip()) for key in _keys_the_app_gives()}
+    styled = {
+        name: "/".join(path.parts[-2:])
+        for path in _product_sources("js", "css")
+        for name in re.findall(r"st-key-([A-Za-z0-9_-]+)", path.read_text(encoding="utf-8"))
+    }
+    assert len(styled) >= 15  # the scan finds what the product styles (lesson_bar, challenge_bar, keyboard, …)
+    not_made = {  # a name ending in - is a prefix ([class*="st-key-named-table-"]): some key must begin with it
+        name: where
+        for name, where in styled.items()
+        if not any(made == name or (name.endswith("-") and made.startswith(name)) for made in classes)
+    }
+    assert not_made == {}
 
 
 def test_apptest_still_runs_a_page_alone_after_its_first_run_where_there_is_a_pages_folder(tmp_path):

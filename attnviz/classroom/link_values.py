@@ -8,8 +8,6 @@ import math
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
 
-# Requests longer than about 8 KB are refused by common web servers and proxies; leave room for the address.
-
 
 def text(value, what: str) -> str:
     if not isinstance(value, str):

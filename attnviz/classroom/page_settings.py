@@ -14,17 +14,28 @@ from typing import Any
 from attnviz.classroom import link_values as check
 from attnviz.classroom.controls import seed
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_D_MODEL, MAX_LESSON_DK, VECTOR_LIMIT
-from attnviz.models.base import MAX_MODEL_SENTENCE_CHARS
+from attnviz.core.limits import (
+    MAX_CHOICE,
+    MAX_CHOICE_CHARS,
+    MAX_D_MODEL,
+    MAX_EPOCHS,
+    MAX_LESSON_DK,
+    MAX_MODEL_SENTENCE_CHARS,
+    MAX_ROW_TOKENS,
+    MAX_SAMPLES,
+    MIN_ROW_TOKENS,
+    MIN_SAMPLES,
+    VECTOR_LIMIT,
+)
 from attnviz.models.registry import MODEL_NAMES
-from attnviz.train.config import LARGEST_TOKEN, MAX_EPOCHS, MAX_SAMPLES, SMALLEST_TOKEN
+from attnviz.train.config import LARGEST_TOKEN, SMALLEST_TOKEN
 
 
 def _choice(value, what: str) -> Any:
     """A value the page offers as one of its choices: a whole number or a short text; the page checks it is one."""
     if isinstance(value, str):
-        return check.text(value, what)[:40]
-    return check.whole(value, what, 0, 10_000)
+        return check.text(value, what)[:MAX_CHOICE_CHARS]
+    return check.whole(value, what, 0, MAX_CHOICE)
 
 
 def _one_of(options, what: str, value) -> str:
@@ -65,7 +76,7 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
     "why_scale": {
         "d_k": partial(check.whole, what="d_k", low=1, high=MAX_LESSON_DK),
         "seed": seed,
-        "tokens": partial(check.whole, what="the tokens in the row", low=2, high=64),
+        "tokens": partial(check.whole, what="the tokens in the row", low=MIN_ROW_TOKENS, high=MAX_ROW_TOKENS),
     },
     "multi_head": {
         "d_model": partial(check.whole, what="d_model", low=1, high=MAX_D_MODEL),
@@ -75,7 +86,7 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
         "tie": partial(check.boolean, what="the tie switch"),
     },
     "watch_it_learn": {
-        "samples": partial(check.whole, what="the samples", low=100, high=MAX_SAMPLES),
+        "samples": partial(check.whole, what="the samples", low=MIN_SAMPLES, high=MAX_SAMPLES),
         "epochs": partial(check.whole, what="the epochs", low=1, high=MAX_EPOCHS),
         "learning_rate": partial(check.finite_number, what="the learning rate"),  # the page offers its choices
         "seed": seed,

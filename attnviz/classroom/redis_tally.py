@@ -24,10 +24,6 @@ from collections.abc import Iterator, Sequence
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
     CODE_LENGTH,
-    MAX_CLOSED_QUESTIONS,
-    MAX_OPEN_QUESTIONS,
-    MAX_OPTIONS,
-    MAX_VOTERS,
     PRESENTED_WITHIN_S,
     QUESTION_TTL_S,
     TallyCounts,
@@ -44,6 +40,7 @@ from attnviz.classroom.tally import (
     unknown_code,
 )
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_CLOSED_QUESTIONS, MAX_OPEN_QUESTIONS, MAX_OPTIONS, MAX_VOTERS
 
 PREFIX = "attnviz:tally:"
 INDEX = PREFIX + "open"

@@ -26,12 +26,11 @@ from attnviz.classroom import link_values as check
 from attnviz.classroom.controls import CONTROLS, SETTINGS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_JSON_BYTES, MAX_LINK_CHARS
-from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState
+from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState, sentence_with_words
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
 VERSION = 1
-# A 6,000-character link unpacks to far less than this unless it is a zip bomb.
 
 # Part of format version 1, deliberately not read from PlaygroundState: if the app's defaults change, links
 # already pasted into slides must keep their meaning.
@@ -217,9 +216,9 @@ def _from_wire(wire) -> SharedView:
 
     sentence = SETTINGS["sentence"].check(fields["sentence"], None)
     imported_tokens = imported_link.tokens_from_wire(fields["imported_tokens"])
+    if imported_tokens is None:  # the sentence's own tokens are attended over: refused as typing it is
+        sentence_with_words(sentence)
     n = PlaygroundState(sentence=sentence, model_tokens=imported_tokens).n
-    if n == 0:
-        raise AttnvizInputError("the sentence has no words to attend over.")
     imported = imported_link.head_from_wire(fields["imported"])
     if (fields["example"] == IMPORTED) != (imported is not None):
         raise AttnvizInputError("the imported head and the example don't match.")

@@ -1,5 +1,7 @@
 """Every limit an input is held to, in one place: a control, a table cell, a message from the browser, a link, a
-lesson, a class question, a real model's sentence and a training run."""
+lesson, a class question, a real model's sentence, a training run, and the work the server's two workers take on.
+Streamlit reads its own two, the largest message and the largest upload, from .streamlit/config.toml (a lesson file
+fits the upload: tests/core/test_limits.py)."""
 
 MAX_TOKENS = 128  # tokens used from a sentence (more are cut, with a message); a real model refuses more, never cuts
 MAX_SENTENCE_CHARS = 5_000  # a longer paste is refused before tokenizing
@@ -11,6 +13,7 @@ VALUE_LIMIT = 1_000.0  # |a cell| at most this: keeps every score far from overf
 MIN_D_MODEL, MAX_D_MODEL = 2, 32  # embedding width on the multi-head and step-by-step lessons, and Watch it learn's
 EDITABLE_CELLS = 96  # an X up to this many numbers is an editable table (12 tokens × 8 dimensions)
 MAX_LESSON_DK = 512  # the widest d_k the "why we scale" curves are measured at
+MIN_ROW_TOKENS, MAX_ROW_TOKENS = 2, 64  # the tokens in the row "why we scale" shows saturating
 VECTOR_LIMIT = 10.0  # every coordinate on the geometry page stays in [−10, 10], so arrows fit one plot
 # A class question's answers and code guesses, per session (attnviz.classroom.rate): a student clicks a prediction
 # and may change it, and mistypes a code now and then; a script looping either is slowed to a trickle.
@@ -22,8 +25,9 @@ MAX_WIDGET_VALUE_BYTES = 512_000
 MAX_CELL_CHARS = 32  # what a table's cell takes (its max_chars): any number the app reads, exactly as typed
 
 # Links and lessons.
-MAX_LINK_CHARS = 6_000  # a share link's setup
-MAX_JSON_BYTES = 200_000  # what a share link may unpack to
+MAX_LINK_CHARS = 6_000  # a share link's setup: servers and proxies refuse requests over about 8 KB, address and all
+MAX_JSON_BYTES = 200_000  # what a share link may unpack to; a 6,000-character link unpacks to far less, bar a zip bomb
+MAX_CHOICE_CHARS, MAX_CHOICE = 40, 10_000  # a page's choice in a link (a stage, a layer); the page checks it offers it
 MAX_LESSON_LINK = 60_000  # characters: thirty steps of ordinary setups take a few thousand
 MAX_LESSON_FILE_BYTES = 4 * MAX_LESSON_LINK  # a lesson's JSON file (its steps written out, so larger than its link)
 MAX_LESSON_STEPS, MAX_LESSON_TITLE, MAX_LESSON_NOTE, MAX_LESSON_QUESTION = 30, 100, 600, 200
@@ -37,15 +41,19 @@ MAX_VOTERS = 300
 MAX_QUESTION_CHARS = 300
 MAX_SETUP_CHARS = 4_000  # the asked setup's share link (``s=…``); a lesson's setups are about 70
 MIN_OPTIONS, MAX_OPTIONS, MAX_OPTION_CHARS = 2, 25, 80  # 25: a key of a 24-token sentence, or "none"
+MAX_CODE_CHARS = 8  # the class code box, and a ?join= code cut to it: a 6-character code and a stray space or two
 
 # A real model's sentence, refused before it is tokenized: MAX_TOKENS stops any real sentence first (about 90 words);
 # this bounds the tokenizer's work on a paste.
 MAX_MODEL_SENTENCE_CHARS = 2_000
+MAX_WAITING = 32  # sentences waiting for the model worker, every session's together: one more is refused, not queued
 
 # Watch it learn: the largest run allowed trains in about 10 s on a shared 2-core machine (see bench/train.py).
-MAX_SAMPLES = 20_000
+MIN_SAMPLES, MAX_SAMPLES = 100, 20_000  # the page's box and a link's run; from Python a run may take fewer (from 1)
 MAX_EPOCHS = 50
 MAX_BATCH_SIZE = 1024
 MAX_SAMPLE_PASSES = 120_000  # samples × epochs: 1.5 times the reference text's setting
 MAX_TRAIN_STEPS = 4_000  # optimiser steps: a small batch costs a step per handful of samples
 MIN_LEARNING_RATE, MAX_LEARNING_RATE = 1e-5, 1.0
+MAX_LOG_POINTS = 200  # times a run records its curves: each costs a forward pass over the probe samples
+MAX_UNFINISHED_RUNS = 6  # queued or training, every session's together: the last waits about 6 runs' time

@@ -3,9 +3,10 @@
 Everything the page shows is derived from a ``PlaygroundState``: the tokens from the sentence, the base vectors from
 its one ``source`` (random by position or from the words, with the seed; a worked example; a real model's head), and
 the user's cell edits laid on top. That makes a state easy to compare, cache and put into a share link. A move
-refuses bad input in plain words: a sentence without words or typed cells by returning the state unchanged and a
-message (the student is typing), a sentence too long to tokenize or an imported head that does not fit by raising
-AttnvizInputError. A field's type and bounds are checked before its move, in one table (attnviz.classroom.controls).
+refuses bad input in plain words: typed cells by returning the state with the bad cells unchanged and a message (the
+student is typing), a sentence without a word or too long to tokenize, or an imported head that does not fit, by
+raising AttnvizInputError. A field's type and bounds are checked before its move, in one table
+(attnviz.classroom.controls).
 
 A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is a source
 too: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user types
@@ -150,19 +151,24 @@ def sentence_within_limit(sentence: str) -> str:
     return sentence
 
 
+def sentence_with_words(sentence: str) -> str:
+    """``sentence`` if it has a word to attend over, else AttnvizInputError: the rule, in the same words, for every
+    sentence whose own tokens are attended over (typed, a notebook, a share link). An imported head attends over its
+    model's tokens, and a real model reads punctuation: neither is held to it."""
+    tokens = tokenize(sentence)
+    if not tokens:
+        raise AttnvizInputError("the sentence has no words or punctuation to attend over; it needs at least one word.")
+    if all(unicodedata.category(char).startswith("P") for token in tokens for char in token):
+        raise AttnvizInputError("the sentence has only punctuation; it needs at least one word.")
+    return sentence
+
+
 def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState, str | None]:
     """Keeps the vectors at the positions that remain. Returns (state, message for the user or None). A sentence too
-    long to tokenize raises AttnvizInputError (``sentence_within_limit``)."""
-    sentence = sentence_within_limit(sentence or "")
-    words = tokenize(sentence)
-    if not words:
-        return (
-            state,
-            "The sentence has no words or punctuation to attend over. Type at least one word; the previous sentence is kept.",
-        )
-    if all(unicodedata.category(char).startswith("P") for word in words for char in word):
-        return state, "The sentence has only punctuation. Type at least one word; the previous sentence is kept."
+    long to tokenize or without a word raises AttnvizInputError (``sentence_within_limit``, ``sentence_with_words``)."""
+    sentence = sentence_with_words(sentence_within_limit(sentence or ""))
     new = _fit(replace(state, sentence=sentence, model_tokens=None))  # the sentence's own tokens from now on
+    words = tokenize(sentence)
     if len(words) > MAX_TOKENS:
         return new, f"The sentence has {len(words)} tokens; only the first {MAX_TOKENS} are used."
     return new, None

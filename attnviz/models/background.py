@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_WAITING
 from attnviz.models.base import Model, check_sentence
 from attnviz.models.registry import MODEL_NAMES, load_model, loaded_models
 from attnviz.models.runs import ModelRun
@@ -28,7 +29,6 @@ from attnviz.models.runs import ModelRun
 WAITING, LOADING, RUNNING, DONE, FAILED, SKIPPED = "waiting", "loading", "running", "done", "failed", "skipped"
 KEEP_BYTES = 128 * 2**20  # finished runs kept for the pages (two 128-token decoder runs)
 KEEP_JOBS = 64  # and at most this many finished jobs
-MAX_WAITING = 32  # more sentences than this waiting: a new one is refused with a message, not queued
 STALE_S = 10.0  # a waiting job nobody has asked for in this long is skipped
 BUSY = (
     f"The server is already working through {MAX_WAITING} sentences for other students. "

@@ -18,8 +18,8 @@ _loading = threading.Lock()  # held while a model loads, so two sessions never l
 def limit_blas_threads(threads: int = BLAS_THREADS) -> None:
     """Use one BLAS thread in this whole process.
 
-    Measured on a loaded 2-core machine, a forward pass with two BLAS threads was 3–10 times slower than with one:
-    the threads wait for a core that another process (or another session's forward pass) holds. With one thread each,
+    On a loaded 2-core machine two BLAS threads make a forward pass slower, not faster (bench/README.md): the threads
+    wait for a core that another process (or another session's forward pass) holds. With one thread each,
     two sessions run their forward passes side by side instead. The matrices in the lessons are far too small for
     BLAS threads to help them either. threadpoolctl finds the BLAS library numpy actually loaded.
     """

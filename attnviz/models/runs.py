@@ -53,7 +53,7 @@ class ModelRun:
 
     def without(self, index: int) -> ModelRun:
         """The same sentence, not re-tokenised, with token ``index`` taken away as a key in every layer and head: its
-        ``attention`` gives key ``index`` weight 0 everywhere, each row still summing to 1 (attnviz.explain says
+        ``attention`` gives key ``index`` weight 0 everywhere, each row still summing to 1 (attnviz.models.explain says
         what that changed in the output)."""
         if self.rerun is None:
             raise AttnvizInputError("This run was not made by a model, so it cannot be run again.")

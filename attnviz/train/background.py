@@ -1,9 +1,9 @@
 """Training beside the server: each run in a worker process, one at a time, watched and stopped from a page.
 
-Streamlit runs every session's script in the server's one process. Training in a thread there holds Python's GIL:
-another student's click took 2.2-3.6 times as long (issue 15). In a separate process it took no longer. So a server
-has one worker process (a 2-core machine keeps the other core for the sessions), and runs wait their turn in the
-order they were started. Progress comes back through a queue and Stop goes out as an event, both held by a
+Streamlit runs every session's script in the server's one process. Training in a thread there holds Python's GIL and
+slows every other student's click; in a separate process it does not (bench/README.md). So a server has one worker
+process (a 2-core machine keeps the other core for the sessions), and runs wait their turn in the order they were
+started. Progress comes back through a queue and Stop goes out as an event, both held by a
 multiprocessing Manager so they can travel with the run to the worker.
 
 >>> run = start(TrainConfig(samples=2000, epochs=5, balanced=True), Owner("session id", present=lambda: True))
@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 from multiprocessing.managers import SyncManager
 
 from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_UNFINISHED_RUNS
 from attnviz.train.config import TrainConfig, validate
 from attnviz.train.run import Progress, TrainResult, train
 
-MAX_UNFINISHED_RUNS = 6  # queued or training, every session's together: the last waits about 6 runs' time
 OWNER_GRACE_S = 5.0  # a browser that reconnects after a blip is back well within this
 _REAPER_INTERVAL_S = 1.0
 

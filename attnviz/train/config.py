@@ -13,6 +13,7 @@ from attnviz.core.limits import (
     MAX_D_MODEL,
     MAX_EPOCHS,
     MAX_LEARNING_RATE,
+    MAX_LOG_POINTS,
     MAX_SAMPLE_PASSES,
     MAX_SAMPLES,
     MAX_TRAIN_STEPS,
@@ -25,7 +26,6 @@ CLS_TOKEN = 0
 SMALLEST_TOKEN, LARGEST_TOKEN = 1, 50
 VOCAB_SIZE = LARGEST_TOKEN + 1  # ids 0..50, 0 being [CLS]
 
-MAX_LOG_POINTS = 200  # each costs a forward pass over the probe samples
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 the box; a typed code is checked at once; the student's last prediction is kept and sent when it can be counted: once
 the right code is typed, for the asked setup only, one answer a browser. The teacher's side: attnviz.ui.lesson_plan.
 
-The answer follows the prediction kept in the session (attnviz.ui.playground_session.predicted), so it is sent by
+The answer follows the prediction kept in the session (attnviz.ui.playground_session.last_prediction), so it is sent by
 whichever comes last: the click, the right code, or the way back to the asked setup."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import streamlit as st
 from attnviz.classroom import join
 from attnviz.classroom.share import decode
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons import predictions
 from attnviz.pages import DEFAULT_PAGE, page_named
@@ -55,12 +56,12 @@ def join_from_link(page: str) -> None:
     if code is None or state.kept(state.CLASS_LINK_CHECKED):
         return
     state.keep(state.CLASS_LINK_CHECKED, True)
-    state.keep(state.CLASS_JOIN, str(code)[:8])
+    state.keep(state.CLASS_JOIN, str(code)[:MAX_CODE_CHARS])
     _join(opening=True)
     if problem := state.take(state.CLASS_PROBLEM):
         state.say(problem)  # at the top of the page, where a phone opens it (the box is only drawn when predicting)
     if page != DEFAULT_PAGE:
-        st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:8]})
+        st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:MAX_CODE_CHARS]})
 
 
 def _join(*, opening: bool = False) -> None:
@@ -158,7 +159,7 @@ def join_box() -> None:
         "Class code (from the teacher's screen)",
         key=state.CLASS_JOIN,
         on_change=_join,
-        max_chars=8,
+        max_chars=MAX_CODE_CHARS,
         placeholder="e.g. K7P2QX",
         help="Your prediction is added to the class's bars, without your name.",
     )

@@ -45,7 +45,8 @@ def restore_from_link(page: str) -> None:
             st.error(f"{literal(problems[0])} The default settings are shown instead.")
         return
     (shared, link), views = opened[0], len({view for view, _ in opened})
-    _, too_long = set_sentence(shared.state, shared.state.sentence)  # what typing that sentence would say
+    typed = shared.state.model_tokens is None  # a head's link shows its model's tokens, not the sentence's
+    too_long = set_sentence(shared.state, shared.state.sentence)[1] if typed else None  # what typing it would say
     two_links = f"The address holds {views} different share links; the first one is shown." if views > 1 else None
     playground_session.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
     for name, value in shared.settings:  # the page's own setup: a stage, a d_k, a model

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attnviz.core.limits import MAX_CELL_CHARS
 from attnviz.core.numbers import cell_text
 from attnviz.ui import edge, state
 from attnviz.ui.text import named_table
@@ -24,8 +25,7 @@ def number_table(
     exactly what was typed, and ``attnviz.core.numbers.parse_number`` accepts it or says why not.
     """
     # Plain Python strings (object dtype), not pandas' Arrow-backed ones: the editor hashes the labels, checks the
-    # column names and applies edits on every run, which on Arrow strings cost 12 % of the server's CPU under a
-    # class's load (issue 27).
+    # column names and applies edits on every run, far dearer on Arrow strings under a class's load (bench/README.md).
     frame = pd.DataFrame(
         [[cell_text(value) for value in row] for row in np.asarray(values, dtype=float)],
         index=pd.Index(row_labels, dtype=object, name="token"),  # a named index column: its header is not empty
@@ -39,7 +39,7 @@ def number_table(
             # The row labels name the tokens: read-only, else a number typed there (a click a little left, or an
             # arrow key the grid had not taken yet) was silently dropped, since it is no cell of the matrix.
             "_index": st.column_config.TextColumn(disabled=True),
-            **{column: st.column_config.TextColumn(column, max_chars=edge.MAX_CELL_CHARS) for column in column_names},
+            **{column: st.column_config.TextColumn(column, max_chars=MAX_CELL_CHARS) for column in column_names},
         },
     }
     key = state.table_key(name)

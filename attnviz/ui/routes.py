@@ -1,6 +1,6 @@
 """The router's pages, the run gate the tests hold a run at, and this session as the owner of its training run.
-The pages are made once per process: st.Page resolves its file on disk, which cost 6 % of the server's CPU under a
-class's load (issue 27) when app.py made ten of them on every run."""
+The pages are made once per process: st.Page resolves its file on disk, too dear to do for every page on every run
+under a class's load (bench/README.md)."""
 
 from __future__ import annotations
 

@@ -103,3 +103,12 @@ def test_a_head_too_large_for_a_link_is_no_warning_on_a_page_that_does_not_show_
     assert shared.page == page and shared.state.imported is None and shared.state.tokens == tuple(tokens)
     at.switch_page("pages/step_by_step.py").run()
     assert any(c.value.startswith("This imported head is too large to share as a link") for c in at.caption)
+
+
+def test_a_heads_link_whose_sentence_is_punctuation_opens_on_the_models_tokens():
+    tokens = ["[CLS]", "?", "!", "[SEP]"]
+    state = import_head(PlaygroundState(), tokens, *head(n=4), causal=False, title=TITLE, sentence="?!")
+    at = open_app(s=encode(state))
+    assert not at.exception and not at.error
+    assert at.session_state["playground"].state == state
+    assert views(at)["weights"]["rows"] == [f"{i}: {token}" for i, token in enumerate(tokens)]

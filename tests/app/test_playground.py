@@ -301,13 +301,17 @@ def test_a_control_value_outside_its_range_is_ignored(app, field, sent):
 
 @pytest.mark.parametrize(
     ("sentence", "message"),
-    [("", "has no words or punctuation"), ("   ", "has no words or punctuation"), ("?!...", "has only punctuation")],
+    [
+        ("", "The sentence has no words or punctuation to attend over; it needs at least one word."),
+        ("   ", "The sentence has no words or punctuation to attend over; it needs at least one word."),
+        ("?!...", "The sentence has only punctuation; it needs at least one word."),
+    ],
 )
 def test_an_unusable_sentence_is_refused_and_the_work_kept(app, sentence, message):
     type_cells(app, "Q", {(0, 0): "9"}, ["q1", "q2", "q3", "q4"])
     app.text_input(key=control_key("sentence")).input(sentence).run()
     assert not app.exception
-    assert any(message in w and "previous sentence is kept" in w for w in warnings(app))
+    assert f"{message} The previous sentence is kept." in warnings(app)
     assert playground(app).n == 12 and playground(app).matrices()[0][0, 0] == 9.0
     assert app.text_input(key=control_key("sentence")).value == MOVIE
 

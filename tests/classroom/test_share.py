@@ -3,6 +3,7 @@
 import base64
 import json
 import math
+import unicodedata
 import zlib
 from dataclasses import replace
 
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attnviz import PRESETS, AttnvizInputError, tokenize
+from attnviz.classroom.controls import set_field
 from attnviz.classroom.share import (
     MAX_JSON_BYTES,
     MAX_LINK_CHARS,
@@ -42,7 +44,14 @@ def unpack(link: str):
 # ----------------------------------------------------------------------------- states and round trips
 
 words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=80)
-sentences = words.filter(lambda text: len(tokenize(text)) > 0)
+
+
+def has_a_word(text: str) -> bool:
+    """Written apart from the app's rule (attnviz.core.playground_state.sentence_with_words), which it mirrors."""
+    return any(not unicodedata.category(char).startswith("P") for token in tokenize(text) for char in token)
+
+
+sentences = words.filter(has_a_word)  # a link whose sentence has none is refused, so it has no round trip
 exact_values = st.floats(-1000.0, 1000.0, allow_nan=False)  # every finite float in range, to the last bit
 
 
@@ -260,8 +269,12 @@ def test_raw_json_that_python_would_bend_is_refused(wire, message):
         ([1, 2], "it is not a list of settings"),
         ({"z": 1}, "it has a setting this version doesn't know ('z')"),
         ({"s": 5}, "the sentence is not text"),
-        ({"s": ""}, "the sentence has no words to attend over"),
-        ({"s": " \u200b "}, "the sentence has no words to attend over"),  # only an invisible character
+        ({"s": ""}, "the sentence has no words or punctuation to attend over; it needs at least one word."),
+        (
+            {"s": " \u200b "},  # only an invisible character
+            "the sentence has no words or punctuation to attend over; it needs at least one word.",
+        ),
+        ({"s": "?! …"}, "the sentence has only punctuation; it needs at least one word."),
         ({"s": "a" * (MAX_SENTENCE_CHARS + 1)}, "the sentence is 5,001 characters long; the limit is 5,000."),
         ({"s": "bad \ud800 text"}, "the sentence is not valid text"),
         (
@@ -307,6 +320,16 @@ def test_a_link_with_an_impossible_setting_names_it(wire, detail):
     with pytest.raises(AttnvizInputError) as error:
         decode(pack(wire))
     assert str(error.value) == f"{BAD_SETTING}: {detail}" + ("" if detail.endswith(".") else ".")
+
+
+@pytest.mark.parametrize("sentence", ["", "   ", "?!...", "« … »"])
+def test_a_link_whose_sentence_has_no_word_is_refused_in_the_words_typing_it_shows(sentence):
+    with pytest.raises(AttnvizInputError) as typed:
+        set_field(PlaygroundState(), "sentence", sentence)
+    with pytest.raises(AttnvizInputError) as linked:
+        decode(pack({"s": sentence}))
+    assert str(linked.value) == f"{BAD_SETTING}: {typed.value}"
+    assert str(typed.value).endswith("it needs at least one word.")
 
 
 # ----------------------------------------------------------------------------- fuzzing: only AttnvizInputError

@@ -175,3 +175,9 @@ def test_a_bad_imported_head_in_a_link_is_refused_in_plain_words(changes, reason
 def test_the_imported_tokens_set_the_length_the_other_fields_are_checked_against():
     state = replace(head_state(4, 2), blocked_keys=(3,), focus=3)
     assert decode(encode(state)).state.blocked_keys == (3,)  # the sentence has 3 words, the model 4 tokens
+
+
+def test_a_heads_sentence_of_punctuation_opens_its_model_tokens_being_what_is_attended_over():
+    rows = [[1.0, 0.0], [0.0, 1.0]]
+    state = import_head(PlaygroundState(), ["?", "!"], rows, rows, rows, causal=True, title=TITLE, sentence="?!")
+    assert decode(encode(state)).state == state  # typing "?!" is refused: its own tokens would be attended over

@@ -156,30 +156,61 @@ def test_a_crafted_value_is_refused_in_plain_words_and_the_work_is_kept(server, 
 CHOICES = ("Layer", "Head", "Query token (orange lines)")  # what a click on a map would choose
 
 
-def test_a_cell_click_no_click_makes_is_no_click(server):
+def assert_no_choice_made(server, crafted: list, send, *, seed: int) -> None:
+    """Opens the Real model page and sends each ``crafted`` move by ``send(session, move)``: each run raises nothing
+    and chooses nothing (the layer, the head and the query stay as the page opened); the page then still draws the
+    model's own numbers, and the log stays quiet."""
     require_package("all-MiniLM-L6-v2")
     since = len(server.output())
 
     async def replay():
-        student = Student(Session(server.url, timeout=120), seed=2)
+        student = Student(Session(server.url, timeout=120), seed=seed)
         await student.load()
         await student.open_real_model()
         chosen = lambda: [shown_value(student.session.find(label=label).element) for label in CHOICES]  # noqa: E731
         results = [(None, chosen())]  # as the page opened
-        for picture, cell in CRAFTED_CLICKS.values():
-            student.session.trigger(student.session.find(kind="bidi_component", key_part=picture), "event", {"cell": cell})
+        for move in crafted:
+            send(student.session, move)
             results.append((await student.session.rerun(), chosen()))
         await student.pick_head()  # the page still draws the model's own numbers
         await student.session.close()
         return results
 
-    (_, opened), *clicked = run_apart(replay())
-    # each ran, raised nothing and chose nothing: the layer, the head and the query are as the page opened
-    assert [(result.status, result.exceptions, shown) for result, shown in clicked] == [("ok", [], opened)] * len(
-        CRAFTED_CLICKS
-    )
+    (_, opened), *moved = run_apart(replay())
+    assert [(result.status, result.exceptions, shown) for result, shown in moved] == [("ok", [], opened)] * len(crafted)
     assert all(opened)  # three choices read
     assert_quiet_log(server, since)
+
+
+def test_a_cell_click_no_click_makes_is_no_click(server):
+    def click(session, crafted):
+        picture, cell = crafted
+        session.trigger(session.find(kind="bidi_component", key_part=picture), "event", {"cell": cell})
+
+    assert_no_choice_made(server, list(CRAFTED_CLICKS.values()), click, seed=2)
+
+
+def selected(series, data_indices) -> str:
+    """An ECharts chart's selection as the browser sends it (a JSON text), holding one selected group."""
+    group = {"series_index": series, "data_indices": data_indices, "data_index": None}
+    return json.dumps({"selection": {"selected": [group], "areas": []}})
+
+
+CRAFTED_SELECTIONS = {  # on the line view, whose first series holds the query tokens
+    "an item past the lines": selected(0, [10**9]),
+    "a negative item": selected(0, [-1]),
+    "text for an item": selected(0, ["3"]),
+    "a series of 4,000 digits": selected(int("9" * 4_000), [0]),
+    "no items": selected(0, []),
+    "a selection that is not a list": json.dumps({"selection": {"selected": {"series_index": 0}, "areas": []}}),
+}
+
+
+def test_a_chart_selection_no_click_makes_is_no_click(server):
+    def select(session, selection):
+        session.set_value(session.find(key_part="lines"), string_value=selection)
+
+    assert_no_choice_made(server, list(CRAFTED_SELECTIONS.values()), select, seed=5)
 
 
 def wait_for_log(server, since: int, text: str, timeout_s: float = 30.0) -> str:

@@ -83,7 +83,8 @@ def test_a_negative_temperature_is_refused_said_in_the_widget_and_the_state_kept
 @pytest.mark.parametrize(
     ("field", "value", "words"),
     [
-        ("sentence", "   ", "no words"),
+        ("sentence", "   ", "the sentence has no words or punctuation to attend over; it needs at least one word."),
+        ("sentence", "?!", "the sentence has only punctuation; it needs at least one word."),
         ("sentence", 3, "the sentence is not text"),
         ("d_k", 0, "d_k (the query and key size) must be a whole number from 1 to 64"),
         ("seed", -1, "seed must be a whole number from 0"),

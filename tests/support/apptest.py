@@ -67,7 +67,7 @@ def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
 
 
-# ----------------------------------------------------------------------------- ECharts (guided pages, real model)
+# ------------------------------------------------------------------------- ECharts (Real model's lines, Watch it learn)
 
 
 def echarts(at: AppTest) -> dict[str, dict]:
