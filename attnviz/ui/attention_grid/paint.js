@@ -80,7 +80,7 @@ function paintNumbers(ctx, view, { left, top, cellW, cellH, cellFont }, rgb, col
 }
 
 // A changed cell's box: a black line under a dashed orange one. On any cell one of the two stands out at 3 : 1 or
-// more (black where the cell is light, the orange where it is dark; tests/figures/test_colours.py sweeps it).
+// more (black where the cell is light, the orange where it is dark; tests/figures/test_contrast.py sweeps it).
 function paintChanged(ctx, view, { left, top, cellW, cellH }, colours, cols) {
   const boxes = view.changed.map((k) => [left + (k % cols) * cellW + 1.5, top + Math.floor(k / cols) * cellH + 1.5]);
   ctx.lineWidth = 3;
