@@ -20,13 +20,13 @@ from attnviz.core.limits import (
     MAX_D_MODEL,
     MAX_EPOCHS,
     MAX_LESSON_DK,
-    MAX_MODEL_SENTENCE_CHARS,
     MAX_ROW_TOKENS,
     MAX_SAMPLES,
     MIN_ROW_TOKENS,
     MIN_SAMPLES,
     VECTOR_LIMIT,
 )
+from attnviz.models.base import check_sentence
 from attnviz.models.registry import MODEL_NAMES
 from attnviz.train.config import LARGEST_TOKEN, SMALLEST_TOKEN
 
@@ -45,10 +45,13 @@ def _one_of(options, what: str, value) -> str:
 
 
 def _sentence(value) -> str:
+    """The model's own check (attnviz.models.base), its words as a link's clause."""
     text = check.text(value, "the real model's sentence")
-    if len(text) > MAX_MODEL_SENTENCE_CHARS:
-        raise AttnvizInputError(f"the real model's sentence is longer than {MAX_MODEL_SENTENCE_CHARS:,} characters.")
-    return text
+    try:
+        return check_sentence(text)
+    except AttnvizInputError as error:
+        said = str(error).replace("The sentence", "the real model's sentence", 1)
+        raise AttnvizInputError(said) from None
 
 
 def _coordinate(value, what: str) -> float:

@@ -21,7 +21,15 @@ from attnviz.classroom.share import (
     decode,
     encode,
 )
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_SENTENCE_CHARS, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE
+from attnviz.core.limits import (
+    MAX_DIM,
+    MAX_MODEL_SENTENCE_CHARS,
+    MAX_SEED,
+    MAX_SENTENCE_CHARS,
+    MAX_TEMPERATURE,
+    MAX_TOKENS,
+    MIN_TEMPERATURE,
+)
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
 from attnviz.lessons.predictions import KINDS
 from attnviz.pages import PAGE_NAMES as PAGES
@@ -392,6 +400,17 @@ def test_any_json_inside_a_well_packed_link_never_raises_anything_else(anything,
         ("playground", {"d_k": 4}, "the page has no setting called 'd_k'."),  # the Playground's are its state
         ("step_by_step", {"from_embeddings": "yes"}, "the embeddings switch is not on or off."),
         ("real_model", {"model": "gpt-5"}, "the model is not one of all-MiniLM-L6-v2, SmolLM2-135M."),
+        (
+            "real_model",
+            {"sentence": "  "},
+            "the real model's sentence is empty: type a few words.",
+        ),  # the model's words
+        (
+            "real_model",
+            {"sentence": "x" * (MAX_MODEL_SENTENCE_CHARS + 1)},
+            f"the real model's sentence is {MAX_MODEL_SENTENCE_CHARS + 1:,} characters long; the limit is "
+            f"{MAX_MODEL_SENTENCE_CHARS:,} characters (and {MAX_TOKENS} tokens). Use a shorter sentence.",
+        ),
         ("multi_head", [1], "the page's settings are not a list of names and values."),
     ],
 )
