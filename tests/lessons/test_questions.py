@@ -113,7 +113,7 @@ def test_a_row_questions_reveal_quotes_both_cells_and_never_names_a_masked_one_t
 def test_a_row_question_is_new_when_the_numbers_its_row_shows_change():
     same = row_question()
     assert same.key == row_question().key == ("multi_head", "head1", 0, MATRIX[0].tobytes())
-    moved = replace(same, matrix=MATRIX + [[0, 0, 0], [0.1, 0, 0]])  # another row moved: the same question
+    moved = replace(same, matrix=MATRIX + np.array([[0, 0, 0], [0.1, 0, 0]]))  # another row moved: the same question
     assert moved.key == same.key and replace(same, matrix=MATRIX[::-1]).key != same.key
 
 
