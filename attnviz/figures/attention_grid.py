@@ -137,8 +137,8 @@ def playground_data(
     them), and after it the prediction is outlined on the weights. ``lens``: presenter mode's focus row, large
     (attnviz.figures.lens)."""
     covered_ = bool(state.predict) and made is None
-    asked = predictions.PlaygroundQuestion(state, picks)
-    covers = {"weights": asked.cover(), "output": predictions.COVERED_OUTPUT} if covered_ else None
+    asking = predictions.PlaygroundQuestion(state, picks)
+    covers = {"weights": asking.cover(), "output": predictions.COVERED_OUTPUT} if covered_ else None
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
     views = playground_views(
         state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state, picks), marks=marks
