@@ -101,7 +101,7 @@ mask.checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", pl
 st.markdown(lesson.heads_text(setup))
 if n_heads > lesson.MAX_HEADS_DRAWN:
     st.caption(f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below.")
-heads, asked = figs.head_maps(model, labels), {}
+heads, asked = figs.head_maps(model, labels), []
 if playground.predict:  # the Playground's predict mode: each head asks about the focus token's row
     drawn = [(head.weights, head.blocked) for head in model.result.heads[: lesson.MAX_HEADS_DRAWN]]
     heads, asked, said = predict.ask_rows(PAGE, heads, drawn, min(playground.focus, n - 1))

@@ -117,7 +117,7 @@ with picker:
                f"({figs.lines_not_drawn(weights, query)}).")  # fmt: skip
 with square:
     up_close = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
-    maps, asked = [up_close], {}
+    maps, asked = [up_close], []
     if playground_predicts():  # the Playground's predict mode: which key the query attends to most, asked first
         hidden = np.triu(np.ones((n, n), bool), 1) if run.causal else None
         maps, asked, said = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)

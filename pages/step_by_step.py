@@ -11,7 +11,7 @@ import streamlit as st
 from attnviz.core.limits import MAX_D_MODEL
 from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
-from attnviz.lessons import predictions
+from attnviz.lessons.questions import stage_question
 from attnviz.lessons.stages import walkthrough
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
@@ -108,14 +108,12 @@ with main:
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")
-    target = predictions.stage_target(stage)  # predict mode: the stage's result waits for a click on its query's row
-    asked = predict.question(PAGE, f"{stage.key}-{target}", query, stage.panels[target].matrix[query])
-    guessed = predict.predicted(asked)
+    question = stage_question(PAGE, stage, query)  # predict mode: the stage's result waits for a click on its row
+    guessed = predict.answered(question)
     asking = bool(playground.predict) and guessed is None
-    cover = predictions.stage_cover(stage, query, playground.labels) if asking else None
-    views = stage_views(stage, (query, column), font_size=chart_font_size(), cover=cover)
+    views = stage_views(stage, (query, column), font_size=chart_font_size(), cover=question.cover() if asking else None)
     if playground.predict and guessed is not None:
-        st.info(predictions.stage_reveal(stage, query, guessed), icon=":material/lightbulb:")
+        st.info(question.reveal(guessed), icon=":material/lightbulb:")
     show_matrices(  # one key for every stage: Back and Next repaint the same canvases in place
         views,
         key=steps.VIEWS,
@@ -124,7 +122,7 @@ with main:
         columns=panel_widths(stage),
         labels_first=True,
         on_cell=partial(steps.choose_cell, stage),
-        on_guess=partial(predict.guess, steps.VIEWS, {asked[1]: (asked, stage.panels[target].matrix.shape[1])}),
+        on_guess=partial(predict.guess, steps.VIEWS, [question]),
         enter="Enter chooses this cell's formula.",
         lens=stage_lens(stage, views, (query, column)) if session.presenting() else None,  # the chosen row, large
     )

@@ -1,6 +1,7 @@
 """The Playground's session, whatever hosts it (the Streamlit app, a notebook widget): the state shown, the state
-before the last move (what the orange boxes compare against), the undo stack, predict mode's answer and picks, and the
-state the page around the views was last drawn from. Immutable: every move returns a new session.
+before the last move (what the orange boxes compare against), the undo stack, predict mode's answers (the Playground's
+and the guided pages', by question: attnviz.lessons.questions) and the mask question's picks, and the state the page
+around the views was last drawn from. Immutable: every move returns a new session.
 
 ``apply(event)`` is the one way a control beside the views or a click on them becomes a move. An event is what the
 views component sends (attnviz/ui/attention_grid): ``{"control": field or action, "value": v}``, ``{"cell": {"view",
@@ -18,6 +19,7 @@ from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
+from attnviz.lessons.questions import Answers
 
 TABLE_DATA = ("sentence", "source", "seed", "d_k", "d_v", "model_tokens")  # fields whose change redraws the tables
 
@@ -38,7 +40,7 @@ class Session:
     state: PlaygroundState = OPENING
     previous: PlaygroundState | None = None  # the state before the last move: what the views' boxes compare against
     undo_stack: tuple[PlaygroundState, ...] = ()  # the states before each move, latest last (at most MAX_UNDO)
-    prediction: tuple[PlaygroundState, predictions.Guess, PlaygroundState] | None = None  # (shown after, guess, asked)
+    answers: Answers = field(default_factory=Answers)  # predictions: the Playground's and the guided pages'
     picks: tuple[PlaygroundState, tuple[int, ...]] = (OPENING, ())  # the mask question's keys clicked, and on which
     drawn_outside: PlaygroundState | None = None  # the state the page around the views was last drawn from
     said: Said = field(default_factory=Said)  # what the last move said
@@ -98,14 +100,17 @@ class Session:
     def _guessed(self, sent) -> Session:
         """A click on a covered view: what it predicts is kept (the mask question's clicks pick keys until its Check),
         and the change the question asks about (if any) is made, so the reveal shows its effect."""
-        current = self.state
-        if (keys := predictions.picked(current, sent, self.current_picks())) is not None:
-            return replace(self, picks=(current, keys), said=Said())
-        guess = predictions.guess_of(current, sent, self.current_picks())
-        if not current.predict or guess is None:
+        question = self.question()
+        if (keys := question.picked(sent)) is not None:
+            return replace(self, picks=(self.state, keys), said=Said())
+        guess = question.answer(sent)
+        if not self.state.predict or guess is None:
             return replace(self, said=Said())
-        after = predictions.outcome(current)
-        return replace(self.moved(after), prediction=(after, guess, current))
+        return replace(self.moved(question.outcome), answers=self.answers.with_answer(question.key, guess))
+
+    def answered(self, key: tuple, guess) -> Session:
+        """A guided page's question (attnviz.lessons.questions.RowQuestion) answered: kept beside the Playground's."""
+        return replace(self, answers=self.answers.with_answer(key, guess))
 
     def drawn(self) -> Session:
         """The page around the views has been drawn from the current state."""
@@ -117,15 +122,21 @@ class Session:
     def can_undo(self) -> bool:
         return bool(self.undo_stack)
 
+    def question(self) -> predictions.PlaygroundQuestion:
+        """The question predict mode asks about the state shown now (the mask question's keys picked so far in it)."""
+        return predictions.PlaygroundQuestion(self.state, self.current_picks())
+
     def asked(self) -> tuple[predictions.Guess, PlaygroundState] | None:
         """Once the student has clicked a prediction for the state shown now: (the prediction, the state it was asked
         on). None until then: the weights and outputs stay covered. Any change asks again."""
-        made = self.prediction
-        return (made[1], made[2]) if made is not None and made[0] == self.state else None
+        made = self.last_prediction()
+        return made if made is not None and predictions.outcome(made[1]) == self.state else None
 
     def last_prediction(self) -> tuple[predictions.Guess, PlaygroundState] | None:
-        """The student's last prediction, whatever is shown now: (the prediction, the state it was asked on)."""
-        return None if self.prediction is None else (self.prediction[1], self.prediction[2])
+        """The student's last prediction on the Playground, whatever is shown now: (the prediction, the state it was
+        asked on)."""
+        made = self.answers.newest(predictions.ASKER)
+        return None if made is None else (made[1], made[0][1])
 
     def current_picks(self) -> tuple[int, ...]:
         """The keys clicked so far for the mask question asked now (any change starts the set again)."""

@@ -137,13 +137,14 @@ def playground_data(
     them), and after it the prediction is outlined on the weights. ``lens``: presenter mode's focus row, large
     (attnviz.figures.lens)."""
     covered_ = bool(state.predict) and made is None
-    covers = {"weights": predictions.cover(state), "output": predictions.COVERED_OUTPUT} if covered_ else None
+    asking = predictions.PlaygroundQuestion(state, picks)
+    covers = {"weights": asking.cover(), "output": predictions.COVERED_OUTPUT} if covered_ else None
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
     views = playground_views(
         state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state, picks), marks=marks
     )
     if state.predict:
-        said = predictions.prompt(state) if covered_ else predictions.reveal(made[1], state, made[0])
+        said = predictions.prompt(state) if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
     else:
         said = describe_change(previous, state, views[2])
     if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained

@@ -11,7 +11,7 @@ from attnviz.core.numbers import format_number
 from attnviz.figures.colours import reach_of
 from attnviz.figures.lens import row_lens
 from attnviz.figures.matrix_view import Scale, covered, matrix_view
-from attnviz.lessons.predictions import stage_target
+from attnviz.lessons.questions import stage_target
 from attnviz.lessons.stages import Panel, Stage
 
 _VALUE_NAME = {"scores": "score", "weights": "weight", "values": "value"}

@@ -7,13 +7,14 @@ before it, the student clicks a prediction on them, and the change is then made,
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.numbers import format_cells, format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.questions import index_below, row_answer
 from attnviz.lessons.scaling import entropy
 
 # kind: what the rail's drop-down says. "" is predict mode off.
@@ -27,6 +28,7 @@ SHARPER_CHOICES = ("Sharper", "Flatter", "No change")
 ZEROED_OPTIONS = ("Exactly the keys the mask sets to 0", "Another set of keys")  # a class's answers, counted
 COVERED_OUTPUT = "Covered until you predict in view 3."
 
+ASKER = "playground"  # the first item of the Playground's questions' keys (attnviz.lessons.questions.Answers)
 Guess = int | tuple[int, ...]  # a key or a choice; the zeroed question's: the set of keys, sorted (() is "none")
 
 
@@ -37,6 +39,35 @@ def kind_of(value) -> str:
     if isinstance(value, str) and value in KINDS:
         return value
     raise AttnvizInputError("predict mode is not one of its questions.")
+
+
+@dataclass(frozen=True)
+class PlaygroundQuestion:
+    """The question ``state.predict`` asks about ``state``'s focus token (attnviz.lessons.questions.Question); the mask
+    question's ``picks``: the keys clicked so far, answered together by its Check."""
+
+    state: PlaygroundState
+    picks: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, PlaygroundState]:
+        return (ASKER, self.state)
+
+    @property
+    def outcome(self) -> PlaygroundState:
+        return outcome(self.state)
+
+    def cover(self) -> str:
+        return cover(self.state)
+
+    def answer(self, sent) -> Guess | None:
+        return guess_of(self.state, sent, self.picks)
+
+    def picked(self, sent) -> tuple[int, ...] | None:
+        return picked(self.state, sent, self.picks)
+
+    def reveal(self, guess: Guess) -> str:
+        return reveal(self.state, self.outcome, guess)
 
 
 def outcome(state: PlaygroundState) -> PlaygroundState:
@@ -95,7 +126,7 @@ def options(state: PlaygroundState) -> list[str]:
 def option_of(state: PlaygroundState, guess: Guess) -> int:
     """A prediction's position in ``options``: the zeroed question's is whether the set is the mask's."""
     if state.predict == "zeroed":
-        return 0 if set(guess) == set(answer(state)) else 1
+        return 0 if set(guess) == set(right_answer(state)) else 1
     return guess
 
 
@@ -106,17 +137,17 @@ def guess_of(state: PlaygroundState, sent, picks: tuple[int, ...] = ()) -> Guess
         return None
     if state.predict in ("sharper", "zeroed"):
         choice = sent.get("choice")
-        if not _index_below(choice, len(choices(state))):
+        if not index_below(choice, len(choices(state))):
             return None
         return tuple(sorted(picks)) if state.predict == "zeroed" else choice
     col = sent.get("col")
-    return col if _index_below(col, state.n) else None
+    return col if index_below(col, state.n) else None
 
 
 def picked(state: PlaygroundState, sent, picks: tuple[int, ...]) -> tuple[int, ...] | None:
     """The zeroed question's keys picked after a click on a covered cell (a second click takes a key back), or None
     when the click picks nothing."""
-    if state.predict != "zeroed" or not isinstance(sent, dict) or not _index_below(sent.get("col"), state.n):
+    if state.predict != "zeroed" or not isinstance(sent, dict) or not index_below(sent.get("col"), state.n):
         return None
     return tuple(sorted(set(picks) ^ {sent["col"]}))
 
@@ -130,11 +161,7 @@ def marked(state: PlaygroundState, guess: Guess, picks: tuple[int, ...] = ()) ->
     return [(state.focus, int(j), 1, 1) for j in keys]
 
 
-def _index_below(value, size: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
-
-
-def answer(before: PlaygroundState) -> Guess:
+def right_answer(before: PlaygroundState) -> Guess:
     """The right prediction for ``before`` (a key, a choice, or the set of keys), from the core's numbers."""
     i, after = before.focus, outcome(before)
     if before.predict == "sharper":
@@ -147,7 +174,7 @@ def answer(before: PlaygroundState) -> Guess:
 
 def reveal(before: PlaygroundState, after: PlaygroundState, guess: Guess) -> str:
     """The answer beside the prediction, with the numbers that decide it; the prediction is outlined in view 3."""
-    right = answer(before)
+    right = right_answer(before)
     if before.predict == "sharper":
         said = f"You predicted {SHARPER_CHOICES[guess].lower()}: {'right' if guess == right else 'not this time'}. "
         return said + _sharper_why(before, after)
@@ -204,7 +231,7 @@ def _sharper_why(before: PlaygroundState, after: PlaygroundState) -> str:
 
 def _zeroed_why(before: PlaygroundState, after: PlaygroundState, guess: tuple[int, ...]) -> str:
     """Which keys the mask switches, all at once; the later keys already blocked; what the guess missed or added."""
-    i, flips = before.focus, answer(before)
+    i, flips = before.focus, right_answer(before)
     later = range(i + 1, before.n)
     blocked = [j for j in later if j in before.blocked_keys]
     if not len(later):
@@ -239,60 +266,3 @@ def _switched(on: bool) -> str:
 def _root(state: PlaygroundState) -> str:  # √d_k to the views' two decimals (7.07 beside 4.95), or whole (2)
     root = float(np.sqrt(state.d_k))
     return format_number(root) if root.is_integer() else format_fixed(root)
-
-
-# ----------------------------------------------------------------------------- Step by step
-
-
-def stage_target(stage) -> int:
-    """The panel a stage's prediction is about: its first result (the first panel that is not an input)."""
-    return next(k for k, panel in enumerate(stage.panels) if not panel.is_input)
-
-
-def stage_cover(stage, query: int, labels: list[str]) -> str:
-    return row_cover(labels[query], stage.panels[stage_target(stage)].title)
-
-
-def stage_answer(stage, query: int) -> int:
-    """The column of the largest shown value in the query's row of the stage's first result (masked cells: never)."""
-    panel = stage.panels[stage_target(stage)]
-    return row_answer(panel.matrix, panel.blocked, query)
-
-
-def stage_reveal(stage, query: int, guess: int) -> str:
-    panel = stage.panels[stage_target(stage)]
-    labels = panel.row_labels, panel.col_labels
-    return row_reveal(panel.matrix, panel.blocked, query, guess, *labels, panel.title, weights=panel.kind == "weights")
-
-
-# ----------------------------------------------------------------------------- any matrix: which cell of a row wins
-
-
-def row_cover(row_label: str, title: str) -> str:
-    return f"Predict first: which cell of row {row_label} will be the largest in “{title}”? Click it."
-
-
-def row_answer(matrix, blocked, row: int) -> int:
-    """The column of the largest value in ``row`` of ``matrix`` (rows, cols), never a ``blocked`` (masked) cell."""
-    values = np.asarray(matrix, dtype=float)[row]
-    if blocked is not None:
-        values = np.where(np.asarray(blocked, bool)[row], -np.inf, values)
-    return int(np.argmax(values))
-
-
-def row_reveal(matrix, blocked, row: int, guess: int, row_labels, col_labels, title: str, *, weights: bool) -> str:
-    """The answer beside the prediction, with both values as the view draws them (``weights``: a weights view's)."""
-    values = np.asarray(matrix, dtype=float)[row]
-    if blocked is not None and np.asarray(blocked, bool)[row].all():
-        return (
-            f"Every cell of row {row_labels[row]} of “{title}” is masked, so none is the largest. A change asks again."
-        )
-    best = row_answer(matrix, blocked, row)
-    masked = blocked is not None and bool(np.asarray(blocked, bool)[row, guess])
-    said = format_cells(values[[guess, best]], weights=weights)
-    yours = "masked" if masked else said[0]
-    verdict = "Right" if guess == best or (not masked and values[guess] == values[best]) else "Not this time"
-    return (
-        f"{verdict}: you predicted {col_labels[guess]} ({yours}); the largest in row {row_labels[row]} of “{title}” "
-        f"is {col_labels[best]}: {said[1]}. A change asks again."
-    )

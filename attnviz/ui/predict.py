@@ -1,57 +1,44 @@
-"""Predict mode on the guided pages' matrices: a covered view's question is (page, view, row, the row's numbers), so
-any change to what the row shows asks again; a click on a covered view (the component's event "guess", with the
-view's name) is the student's prediction for that view's question. The Playground keeps its own (attnviz.ui.
-playground_session), as its questions may ask about a switch."""
+"""Predict mode on the guided pages, in Streamlit: a covered view asks its question (attnviz.lessons.questions.
+RowQuestion), a click on it (the component's event "guess") answers, and the answer is kept in the student's session
+beside the Playground's (attnviz.classroom.session)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from attnviz.figures.matrix_view import covered
-from attnviz.lessons.predictions import row_cover, row_reveal
+from attnviz.lessons.questions import RowQuestion
 from attnviz.ui import state
 from attnviz.ui.attention_grid import sent_event
 
-KEPT = 50  # predictions remembered per session: the newest questions'
+
+def answered(question) -> int | None:
+    """The student's answer to ``question``, or None while it is still asked."""
+    return state.playground_session().answers.of(question.key)
 
 
-def question(page: str, view: str, row: int, values) -> tuple:
-    """The question a covered view asks: which cell of ``row`` (its numbers ``values``) of ``view`` is the largest."""
-    return (page, view, row, np.asarray(values, dtype=float).tobytes())
-
-
-def predicted(asked: tuple) -> int | None:
-    """The column clicked for ``asked``, or None while it is still asked."""
-    return state.guided_prediction(asked)
-
-
-def guess(component_key: str, questions: dict[str, tuple[tuple, int]]) -> None:
-    """The component's "guess" callback: ``questions`` maps each covered view's name to (its question, its number of
-    columns). A click elsewhere, or past the columns, is no prediction."""
+def guess(component_key: str, questions: list) -> None:
+    """The component's "guess" callback: the question among ``questions`` the click answers keeps its answer. A click
+    on another view, past the columns, or crafted, answers none."""
     event = sent_event(component_key)
     sent = event.get("guess") if isinstance(event, dict) else None
-    view, col = (sent.get("view"), sent.get("col")) if isinstance(sent, dict) else (None, None)
-    # As sent by the browser: a crafted view may be a list or an object, which no question is keyed by.
-    if not isinstance(view, str) or view not in questions or isinstance(col, bool) or not isinstance(col, int):
-        return
-    asked, columns = questions[view]
-    if 0 <= col < columns:
-        state.keep_guided_prediction(asked, col, kept=KEPT)
+    for question in questions:
+        if (made := question.answer(sent)) is not None:
+            state.keep_playground_session(state.playground_session().answered(question.key, made))
+            return
 
 
-def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], dict, list[str]]:
+def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], list, list[str]]:
     """Predict mode on ``views``, each drawn from (its matrix, its masked cells or None) in ``matrices``: each view is
-    covered until the student clicks the cell of ``row`` they expect to be the largest. Returns the views, the
-    questions for ``guess``, and what the predicted ones reveal."""
-    shown, questions, said = [], {}, []
+    covered until the student clicks the cell of ``row`` they expect to be the largest. Returns the views, their
+    questions (for ``guess``), and what the answered ones reveal."""
+    shown, questions, said = [], [], []
     for view, (matrix, blocked) in zip(views, matrices, strict=True):
-        asked = question(page, view["name"], row, matrix[row])
-        questions[view["name"]] = (asked, matrix.shape[1])
-        made = predicted(asked)
-        if made is None:
-            shown.append(covered(view, row_cover(view["rows"][row], view["title"])))
-        else:
-            shown.append(view)
-            weights = view["value_name"] == "weight"
-            said.append(row_reveal(matrix, blocked, row, made, view["rows"], view["cols"], view["title"], weights=weights))
+        question = RowQuestion(
+            page, view["name"], row, matrix, blocked, view["rows"], view["cols"], view["title"],
+            weights=view["value_name"] == "weight",
+        )  # fmt: skip
+        questions.append(question)
+        made = answered(question)
+        shown.append(covered(view, question.cover()) if made is None else view)
+        if made is not None:
+            said.append(question.reveal(made))
     return shown, questions, said

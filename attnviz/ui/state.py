@@ -18,7 +18,7 @@ from attnviz.classroom import page_settings
 from attnviz.classroom.session import Session
 from attnviz.pages import PAGES
 
-PLAYGROUND = "playground"  # the Playground's session (attnviz.classroom.session.Session): state, undo, prediction
+PLAYGROUND = "playground"  # the Playground's session (attnviz.classroom.session.Session): state, undo, predictions
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
@@ -27,7 +27,6 @@ TABLE_VERSION = "table_version"  # part of every editable table's key; bumped wh
 LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
-PREDICTIONS = "predictions"  # predict mode on the guided pages: {question: the column clicked} (attnviz.ui.predict)
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
@@ -266,17 +265,6 @@ def moves_to_play() -> tuple[list, list[str], float]:
 
 def set_moves_to_play(rest: list, played: list[str], at: float = 0.0) -> None:
     st.session_state[PLAYING] = (list(rest), list(played), at)
-
-
-def guided_prediction(asked: tuple) -> int | None:
-    """Predict mode on a guided page: the column clicked for the question ``asked`` (attnviz.ui.predict), or None."""
-    return st.session_state.get(PREDICTIONS, {}).get(asked)
-
-
-def keep_guided_prediction(asked: tuple, column: int, *, kept: int) -> None:
-    """Keeps the prediction for ``asked``, and the ``kept`` - 1 newest before it."""
-    newest = list(st.session_state.get(PREDICTIONS, {}).items())[-kept + 1 :]
-    st.session_state[PREDICTIONS] = dict(newest) | {asked: column}
 
 
 # ----------------------------------------------------------------------------- the class question

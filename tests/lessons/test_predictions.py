@@ -11,7 +11,6 @@ from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import (
     KINDS,
-    answer,
     choices,
     cover,
     guess_of,
@@ -23,6 +22,7 @@ from attnviz.lessons.predictions import (
     picked,
     prompt,
     reveal,
+    right_answer,
 )
 from tests.reference import naive_attention
 
@@ -58,7 +58,7 @@ def test_kinds_come_from_links_old_and_new_and_from_the_rail():
 
 def test_most_is_the_largest_weight_of_the_focus_row():
     state = replace(OPENING, predict="most")  # “good” (4) attends to “not” (3), 0.67
-    assert answer(state) == int(np.argmax(weights_of(state)[4])) == 3 and outcome(state) == state
+    assert right_answer(state) == int(np.argmax(weights_of(state)[4])) == 3 and outcome(state) == state
     assert reveal(state, state, 3).startswith(
         "Right: you predicted “not” (3), outlined in view 3. “good” attends most to “not” (3), weight 0.67"
     )
@@ -70,7 +70,7 @@ def test_switching_scaling_off_sharpens_the_row_and_the_reveal_says_by_how_much(
     after = outcome(state)
     assert after.scale is False and choices(state) == ["Sharper", "Flatter", "No change"]
     before_row, after_row = weights_of(state)[4], weights_of(after)[4]
-    assert entropy(after_row) < entropy(before_row) and answer(state) == 0  # sharper
+    assert entropy(after_row) < entropy(before_row) and right_answer(state) == 0  # sharper
     said = reveal(state, after, 0)
     assert cover(state) == "If scaling were switched off (÷ √d_k = ÷ 1.41), would “good”'s row get sharper or flatter?"
     assert said.startswith("You predicted sharper: right. Without ÷ √d_k the row has every score 1.41× further apart")
@@ -78,8 +78,8 @@ def test_switching_scaling_off_sharpens_the_row_and_the_reveal_says_by_how_much(
     assert f"{entropy(before_row):.2f} → {entropy(after_row):.2f} bits" in said
     assert reveal(state, after, 1).startswith("You predicted flatter: not this time.")
     switched_on = replace(after, predict="sharper")  # the other way round: scaling on flattens
-    assert answer(switched_on) == 1 and cover(switched_on).startswith("If scaling were switched on")
-    assert answer(replace(state, d_k=1, edits=())) == 2  # ÷ √1 changes nothing
+    assert right_answer(switched_on) == 1 and cover(switched_on).startswith("If scaling were switched on")
+    assert right_answer(replace(state, d_k=1, edits=())) == 2  # ÷ √1 changes nothing
     assert guess_of(state, {"choice": 1}) == 1 and guess_of(state, {"choice": 3}) is None
     assert guess_of(state, {"choice": True}) is None and guess_of(state, {"row": 4, "col": 3}) is None
 
@@ -88,7 +88,7 @@ def test_the_mask_question_is_answered_by_a_set_and_judged_right_exactly_when_it
     state = replace(OPENING, predict="zeroed", blocked_keys=(5,))  # “good” (4): “,” (5) is already blocked
     after = outcome(state)
     dropped = np.flatnonzero((weights_of(state)[4] > 0) & (weights_of(after)[4] == 0))
-    assert after.causal and answer(state) == tuple(dropped) == tuple(range(6, 12))  # every later key, at once
+    assert after.causal and right_answer(state) == tuple(dropped) == tuple(range(6, 12))  # every later key, at once
     assert cover(state).startswith("If the causal mask were switched on, which keys would it set to 0 in “good”'s row?")
     assert prompt(state).startswith("Predict first. If the causal mask were switched on")
     keys = ()
@@ -109,20 +109,20 @@ def test_the_mask_question_is_answered_by_a_set_and_judged_right_exactly_when_it
 
 def test_the_last_token_and_a_row_whose_later_keys_are_blocked_lose_nothing_to_the_mask():
     street = replace(OPENING, sentence="The cat crossed the street because it was tired", focus=4, predict="zeroed")
-    assert answer(street) == (5, 6, 7, 8)  # every later key, with no "first"
+    assert right_answer(street) == (5, 6, 7, 8)  # every later key, with no "first"
     clicked = reveal(street, outcome(street), (6,))
     assert "not this time" in clicked and "the first" not in clicked and "key(s)" not in clicked
     because = replace(street, focus=5, sentence="The cat crossed the street because it", blocked_keys=(6,))
-    assert answer(because) == ()  # “it” (6) is later, but blocked already
+    assert right_answer(because) == ()  # “it” (6) is later, but blocked already
     for guess, verdict in (((6,), "not this time"), ((), "right")):
         said = reveal(because, outcome(because), guess)
         assert f": {verdict}. Every key after “because” (5) is blocked already" in said
         assert "“it” (6): a blocked key" in said and "hides only later keys" not in said
     last = replace(street, focus=8)
-    assert answer(last) == () and guess_of(last, {"choice": 0}) == ()
+    assert right_answer(last) == () and guess_of(last, {"choice": 0}) == ()
     assert reveal(last, outcome(last), ()).startswith("You predicted none (outlined in view 3): right. No key comes")
     off = replace(street, causal=True)  # switched off: the same keys come back
-    assert answer(off) == (5, 6, 7, 8) and cover(off).startswith("If the causal mask were switched off")
+    assert right_answer(off) == (5, 6, 7, 8) and cover(off).startswith("If the causal mask were switched off")
     assert "brings back from 0" in reveal(off, outcome(off), (5, 6, 7, 8))
 
 

@@ -18,7 +18,8 @@ from attnviz.core.presets import PRESETS
 from attnviz.figures.attention_grid import playground_data, playground_views
 from attnviz.figures.stages import stage_views
 from attnviz.lessons.playground import describe_change, example_note
-from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal, stage_reveal, stage_target
+from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
+from attnviz.lessons.questions import stage_question, stage_target
 from attnviz.lessons.real_model import head_summary
 from attnviz.lessons.stages import walkthrough
 from attnviz.models import head_statistics
@@ -206,7 +207,7 @@ def test_a_stage_reveal_quotes_both_cells_as_the_stages_picture_draws_them(state
         target = stage_target(stage)
         view = stage_views(stage)[target]
         for guess in range(len(view["cols"])):
-            said = stage_reveal(stage, i, guess)
+            said = stage_question("step_by_step", stage, i).reveal(guess)
             if said.startswith("Every cell of row"):  # every key blocked: the picture's row is all masked
                 assert all(drawn(view, i, j) in ("0", "−∞") for j in range(len(view["cols"]))), said
                 continue
