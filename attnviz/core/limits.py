@@ -9,6 +9,7 @@ MAX_DIM = 64  # d_k and d_v on the Playground (a real model's head width fits)
 MAX_SEED = 2**31 - 1
 MIN_TEMPERATURE, MAX_TEMPERATURE = 0.1, 5.0
 MAX_UNDO = 50  # moves Undo can step back through (in the app and a notebook widget); older ones are forgotten
+MAX_ANSWERS_KEPT = 50  # predict mode's answers a session keeps a page (the Playground is one): the newest
 VALUE_LIMIT = 1_000.0  # |a cell| at most this: keeps every score far from overflow and every table readable
 MIN_D_MODEL, MAX_D_MODEL = 2, 32  # embedding width on the multi-head and step-by-step lessons, and Watch it learn's
 EDITABLE_CELLS = 96  # an X up to this many numbers is an editable table (12 tokens × 8 dimensions)

@@ -11,9 +11,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from attnviz.core.limits import MAX_ANSWERS_KEPT
 from attnviz.core.numbers import format_cells
-
-KEPT = 50  # answers remembered per asker (a key's first item: the page), the newest
 
 
 class Question(Protocol):
@@ -35,7 +34,7 @@ def index_below(value, size: int) -> bool:
 
 @dataclass(frozen=True)
 class Answers:
-    """A student's answers, newest last: (question key, guess) pairs, at most ``KEPT`` a page."""
+    """A student's answers, newest last: (question key, guess) pairs, at most ``MAX_ANSWERS_KEPT`` a page."""
 
     kept: tuple[tuple[tuple, Any], ...] = ()
 
@@ -48,9 +47,9 @@ class Answers:
         return next(((key, guess) for key, guess in reversed(self.kept) if key[0] == asker), None)
 
     def with_answer(self, key: tuple, guess) -> Answers:
-        """``guess`` kept for ``key`` (replacing one before it), and only the newest ``KEPT`` of its page's."""
+        """``guess`` kept for ``key`` (replacing one before it), and only the newest ``MAX_ANSWERS_KEPT`` of its page's."""
         kept = [entry for entry in self.kept if entry[0] != key] + [(key, guess)]
-        forgotten = [entry for entry in kept if entry[0][0] == key[0]][:-KEPT]
+        forgotten = [entry for entry in kept if entry[0][0] == key[0]][:-MAX_ANSWERS_KEPT]
         return Answers(tuple(entry for entry in kept if entry not in forgotten))
 
 

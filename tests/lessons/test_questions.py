@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from attnviz.classroom.session import Session
+from attnviz.core.limits import MAX_ANSWERS_KEPT
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import PlaygroundQuestion
-from attnviz.lessons.questions import KEPT, Answers, RowQuestion, stage_question
+from attnviz.lessons.questions import Answers, RowQuestion, stage_question
 from attnviz.lessons.stages import walkthrough
 from tests.reference import naive_attention
 
@@ -88,7 +89,9 @@ def row_question(row: int = 0, blocked=None) -> RowQuestion:
 
 def test_a_row_question_is_answered_by_a_cell_of_its_own_view_only():
     question = row_question()
-    assert question.cover() == "Predict first: which cell of row 0: a will be the largest in “Head 1: weights”? Click it."
+    assert (
+        question.cover() == "Predict first: which cell of row 0: a will be the largest in “Head 1: weights”? Click it."
+    )
     assert question.answer({"view": "head1", "row": 0, "col": 2}) == 2
     for sent in [*CRAFTED, {"view": "head2", "col": 1}, {"view": ["head1"], "col": 1}, {"view": {"head1": 1}, "col": 1},
                  {"view": "head1", "col": 3}, {"view": "head1", "col": True}, {"col": 1}]:  # fmt: skip
@@ -107,7 +110,9 @@ def test_a_row_questions_reveal_quotes_both_cells_and_never_names_a_masked_one_t
         "change asks again."
     )
     everything = row_question(1, np.ones((2, 3), bool))
-    assert everything.reveal(0).startswith("Every cell of row 1: b of “Head 1: weights” is masked, so none is the largest")
+    assert everything.reveal(0).startswith(
+        "Every cell of row 1: b of “Head 1: weights” is masked, so none is the largest"
+    )
 
 
 def test_a_row_question_is_new_when_the_numbers_its_row_shows_change():
@@ -128,13 +133,13 @@ def test_a_stages_question_is_about_its_first_result_as_the_picture_names_it():
 
 def test_the_store_keeps_the_newest_answers_of_each_page_and_replaces_an_answer_given_again():
     answers = Answers().with_answer(("playground", OPENING), 3)
-    for k in range(KEPT + 10):
+    for k in range(MAX_ANSWERS_KEPT + 10):
         answers = answers.with_answer(("step_by_step", "softmax-1", 4, bytes([k])), k)
     assert answers.newest("playground") == (("playground", OPENING), 3)  # a page's many answers keep the other's
     assert answers.of(("step_by_step", "softmax-1", 4, bytes([9]))) is None
-    assert answers.of(("step_by_step", "softmax-1", 4, bytes([10]))) == 10 and len(answers.kept) == KEPT + 1
+    assert answers.of(("step_by_step", "softmax-1", 4, bytes([10]))) == 10 and len(answers.kept) == MAX_ANSWERS_KEPT + 1
     again = answers.with_answer(("playground", OPENING), 5)
-    assert again.of(("playground", OPENING)) == 5 and len(again.kept) == KEPT + 1
+    assert again.of(("playground", OPENING)) == 5 and len(again.kept) == MAX_ANSWERS_KEPT + 1
     assert again.kept[-1] == (("playground", OPENING), 5)
 
 
