@@ -104,9 +104,7 @@ if n_heads > lesson.MAX_HEADS_DRAWN:
 heads, asked = figs.head_maps(model, labels), []
 if playground.predict:  # the Playground's predict mode: each head asks about the focus token's row
     drawn = [(head.weights, head.blocked) for head in model.result.heads[: lesson.MAX_HEADS_DRAWN]]
-    heads, asked, said = predict.ask_rows(PAGE, heads, drawn, min(playground.focus, n - 1))
-    for line in said:
-        st.info(line, icon=":material/lightbulb:")
+    heads, asked, _ = predict.ask_rows(PAGE, heads, drawn, min(playground.focus, n - 1))  # says what answers reveal
 guessed = partial(predict.guess, "mh.heads", asked) if asked else None  # one key: a switch repaints in place
 show_matrices(heads, key="mh.heads", height=layout.head_height, font_size=font, columns=[1] * layout.heads_per_row,
               on_guess=guessed)  # fmt: skip

@@ -117,22 +117,21 @@ with picker:
                f"({figs.lines_not_drawn(weights, query)}).")  # fmt: skip
 with square:
     up_close = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
-    maps, asked = [up_close], []
+    maps, asked, asking = [up_close], [], False  # asking: the views beside it and the lines, the same weights, wait
     if playground_predicts():  # the Playground's predict mode: which key the query attends to most, asked first
         hidden = np.triu(np.ones((n, n), bool), 1) if run.causal else None
-        maps, asked, said = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)
-        for line in said:
-            st.info(line, icon=":material/lightbulb:")
+        maps, asked, asking = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)  # says what an answer reveals
     show_matrices(maps, key="rm.head", height=figs.head_map_height(n, presenting=state.presenting()), font_size=font,
                   on_cell=partial(choose, "rm.head"), on_guess=partial(predict.guess, "rm.head", asked),
                   enter="Enter makes its row the query.")  # fmt: skip
 with check:
-    explain_views(run, layer, head, query, font)
+    explain_views(run, layer, head, query, font, asking=asking)
 with lines:
-    st.echarts_chart(
-        figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
-        key="rm.lines", height=60 + 17 * n, on_select=partial(choose, "rm.lines"),
-    )  # fmt: skip
+    if asking:
+        st.caption(words.LINES_WAIT)
+    else:
+        st.echarts_chart(figs.line_view(weights, tokens, focus=query, title=f"{name}: who looks at whom", font_size=font),
+                         key="rm.lines", height=60 + 17 * n, on_select=partial(choose, "rm.lines"))  # fmt: skip
 
 # ----------------------------------------------------------------------------- the decoder's next token
 if run.causal:

@@ -11,6 +11,10 @@ from attnviz.models.explain import EmbeddingChange, NextTokenChange, shares, sin
 
 VIEWS = {"raw": "Raw attention", "value": "Value-weighted", "rollout": "Rolled out"}
 NONE = "none"  # the take-away choice that takes nothing away
+EXPLAIN_WAIT = (  # predict mode: the raw view is the head's own weights, which would answer its question
+    "Predict first on the head's map: this head raw, value-weighted and rolled out, and the query's row in each, show "
+    "once you have."
+)
 VIEW_HELP = {
     "raw": "The head's own weights: how much each query takes from each key.",
     "value": (

@@ -24,6 +24,8 @@ KINDS = {
     False: "an encoder (BERT design), in which every token sees every token",
     True: "a decoder (Llama design), in which each token sees only itself and the tokens before it",
 }
+# Predict mode on the head's map: the lines draw the same weights, so they wait for the prediction too.
+LINES_WAIT = "The lines show this head's weights too: they are drawn once you have predicted on its map."
 NEXT_TOKEN_TEXT = (
     "The last layer gives every token of the vocabulary a score (a logit). Divided by τ, the softmax turns the "
     "scores into probabilities, the same softmax that turns attention scores into weights: τ below 1 sharpens them, "

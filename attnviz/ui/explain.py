@@ -40,9 +40,13 @@ def rolled_out(run: ModelRun) -> np.ndarray:
     return found
 
 
-def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int) -> None:
+def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int, *, asking: bool = False) -> None:
     """Beside the chosen head's map: the same head raw, value-weighted or rolled out, the switch right above the map it
-    changes (with it on a projector's screen), the sinks' share in each view below."""
+    changes (with it on a projector's screen), the sinks' share in each view below. ``asking``: predict mode's
+    question on the head's map is open, and these views, which would answer it, wait."""
+    if asking:
+        st.info(words.EXPLAIN_WAIT, icon=":material/visibility_off:")
+        return
     with st.container(key="rm_explain"):  # its row keeps the head's map first on a phone (attnviz.ui.text)
         view = st.radio(
             "Show the chosen head as",

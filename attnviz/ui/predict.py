@@ -4,6 +4,8 @@ beside the Playground's (attnviz.classroom.session)."""
 
 from __future__ import annotations
 
+import streamlit as st
+
 from attnviz.figures.matrix_view import covered
 from attnviz.lessons.questions import RowQuestion
 from attnviz.ui import state
@@ -26,11 +28,11 @@ def guess(component_key: str, questions: list) -> None:
             return
 
 
-def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], list, list[str]]:
+def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], list, bool]:
     """Predict mode on ``views``, each drawn from (its matrix, its masked cells or None) in ``matrices``: each view is
-    covered until the student clicks the cell of ``row`` they expect to be the largest. Returns the views, their
-    questions (for ``guess``), and what the answered ones reveal."""
-    shown, questions, said = [], [], []
+    covered until the student clicks the cell of ``row`` they expect to be the largest, and what an answered one
+    reveals is said here. Returns the views, their questions (for ``guess``), and whether any is still asked."""
+    shown, questions = [], []
     for view, (matrix, blocked) in zip(views, matrices, strict=True):
         question = RowQuestion(
             page, view["name"], row, matrix, blocked, view["rows"], view["cols"], view["title"],
@@ -40,5 +42,5 @@ def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> t
         made = answered(question)
         shown.append(covered(view, question.cover()) if made is None else view)
         if made is not None:
-            said.append(question.reveal(made))
-    return shown, questions, said
+            st.info(question.reveal(made), icon=":material/lightbulb:")
+    return shown, questions, any("cover" in view for view in shown)

@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 from attnviz.figures.matrix_view import colour_positions
+from attnviz.lessons.explanations import EXPLAIN_WAIT
+from attnviz.lessons.real_model import LINES_WAIT
 from attnviz.models import ModelUnavailableError
 from attnviz.models import background as bg
 from attnviz.models.stats import LABEL_THRESHOLD
@@ -374,8 +376,12 @@ def test_predict_mode_covers_the_head_until_the_querys_row_is_clicked(encoder):
     ready(at)
     query = setting(at, "selectbox", "query").value
     assert head_view(at)["cover"].startswith(f"Predict first: which cell of row {query}: ")
+    # The views beside the map and the lines draw the same weights: they wait for the prediction too.
+    assert "rm.explain" not in all_views_data(at) and "rm.lines" not in echarts(at)
+    assert EXPLAIN_WAIT in texts(at.info) and LINES_WAIT in texts(at.caption)
     click_cell(at, "rm.head", "head", query, 1, covered=True)
     assert "cover" not in head_view(at)
+    assert "rm.explain" in all_views_data(at) and "rm.lines" in echarts(at) and EXPLAIN_WAIT not in texts(at.info)
     run = encoder.run(SENTENCE)
     best = int(np.argmax(run.attention[0, 0][query]))
     said = texts(at.info)
