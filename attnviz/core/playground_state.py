@@ -155,20 +155,26 @@ def sentence_with_words(sentence: str) -> str:
     """``sentence`` if it has a word to attend over, else AttnvizInputError: the rule, in the same words, for every
     sentence whose own tokens are attended over (typed, a notebook, a share link). An imported head attends over its
     model's tokens, and a real model reads punctuation: neither is held to it."""
+    _tokens_with_a_word(sentence)
+    return sentence
+
+
+def _tokens_with_a_word(sentence: str) -> list[str]:
+    """The sentence's tokens, once it is known to have a word (``sentence_with_words``)."""
     tokens = tokenize(sentence)
     if not tokens:
         raise AttnvizInputError("the sentence has no words or punctuation to attend over; it needs at least one word.")
     if all(unicodedata.category(char).startswith("P") for token in tokens for char in token):
         raise AttnvizInputError("the sentence has only punctuation; it needs at least one word.")
-    return sentence
+    return tokens
 
 
 def set_sentence(state: PlaygroundState, sentence: str) -> tuple[PlaygroundState, str | None]:
     """Keeps the vectors at the positions that remain. Returns (state, message for the user or None). A sentence too
     long to tokenize or without a word raises AttnvizInputError (``sentence_within_limit``, ``sentence_with_words``)."""
-    sentence = sentence_with_words(sentence_within_limit(sentence or ""))
+    sentence = sentence_within_limit(sentence or "")
+    words = _tokens_with_a_word(sentence)  # tokenized once: a pasted sentence may be 5,000 characters
     new = _fit(replace(state, sentence=sentence, model_tokens=None))  # the sentence's own tokens from now on
-    words = tokenize(sentence)
     if len(words) > MAX_TOKENS:
         return new, f"The sentence has {len(words)} tokens; only the first {MAX_TOKENS} are used."
     return new, None
