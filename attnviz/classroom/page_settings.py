@@ -46,12 +46,8 @@ def _one_of(options, what: str, value) -> str:
 
 def _sentence(value) -> str:
     """The model's own check (attnviz.models.base), its words as a link's clause."""
-    text = check.text(value, "the real model's sentence")
-    try:
-        return check_sentence(text)
-    except AttnvizInputError as error:
-        said = str(error).replace("The sentence", "the real model's sentence", 1)
-        raise AttnvizInputError(said) from None
+    what = "the real model's sentence"
+    return check_sentence(check.text(value, what), what)
 
 
 def _coordinate(value, what: str) -> float:

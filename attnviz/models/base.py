@@ -25,22 +25,23 @@ _ODD_CATEGORIES = {
 }
 
 
-def check_sentence(sentence) -> str:
-    """The sentence, NFC-normalised, if a model can read it; else an AttnvizInputError in plain words."""
+def check_sentence(sentence, what: str = "The sentence") -> str:
+    """The sentence, NFC-normalised, if a model can read it; else an AttnvizInputError in plain words, which name it
+    ``what`` (a share link's check says which of its settings)."""
     if not isinstance(sentence, str):
-        raise AttnvizInputError(f"The sentence must be text, not {type(sentence).__name__}.")
+        raise AttnvizInputError(f"{what} must be text, not {type(sentence).__name__}.")
     if not sentence.strip():
-        raise AttnvizInputError("The sentence is empty: type a few words.")
+        raise AttnvizInputError(f"{what} is empty: type a few words.")
     if len(sentence) > MAX_MODEL_SENTENCE_CHARS:
         raise AttnvizInputError(
-            f"The sentence is {len(sentence):,} characters long; the limit is {MAX_MODEL_SENTENCE_CHARS:,} characters "
+            f"{what} is {len(sentence):,} characters long; the limit is {MAX_MODEL_SENTENCE_CHARS:,} characters "
             f"(and {MAX_TOKENS} tokens). Use a shorter sentence."
         )
     for position, char in enumerate(sentence):
         kind = _ODD_CATEGORIES.get(unicodedata.category(char))
         if kind and char not in _ALLOWED_CONTROLS:
             raise AttnvizInputError(
-                f"The sentence has {kind} (U+{ord(char):04X}) at character {position + 1}, which a model cannot "
+                f"{what} has {kind} (U+{ord(char):04X}) at character {position + 1}, which a model cannot "
                 "read. Remove it or retype the sentence."
             )
     return unicodedata.normalize("NFC", sentence)
