@@ -51,7 +51,7 @@ n_heads = sizes[1].selectbox(
     **session.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
 seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **session.page_setting(PAGE, "seed", 0))
-sizes[1].caption(f"Divisors of d_model = {d_model} only: every head gets the same width d_head.")
+st.caption(f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head.")  # below the bar
 # The mask and the exercise's switch are drawn beside the heads and the scores they change (below); their values are
 # read here because every section is computed from them.
 causal = session.setting_value(PAGE, "causal", playground.causal)

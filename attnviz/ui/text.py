@@ -71,6 +71,10 @@ _FOCUS_CSS = """
   /* A guided page's sizes stay in sight of the charts they change, 900–1,500 px further down (sticky_controls). */
   .st-key-page_controls { background: var(--attnviz-page-bg, Canvas); padding-bottom: 0.3rem;
     border-bottom: 1px solid rgba(128, 128, 128, 0.35); }
+  /* What the keyboard, a link or a lesson's step scrolls to lands below the header and such a bar, not under them
+     (WCAG 2.2, 2.4.11): the header, a bar of one row of widgets and a view's title, in either mode (rem grows in
+     presenter mode as they do). */
+  [data-testid="stMain"] { scroll-padding-top: 9.75rem; }
 }
 /* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
 .st-key-playground_said { min-height: 2.9rem; justify-content: center; }

@@ -14,6 +14,7 @@ from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, set_sentence
 from attnviz.lessons.playground import OPENING
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_phone import STUCK_BOTTOM_JS, TOP_SHARE
 from tests.support.live import open_app_page
 
 PROJECTOR = {"width": 1280, "height": 720}
@@ -93,3 +94,17 @@ def test_above_the_text_limit_the_lens_sums_up_the_focus_row_in_the_views_number
     assert lens["box"]["bottom"] <= PROJECTOR["height"], lens["box"]  # on the projector's screen, not below it
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"playground-lens-{tokens}-1280x720.png"))
+
+
+def test_multi_heads_sticky_sizes_take_one_row_and_hide_no_head_the_keyboard_reaches(page, server):
+    """On the projector the sizes stay at the top as the heads scroll by: one row of widgets (two, with the divisors'
+    line in it, hid the heads' first five rows, the focus token's included), and a head the keyboard moves to is
+    scrolled below them, its title too."""
+    page.set_viewport_size(PROJECTOR)
+    open_app_page(page, f"{server.url}/multi_head?{PARAM}={encode(OPENING, 'multi_head', {}, presenter=True)}")
+    head = page.locator(".attnviz-view", has_text="head 1 (dims 1–4)")
+    head.locator("canvas").focus()  # as Tab does: the browser scrolls it into view
+    page.wait_for_function("() => document.querySelector('[data-testid=stMain]').scrollTop > 0")
+    stuck = page.evaluate(STUCK_BOTTOM_JS)
+    assert stuck <= TOP_SHARE * PROJECTOR["height"], f"what stays at the top ends {stuck} px down"
+    assert head.bounding_box()["y"] >= stuck  # the head's title, and every row under it, in sight
