@@ -85,20 +85,6 @@ with rail:
         f"Open in Playground: this head's tokens and its Q, K and V ({n} × {run.q.shape[-1]} each), to edit and take "
         "apart; its weights there are the model's own (the sink switch stays here)."
     )
-with overview_column:
-    overview, height = figs.overview(shown.maps, chosen=(layer, head), font_size=font)
-    show_matrices(
-        [overview],
-        key="rm.overview",
-        height=height,
-        font_size=font,
-        on_cell=partial(choose, "rm.overview", shown.maps),
-        enter="Enter chooses this head.",
-    )
-    st.caption(
-        words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(stats.labels())
-    )
-    overview_for_readers(stats)
 sinks_status(hide, sinks)  # said when the switch changes
 
 # ----------------------------------------------------------------------------- one head up close, and its check
@@ -126,6 +112,20 @@ with square:
                   enter="Enter makes its row the query.")  # fmt: skip
 with check:
     explain_views(run, layer, head, query, font, asking=asking)
+with overview_column:  # filled last: while the head up close asks, its small map waits too
+    overview, height = figs.overview(shown.maps, chosen=(layer, head), font_size=font, asking=asking)
+    show_matrices(
+        [overview],
+        key="rm.overview",
+        height=height,
+        font_size=font,
+        on_cell=partial(choose, "rm.overview", shown.maps),
+        enter="Enter chooses this head.",
+    )
+    st.caption(
+        words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(stats.labels())
+    )
+    overview_for_readers(stats)
 with lines:
     if asking:
         st.caption(words.LINES_WAIT)

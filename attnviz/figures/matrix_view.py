@@ -221,3 +221,29 @@ def covered(view: dict, cover: str | None) -> dict:
         return view
     blank = len(view["rows"]) * len(view["cols"])
     return view | {"colour": [None] * blank, "text": [], "numbers": [""] * blank, "changed": [], "cover": cover}
+
+
+def veiled(view: dict, block: tuple[int, int, int, int], words: str) -> dict:
+    """``view`` with the cells of ``block`` (first row, first column, rows, columns) hidden: no colour, text or number
+    sent, and a hover that says ``words``. For a view with no masked cell, whose hover words these replace."""
+    top, left, height, width = block
+    shape = (len(view["rows"]), len(view["cols"]))
+    hidden = np.zeros(shape, bool)
+    hidden[top : top + height, left : left + width] = True
+    positions = np.array([np.nan if p is None else p for p in colour_positions(view)], float).reshape(shape)
+    positions[hidden] = np.nan
+    numbers = np.array(hover_numbers(view), dtype=object).reshape(shape)
+    numbers[hidden] = ""
+    if isinstance(view["colour"], str):  # packed, as sent above the text limit
+        colour, packed = packed_positions(positions, np.isnan(positions), tuple(view["range"])), True
+    else:
+        colour, packed = [None if np.isnan(p) else p for p in positions.ravel().tolist()], False
+    text = np.array(view["text"], dtype=object).reshape(shape) if view["text"] else None
+    if text is not None:
+        text[hidden] = ""
+    return view | {
+        "colour": colour,
+        "text": [] if text is None else text.ravel().tolist(),
+        "numbers": packed_numbers(numbers.ravel().tolist()) if packed else numbers.ravel().tolist(),
+        "masked_words": words,
+    }

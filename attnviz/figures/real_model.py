@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from attnviz.figures.colours import BLUE, ORANGE
 from attnviz.figures.layout import finish
-from attnviz.figures.matrix_view import Cells, Scale, cells_of, matrix_view, view_of
+from attnviz.figures.matrix_view import Cells, Scale, cells_of, matrix_view, veiled, view_of
 from attnviz.lessons.real_model import group_names, pooled, visible_token
 
 MAX_OVERVIEW_HEIGHT = 380
@@ -65,9 +65,10 @@ def head_maps(attention, tokens: list[str], *, side: int) -> HeadMaps:
     return HeadMaps(cells_of(grid, None, Scale("weights")), rows, cols, (n_layers, n_heads), side, layers_across)
 
 
-def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) -> tuple[dict, int]:
-    """Every head's small map (``head_maps``), with ``chosen`` = (layer, head) outlined; and its height in pixels,
-    about square cells some 850 px wide, at most MAX_OVERVIEW_HEIGHT."""
+def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12, asking: bool = False) -> tuple[dict, int]:
+    """Every head's small map (``head_maps``), with ``chosen`` = (layer, head) outlined, and hidden while predict mode
+    ``asking`` about it (its map is the answer, small); and its height in pixels, about square cells some 850 px wide,
+    at most MAX_OVERVIEW_HEIGHT."""
     side = maps.side
     down, across = maps.cells.said.shape[0] // side, maps.cells.said.shape[1] // side
     at_row, at_col = chosen[::-1] if maps.layers_across else chosen
@@ -81,7 +82,7 @@ def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) ->
         maps.rows,
         maps.cols,
         name="heads",
-        title=f"Every head ({order})",
+        title="Every head (the chosen one: predict first)" if asking else f"Every head ({order})",
         scale=Scale("weights"),
         value_name="share of attention",
         font_size=font_size,
@@ -90,6 +91,8 @@ def overview(maps: HeadMaps, *, chosen: tuple[int, int], font_size: int = 12) ->
         ticks=numbered(across),
         row_ticks=numbered(down),
     )
+    if asking:
+        view = veiled(view, (at_row * side, at_col * side, side, side), "the chosen head: hidden until you predict")
     # Read by layer beside it (attnviz.ui.model_runs.overview_for_readers), not as one table of every cell.
     return view | {"reader": False}, min(MAX_OVERVIEW_HEIGHT, 60 + round(850 * down / across))
 

@@ -379,8 +379,14 @@ def test_predict_mode_covers_the_head_until_the_querys_row_is_clicked(encoder):
     # The views beside the map and the lines draw the same weights: they wait for the prediction too.
     assert "rm.explain" not in all_views_data(at) and "rm.lines" not in echarts(at)
     assert EXPLAIN_WAIT in texts(at.info) and LINES_WAIT in texts(at.caption)
+    # So does its small map on the overview, layer 1's head 1: the first map of the first row; no other is hidden.
+    overview = matrix_views(at, "rm.overview")["heads"]
+    side = overview["groups"][0]  # tokens along a small map's side
+    hidden = np.isnan(np.array(colour_positions(overview), dtype=float)).reshape(-1, 12 * side)
+    assert hidden[:side, :side].all() and hidden.sum() == side**2
     click_cell(at, "rm.head", "head", query, 1, covered=True)
     assert "cover" not in head_view(at)
+    assert None not in colour_positions(matrix_views(at, "rm.overview")["heads"])
     assert "rm.explain" in all_views_data(at) and "rm.lines" in echarts(at) and EXPLAIN_WAIT not in texts(at.info)
     run = encoder.run(SENTENCE)
     best = int(np.argmax(run.attention[0, 0][query]))

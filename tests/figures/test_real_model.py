@@ -81,6 +81,30 @@ def test_the_decoders_overview_at_128_tokens_stays_small():
     assert height <= 380
 
 
+@pytest.mark.parametrize(("n", "side"), [(6, 6), (128, 8)])  # its cells as lists, and packed
+def test_while_predict_mode_asks_the_chosen_heads_small_map_is_hidden_and_no_other(n, side):
+    attention = random_attention(4, 3, n, n)  # 4 layers, 3 heads
+    maps = head_maps(attention, tokens_for(n), side=side)
+    shown, _ = overview(maps, chosen=(1, 2))
+    asking, _ = overview(maps, chosen=(1, 2), asking=True)
+    hidden = np.zeros((3 * side, 4 * side), bool)  # heads down, layers across: head 3 of layer 2
+    hidden[2 * side : 3 * side, 1 * side : 2 * side] = True
+    assert np.isnan(grid(asking)[hidden]).all() and not np.isnan(grid(shown)).any()
+    np.testing.assert_array_equal(grid(asking)[~hidden], grid(shown)[~hidden])  # every other head as it was
+    numbers = np.array(hover_numbers(asking)).reshape(hidden.shape)
+    assert set(numbers[hidden]) == {""} and list(numbers[~hidden]) == list(
+        np.array(hover_numbers(shown))[~hidden.ravel()]
+    )
+    assert bool(shown["text"]) == (
+        n == 6
+    )  # numbers written in the cells (below the text limit): none in the hidden map
+    if shown["text"]:
+        assert set(np.array(asking["text"]).reshape(hidden.shape)[hidden]) == {""}
+    assert asking["masked_words"] == "the chosen head: hidden until you predict"
+    assert asking["title"] == "Every head (the chosen one: predict first)"  # short enough for a phone
+    assert asking["boxes"] == shown["boxes"] == [[2 * side, side, side, side]]
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_a_heads_map_shows_its_weights_and_the_future_masked(causal):
     tokens = ["[CLS]", "it", "\n", "[SEP]"]
