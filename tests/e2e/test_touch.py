@@ -59,3 +59,14 @@ def test_a_tap_on_a_cell_reads_it_and_leaves_the_focus_where_it_was(phone):
     page.wait_for_function(
         "() => document.querySelector('.attnviz-control[data-field=focus] select').selectedOptions[0].text === '9: was'"
     )
+
+
+def test_a_cells_words_stay_on_the_screen_wherever_it_is_tapped(phone):
+    tip = phone.locator(f"{WEIGHTS} .attnviz-tip")
+    for column in (4, 0, 11):  # 4: left of the middle, so its words open to the right with the least room of all
+        tap_in_weights(phone, column + 0.5, 10.5)
+        phone.wait_for_function(
+            f"() => document.querySelector('{WEIGHTS} .attnviz-tip').textContent.includes('→ {column}: ')"
+        )
+        box = tip.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (column, tip.inner_text(), box)
