@@ -72,8 +72,8 @@ _FOCUS_CSS = """
   .st-key-page_controls { background: var(--attnviz-page-bg, Canvas); padding-bottom: 0.3rem;
     border-bottom: 1px solid rgba(128, 128, 128, 0.35); }
   /* What the keyboard, a link or a lesson's step scrolls to lands below the header and such a bar, not under them
-     (WCAG 2.2, 2.4.11): the header, a bar of one row of widgets and a view's title, in either mode (rem grows in
-     presenter mode as they do). */
+     (WCAG 2.2, 2.4.11): the header, a bar of one row of widgets and a view's title, in either mode (in presenter mode
+     rem is larger, and so are they). */
   [data-testid="stMain"] { scroll-padding-top: 9.75rem; }
 }
 /* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
