@@ -6,6 +6,7 @@ views' own."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -108,3 +109,43 @@ def test_multi_heads_sticky_sizes_take_one_row_and_hide_no_head_the_keyboard_rea
     stuck = page.evaluate(STUCK_BOTTOM_JS)
     assert stuck <= TOP_SHARE * PROJECTOR["height"], f"what stays at the top ends {stuck} px down"
     assert head.bounding_box()["y"] >= stuck  # the head's title, and every row under it, in sight
+
+
+# On a projector the Playground's covers keep only their buttons: the "sharper or flatter" question has some. On a
+# phone the mask question's words are the longest, and rows 5 and 6 are the last in the top half and the first below.
+@pytest.mark.parametrize(
+    ("screen", "kind", "focus"),
+    [
+        *[(PROJECTOR, "sharper", focus) for focus in (4, 10)],
+        *[({"width": 1280, "height": 800}, "most", focus) for focus in (4, 10)],
+        *[({"width": 390, "height": 844}, "zeroed", focus) for focus in (5, 6)],
+    ],
+)
+def test_a_covered_views_question_hides_neither_its_title_nor_the_row_it_asks_about(page, server, screen, kind, focus):
+    """Predict mode asks for a click in the outlined row of a covered view: the question's box sits clear of that row
+    (in the half of the view away from it) and of the view's title."""
+    page.set_viewport_size(screen)
+    state = replace(OPENING, predict=kind, focus=focus)
+    open_app_page(page, f"{server.url}/?{PARAM}={encode(state, presenter=screen == PROJECTOR)}")
+    weights = page.locator('.attnviz-view[data-view="weights"]')
+    cover = weights.locator(".attnviz-cover")
+    cover.wait_for()
+    weights.locator("canvas").evaluate("canvas => canvas.scrollIntoView()")  # a phone's weights are below the fold
+    row = weights.locator("canvas").evaluate(
+        f"""canvas => {{ const at = JSON.parse(canvas.dataset.layout), top = canvas.getBoundingClientRect().top;
+                        return {{top: top + at.top + {focus} * at.cellH, bottom: top + at.top + {focus + 1} * at.cellH}}; }}"""
+    )
+    if kind == "sharper":  # its answers are buttons on the cover, on a projector too
+        cover.get_by_role("button", name="Flatter").wait_for()
+    title, box = weights.locator("figcaption").bounding_box(), cover.bounding_box()
+    assert box["y"] >= title["y"] + title["height"], (title, box)
+    assert box["y"] >= row["bottom"] or box["y"] + box["height"] <= row["top"], (row, box)
+
+
+def test_on_a_projector_the_playgrounds_question_is_said_under_its_short_views_not_over_them(page, server):
+    page.set_viewport_size(PROJECTOR)
+    open_app_page(page, f"{server.url}/?{PARAM}={encode(replace(OPENING, predict='most'), presenter=True)}")
+    question = "Predict first: which key will “good” (4) attend to most? Click that key's cell in view 3"
+    page.locator(".attnviz-caption").filter(has_text=question).wait_for()
+    assert page.locator(".attnviz-view canvas").count() == 4
+    assert page.locator(".attnviz-cover").evaluate_all("covers => covers.filter((c) => c.offsetParent).length") == 0

@@ -92,12 +92,13 @@ class View {
     this.to = target;
   }
 
-  // Predict mode's cover: its question, and its answers where an answer is not a cell. A tip shown over the cover spoke
-  // of it: hidden when the cover comes or goes.
+  // Predict mode's cover: its question, and its answers where an answer is not a cell, in the half of the view away
+  // from the row asked about (grid.css). A tip shown over the cover spoke of it: hidden when the cover comes or goes.
   showCover(view) {
     if (this.view && Boolean(this.view.cover) !== Boolean(view.cover)) this.tip.hidden = true;
     setIfNew(this.coverText, 'textContent', view.cover ?? '');
     setIfNew(this.cover, 'hidden', !view.cover);
+    setIfNew(this.cover.dataset, 'at', view.focus !== null && view.focus >= view.rows.length / 2 ? 'top' : 'bottom');
     this.showChoices(view.choices ?? []);
   }
 
