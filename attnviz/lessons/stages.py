@@ -130,9 +130,9 @@ def _project(w: Walkthrough) -> Stage:
     both = np.concatenate([w.Q, w.K])  # Q and K on one scale: their products are the scores
     panels = (
         Panel("Before: X (embeddings)", w.X, "values", w.labels, w.dims(d_model), reach_of=w.X, picks="row"),
-        Panel("After: Q = X W_Q", w.Q, "values", w.labels, w.dims(w.d_k), reach_of=both),
-        Panel("After: K = X W_K", w.K, "values", w.labels, w.dims(w.d_k), reach_of=both, picks="none"),
-        Panel("After: V = X W_V", w.V, "values", w.labels, w.dims(w.V.shape[1]), reach_of=w.V, picks="none"),
+        Panel("After: Q", w.Q, "values", w.labels, w.dims(w.d_k), reach_of=both),
+        Panel("After: K", w.K, "values", w.labels, w.dims(w.d_k), reach_of=both, picks="none"),
+        Panel("After: V", w.V, "values", w.labels, w.dims(w.V.shape[1]), reach_of=w.V, picks="none"),
     )
     explanation = (
         f"Each token starts as an embedding, one row of X ({n} × {d_model}). Three matrices turn it into a query "
@@ -257,7 +257,7 @@ def _output(w: Walkthrough) -> Stage:
     panels = (
         Panel("Before: weights", r.weights, "weights", w.labels, w.labels, blocked=r.blocked, picks="row"),
         Panel("Before: V", w.V, "values", w.labels, w.dims(d_v), reach_of=w.V, picks="column"),
-        Panel("After: output = weights · V", r.output, "values", w.labels, w.dims(d_v), reach_of=w.V),
+        Panel("After: output", r.output, "values", w.labels, w.dims(d_v), reach_of=w.V),
     )
     explanation = (
         "Each token's output is a blend of all the value rows, mixed in the proportions of its weights. A token that "

@@ -242,9 +242,9 @@ def test_embeddings_toggle_adds_the_projection_stage(page):
     assert heading(page).startswith("Stage 1 of 6. Project")
     assert [c["title"] for c in charts(page)] == [
         "Before: X (embeddings)",
-        "After: Q = X W_Q",
-        "After: K = X W_K",
-        "After: V = X W_V",
+        "After: Q",
+        "After: K",
+        "After: V",
     ]
     assert len(charts(page)[1]["rows"]) == 12 and len(charts(page)[1]["cols"]) == 4  # Q: n × d_k
     page.slider(key=setting_key("step_by_step", "d_model")).set_value(2).run()

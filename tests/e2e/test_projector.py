@@ -149,3 +149,18 @@ def test_on_a_projector_the_playgrounds_question_is_said_under_its_short_views_n
     page.locator(".attnviz-caption").filter(has_text=question).wait_for()
     assert page.locator(".attnviz-view canvas").count() == 4
     assert page.locator(".attnviz-cover").evaluate_all("covers => covers.filter((c) => c.offsetParent).length") == 0
+
+
+# Each stage's inputs and result of two columns (d_k = d_v = 2): its narrowest views.
+@pytest.mark.parametrize(
+    "settings", [{"stage": "project", "from_embeddings": True}, {"stage": "scores"}, {"stage": "output"}]
+)
+@pytest.mark.parametrize(("screen", "presenter"), [(PROJECTOR, True), ({"width": 1280, "height": 800}, False)])
+def test_every_view_of_a_stage_shows_its_whole_title(page, server, settings, screen, presenter):
+    page.set_viewport_size(screen)
+    link = encode(OPENING, "step_by_step", settings, presenter=presenter)
+    open_app_page(page, f"{server.url}/step_by_step?{PARAM}={link}")
+    titles = page.locator(".attnviz-view-title")
+    titles.first.wait_for()
+    cut = titles.evaluate_all("found => found.filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.textContent)")
+    assert titles.count() >= 3 and cut == []

@@ -33,7 +33,7 @@ def test_each_stage_shows_its_input_before_its_result():
     by_key = stages(PRONOUN)
     assert [p.title for p in by_key["scale"].panels] == ["Before: S", "After: S ÷ 1.414"]
     assert [p.title for p in by_key["softmax"].panels] == ["Before: masked scores", "After: weights"]
-    assert [p.title for p in by_key["output"].panels] == ["Before: weights", "Before: V", "After: output = weights · V"]
+    assert [p.title for p in by_key["output"].panels] == ["Before: weights", "Before: V", "After: output"]
     for stage in by_key.values():
         assert stage.result is stage.panels[-1] and stage.result.title.startswith(("After", "If it were"))
 
