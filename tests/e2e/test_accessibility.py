@@ -46,6 +46,9 @@ def axe_violations(page) -> list[dict]:
     if not AXE.exists():
         pytest.skip("axe-core is not installed (run `npm ci`, as `make test` does)")
     page.add_script_tag(path=str(AXE))
+    # Colours at rest: axe measures what is painted, and once, on a busy machine, measured a label still fading back in
+    # after a rerun (#93969f on white: about half of the text's own colour).
+    page.wait_for_function("() => !document.getAnimations().some((animation) => animation instanceof CSSTransition)")
     found = page.evaluate(AXE_RUN_JS, [RULES, list(STREAMLIT_CHROME)])
     for violation in (v for v in found if v["chrome"]):
         warnings.warn(
