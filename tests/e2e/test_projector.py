@@ -15,6 +15,7 @@ from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState, set_sentence
 from attnviz.lessons.playground import OPENING
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_class_join import PHONE
 from tests.e2e.test_phone import STUCK_BOTTOM_JS, TOP_SHARE
 from tests.support.live import open_app_page
 
@@ -118,7 +119,7 @@ def test_multi_heads_sticky_sizes_take_one_row_and_hide_no_head_the_keyboard_rea
     [
         *[(PROJECTOR, "sharper", focus) for focus in (4, 10)],
         *[({"width": 1280, "height": 800}, "most", focus) for focus in (4, 10)],
-        *[({"width": 390, "height": 844}, "zeroed", focus) for focus in (5, 6)],
+        *[(PHONE, "zeroed", focus) for focus in (5, 6)],
     ],
 )
 def test_a_covered_views_question_hides_neither_its_title_nor_the_row_it_asks_about(page, server, screen, kind, focus):
