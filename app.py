@@ -4,6 +4,7 @@ import streamlit as st
 
 from attnviz.pages import page_named
 from attnviz.ui import install
+from attnviz.ui.attention_grid import share_the_instrument
 from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.class_join import join_from_link
 from attnviz.ui.classroom import restore_from_link
@@ -27,6 +28,8 @@ page = next(name for name, route in pages.items() if route.url_path == current.u
 restore_from_link(page)
 open_from_link()  # a lesson link (?lesson=…), once
 page_style(compact=page_named(page).compact, more_css=presenter_css())  # first: its "Skip to the views" is Tab 12
+if page_named(page).draws_views:
+    share_the_instrument()  # the views' script and styles, once a run: a click redraws the views alone, without them
 join_from_link(page)  # a class question's short address (?join=…), once
 presenter_switch()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)

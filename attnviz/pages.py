@@ -16,6 +16,7 @@ class Page:
     keeps_settings: bool = False  # a guided page whose sliders and inputs survive a visit to another page
     compact: bool = False  # tighter spacing: the page's controls and the charts they change fit one laptop screen
     shows_vectors: bool = False  # draws the Playground's own Q, K and V (a head imported from a real model's too)
+    draws_views: bool = False  # draws matrices with the views component: the router sends its script once a run
 
     @property
     def file(self) -> str:
@@ -23,13 +24,29 @@ class Page:
 
 
 PAGES = (
-    Page("playground", "Playground", ":material/tune:", compact=True, shows_vectors=True),
-    Page("step_by_step", "Step by step", ":material/stairs:", keeps_settings=True, compact=True, shows_vectors=True),
+    Page("playground", "Playground", ":material/tune:", compact=True, shows_vectors=True, draws_views=True),
+    Page(
+        "step_by_step",
+        "Step by step",
+        ":material/stairs:",
+        keeps_settings=True,
+        compact=True,
+        shows_vectors=True,
+        draws_views=True,
+    ),
     Page("geometry", "Geometry of dot products", ":material/architecture:", keeps_settings=True),
     Page("why_scale", "Why we scale", ":material/balance:", keeps_settings=True, compact=True),
-    Page("multi_head", "Multi-head and projections", ":material/hub:", keeps_settings=True),
+    Page("multi_head", "Multi-head and projections", ":material/hub:", keeps_settings=True, draws_views=True),
     Page("watch_it_learn", "Watch it learn", ":material/model_training:", keeps_settings=True, compact=True),
-    Page("real_model", "Real model", ":material/psychology:", keeps_settings=True, compact=True, shows_vectors=True),
+    Page(
+        "real_model",
+        "Real model",
+        ":material/psychology:",
+        keeps_settings=True,
+        compact=True,
+        shows_vectors=True,
+        draws_views=True,
+    ),
     Page("challenges", "Challenges", ":material/emoji_events:"),
     Page("lesson_plans", "Lesson plans", ":material/co_present:"),
 )

@@ -49,17 +49,36 @@ def test_the_pure_functions_pass_their_node_tests():
 
 def test_the_bundle_is_one_valid_module_with_the_entry_last(tmp_path):
     script = tmp_path / "component.mjs"
-    script.write_text(bundle(COMPONENT), encoding="utf-8")
+    script.write_text(bundle(COMPONENT, entry="shared.js"), encoding="utf-8")
     run(node_or_skip(), "--check", str(script))
     text = script.read_text(encoding="utf-8")
     assert text.count("export default function") == 1 and "import " not in text
     assert text.index("const __module_dom") < text.index("const __module_view") < text.index("export default")
 
 
+def test_a_views_element_carries_only_its_own_small_script(tmp_path):
+    """Each views element's script (index.js) is sent with every click: the hand-off and itself, never the instrument,
+    which the page's one shared element brings (shared.js)."""
+    views, shared = bundle(COMPONENT), bundle(COMPONENT, entry="shared.js")
+    assert "__module_" not in views and len(views.encode()) < 2_000 < 60_000 < len(shared.encode())
+    (tmp_path / "views.mjs").write_text(views, encoding="utf-8")
+    (tmp_path / "shared.mjs").write_text(shared, encoding="utf-8")
+    offered = subprocess.run(
+        [node_or_skip(), "--input-type=module", "-e", f"""
+            const views = await import({str(tmp_path / "views.mjs")!r});
+            const drawn = [];
+            views.whenOffered((mount) => drawn.push(mount.name));
+            await import({str(tmp_path / "shared.mjs")!r});
+            console.log(drawn.join())"""],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert offered.stdout.strip() == "mount", offered.stderr  # the page's instrument, loaded second, draws the views
+
+
 def test_the_notebook_widget_joins_the_same_modules_as_the_page(tmp_path):
     """anywidget's module (attnviz.notebook) is the same files: every module but the entries identical in both
     bundles, and the whole a module Node loads, whose default export has render."""
-    page, notebook = bundle(COMPONENT), bundle(COMPONENT, entry="widget.js")
+    page, notebook = bundle(COMPONENT, entry="shared.js"), bundle(COMPONENT, entry="widget.js")
     scoped = dict(re.findall(r"^const __module_(\w+) = (\(\(\) => \{\n.*?\n\}\)\(\);)$", notebook, re.S | re.M))
     assert set(scoped) >= {"instrument", "view", "rail", "paint", "reader", "dom"}
     for name, body in scoped.items():

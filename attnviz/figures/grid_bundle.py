@@ -1,11 +1,13 @@
-"""The attention-grid component's ES modules (attnviz/ui/attention_grid) as the one script each host takes: a
-Streamlit v2 component (entry index.js) and an anywidget (entry widget.js, attnviz.notebook). Neither host can load
-sibling modules: a v2 component serves a folder of files only from an installed package (attnviz runs as
+"""The attention-grid component's ES modules (attnviz/ui/attention_grid) as the one script each host takes: Streamlit
+v2 components (entries index.js, each views element's, and shared.js, the page's one instrument) and an anywidget
+(entry widget.js, attnviz.notebook). Neither host can load sibling modules: a v2 component serves a folder of files
+only from an installed package (attnviz runs as
 `streamlit run app.py` from a checkout), and an anywidget's module is inline. Here, without Streamlit, so that both
 hosts join the same files: each module's body in a scope of its own, its `import { a } from './m.js'` lines turned into
 `const { a } = <m's exports>`, its exports returned. The files stay real ES modules: ESLint lints them and Node's test
 runner imports them (tests/js). Only this small form is read: single-line named imports of sibling modules, and
-`export` before a function, class or const declaration (the entry's `export default function` is kept as it is).
+`export` before a function, class or const declaration (the entry's `export default function` is kept as it is; a
+named one, in a module another entry imports, becomes a plain function).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import re
 from pathlib import Path
 
 GRID = Path(__file__).parents[1] / "ui" / "attention_grid"  # the files, read by path: attnviz.ui imports Streamlit
-ENTRY = "index.js"  # the Streamlit component's; the widget's is "widget.js"
+ENTRY = "index.js"  # a views element's; the page's instrument's is "shared.js", the widget's "widget.js"
 _IMPORT = re.compile(r"^import \{ ([\w, ]+) \} from '\./([\w-]+)\.js';$", re.MULTILINE)
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*? |class |const |let )(\w+)", re.MULTILINE)
+_OTHER_ENTRY = re.compile(r"^export default function (?=\w)", re.MULTILINE)
 
 
 def bundle(folder: Path = GRID, entry: str = ENTRY) -> str:
@@ -43,6 +46,7 @@ def bundle(folder: Path = GRID, entry: str = ENTRY) -> str:
 def _scoped(name: str, source: str) -> str:
     exported = _EXPORT.findall(source)
     body = _EXPORT.sub(lambda match: match[0].removeprefix("export "), _imports_resolved(source))
+    body = _OTHER_ENTRY.sub("function ", body)  # an entry imported by another (index.js by shared.js): unused there
     if re.search(r"^export ", body, re.MULTILINE):
         raise ValueError(f"{name}.js: only `export` before a function, class or const declaration is bundled")
     return f"const {_exports_of(name)} = (() => {{\n{body}\nreturn {{ {', '.join(exported)} }};\n}})();\n"

@@ -1,12 +1,15 @@
 """Issue 23: every matrix on every page is drawn by the one attention-grid component, from the one cell model
 (attnviz.figures.matrix_view). Plotly and ECharts stay for line and bar charts; a heatmap drawn with either fails here.
+The component's script and styles come once a page, in the router's element, and never with a views element, which a
+click redraws.
 """
 
 import json
 
 import pytest
 
-from attnviz.pages import PAGE_NAMES
+from attnviz.figures.grid_bundle import bundle
+from attnviz.pages import PAGE_NAMES, page_named
 from bench.harness.apptest import all_views_data
 from tests.support.apptest import echarts, open_app
 
@@ -40,6 +43,13 @@ def test_no_page_draws_a_matrix_any_other_way(page, request):
     assert heatmaps == [], f"ECharts heatmaps: {heatmaps}"
     drawn = all_views_data(at)
     assert set(drawn) == MATRICES.get(page, set())
+    components = [c.proto for c in at.get("bidi_component")]
+    shared = [c for c in components if c.component_name == "attnviz_views_shared"]
+    assert page_named(page).draws_views == bool(drawn) and len(shared) == bool(drawn)  # the router: once, where needed
+    for element in shared:
+        assert element.js_content == bundle(entry="shared.js") and ".attnviz-instrument" in element.css_content
+    views = [c for c in components if c.component_name == "attnviz_attention_views"]
+    assert [(c.js_content, c.css_content) for c in views] == [(bundle(), "")] * len(drawn)
     for data in drawn.values():
         for view in data["views"]:
             assert set(view) >= VIEW_FIELDS, f"{view['name']} is not a matrix_view cell model"

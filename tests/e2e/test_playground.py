@@ -74,6 +74,21 @@ def test_causal_toggle_redraws_the_weights_with_zeros_above_the_diagonal(playgro
     assert all(i >= j for i, j in after["cells"])
 
 
+def test_a_click_brings_the_new_data_not_the_views_script_again(playground):
+    """The instrument's script and styles (64 kB, shared.js) come once a page, in the router's element: a toggle's
+    messages carry the views' data and a loader of under 2 kB (they were 90 kB, the script in each)."""
+    page = playground
+    received = []
+    cdp = page.context.new_cdp_session(page)
+    cdp.on("Network.webSocketFrameReceived", lambda frame: received.append(len(frame["response"]["payloadData"])))
+    cdp.send("Network.enable")
+    before = view_titled(page, WEIGHTS)
+    view_control(page, "Causal mask").click()
+    wait_for_view_change(page, WEIGHTS, before)  # then the run is over: every message of the click is in
+    assert page.locator(".st-key-views_shared").count() == 1
+    assert 5_000 < sum(received) < 40_000  # base64 text of binary frames: 4/3 of their bytes, still under 30 kB
+
+
 def test_scaling_changes_the_scaled_scores_colours_not_the_raw_ones(playground):
     page = playground
     raw, scaled = view_titled(page, SCORES), view_titled(page, SCALED)

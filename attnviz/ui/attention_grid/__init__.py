@@ -1,9 +1,10 @@
 """The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view) and,
 on the Playground, the controls beside them (``show_views``); elsewhere the views alone (``show_matrices``). It knows
 no page's fields: every choice in it comes back as the one trigger "event", which is handed to the page's own
-handler. Its browser side is ES modules beside this file (index.js this host's entry, instrument.js the
-instrument; view.js, paint.js, layout.js, colour.js, reader.js the views; rail.js the controls; dom.js; grid.css),
-joined into one script by attnviz.figures.grid_bundle; a notebook is the other host (widget.js, attnviz.notebook).
+handler. Its browser side is ES modules beside this file (index.js each views element's entry, shared.js the page's
+one instrument, met through handoff.js; instrument.js the instrument; view.js, paint.js, layout.js, colour.js, reader.js
+the views; rail.js the controls; dom.js; grid.css), joined into scripts by attnviz.figures.grid_bundle; a notebook is
+the other host (widget.js, attnviz.notebook).
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
 sends; drawn here rather than as Streamlit widgets, a toggle redraws one element. The views keep one canvas each
@@ -25,12 +26,23 @@ from attnviz.figures.grid_data import component_data
 from attnviz.ui.state import widget_value
 
 _HERE = Path(__file__).parent
-_COMPONENT = st.components.v2.component(
-    "attnviz_attention_views",
-    js=bundle(),  # the ES modules beside this file, joined into the one script a component takes
+# The ES modules beside this file, joined into the one script a component takes: the instrument and its styles in one
+# element the router draws once a page (shared.js), and each views element with a script of its own of under 2 kB
+# (index.js). Streamlit sends a component's script in every message that draws it: a click redraws the views, and
+# Multi-head draws six (bench/README.md).
+_SHARED = st.components.v2.component(
+    "attnviz_views_shared",
+    js=bundle(entry="shared.js"),
     css=(_HERE / "grid.css").read_text(encoding="utf-8"),
-    isolate_styles=False,  # the views take the page's font and theme colours
+    isolate_styles=False,  # the views take the page's font and theme colours, and the styles reach every views element
 )
+_COMPONENT = st.components.v2.component("attnviz_attention_views", js=bundle(), isolate_styles=False)
+
+
+def share_the_instrument() -> None:
+    """Drawn by the router on a page that draws views, outside every fragment: the instrument every views element of the
+    page draws with (index.js waits for it), sent on a full run and kept by the browser through the fragment's runs."""
+    _SHARED(key="views_shared")
 
 
 def show_views(key: str, data: dict, on_event: Callable[[Any], None] | None = None) -> None:
