@@ -85,7 +85,7 @@ def test_a_click_brings_the_new_data_not_the_views_script_again(playground):
     before = view_titled(page, WEIGHTS)
     view_control(page, "Causal mask").click()
     wait_for_view_change(page, WEIGHTS, before)  # then the run is over: every message of the click is in
-    assert page.locator(".st-key-views_shared").count() == 1
+    assert page.locator(".st-key-instrument").count() == 1
     assert 5_000 < sum(received) < 40_000  # base64 text of binary frames: 4/3 of their bytes, still under 30 kB
 
 

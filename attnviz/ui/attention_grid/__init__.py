@@ -42,7 +42,7 @@ _COMPONENT = st.components.v2.component("attnviz_attention_views", js=bundle(), 
 def share_the_instrument() -> None:
     """Drawn by the router on a page that draws views, outside every fragment: the instrument every views element of the
     page draws with (index.js waits for it), sent on a full run and kept by the browser through the fragment's runs."""
-    _SHARED(key="views_shared")
+    _SHARED(key="instrument")  # no "views" in it: bench/load_moves.py finds the views by that word
 
 
 def show_views(key: str, data: dict, on_event: Callable[[Any], None] | None = None) -> None:
