@@ -1,13 +1,12 @@
 """The attention-grid component's ES modules (attnviz/ui/attention_grid) as the one script each host takes: Streamlit
 v2 components (entries index.js, each views element's, and shared.js, the page's one instrument) and an anywidget
 (entry widget.js, attnviz.notebook). Neither host can load sibling modules: a v2 component serves a folder of files
-only from an installed package (attnviz runs as
-`streamlit run app.py` from a checkout), and an anywidget's module is inline. Here, without Streamlit, so that both
-hosts join the same files: each module's body in a scope of its own, its `import { a } from './m.js'` lines turned into
-`const { a } = <m's exports>`, its exports returned. The files stay real ES modules: ESLint lints them and Node's test
-runner imports them (tests/js). Only this small form is read: single-line named imports of sibling modules, and
-`export` before a function, class or const declaration (the entry's `export default function` is kept as it is; a
-named one, in a module another entry imports, becomes a plain function).
+only from an installed package (attnviz runs as `streamlit run app.py` from a checkout), and an anywidget's module is
+inline. Here, without Streamlit, so that both hosts join the same files: each module's body in a scope of its own, its
+`import { a } from './m.js'` lines turned into `const { a } = <m's exports>`, its exports returned. The files stay
+real ES modules: ESLint lints them and Node's test runner imports them (tests/js). Only this small form is read:
+single-line named imports of sibling modules, and `export` before a function, class or const declaration (the entry's
+`export default function` is kept as it is; a named one, in a module another entry imports, becomes a plain function).
 """
 
 from __future__ import annotations

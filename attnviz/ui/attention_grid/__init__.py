@@ -1,10 +1,10 @@
 """The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view) and,
 on the Playground, the controls beside them (``show_views``); elsewhere the views alone (``show_matrices``). It knows
 no page's fields: every choice in it comes back as the one trigger "event", which is handed to the page's own
-handler. Its browser side is ES modules beside this file (index.js each views element's entry, shared.js the page's
-one instrument, met through handoff.js; instrument.js the instrument; view.js, paint.js, layout.js, colour.js, reader.js
-the views; rail.js the controls; dom.js; grid.css), joined into scripts by attnviz.figures.grid_bundle; a notebook is
-the other host (widget.js, attnviz.notebook).
+handler. Its browser side is ES modules beside this file (index.js each views element's entry, which meets the
+page's one instrument that shared.js brings; instrument.js the instrument; view.js, paint.js, layout.js, colour.js,
+reader.js the views; rail.js the controls; dom.js; grid.css), joined into scripts by attnviz.figures.grid_bundle; a
+notebook is the other host (widget.js, attnviz.notebook).
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
 sends; drawn here rather than as Streamlit widgets, a toggle redraws one element. The views keep one canvas each
