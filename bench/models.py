@@ -1,9 +1,13 @@
-"""Real-model benchmark (issue 11): load and forward-pass times of both models, and the RSS of a server-like process.
+"""Real-model benchmark (issues 11 and 54): load and forward-pass times of both models, against PyTorch where it is
+installed, and the RSS of a server-like process.
 
 - Loads are timed in this process after a first load, so the files are in the page cache and the libraries imported
   (a "warm" load, what a server restart costs). The decoder's first conversion is timed into empty cache folders.
 - A forward pass is ``model.run`` on a sentence it has not seen (every repeat shuffles the words), so the run cache
   never answers: tokenizing, every layer, every head through ``attnviz.attention``.
+- PyTorch: when $ATTNVIZ_TORCH_PYTHON names a Python with torch and transformers (or this one has them), that Python
+  runs bench/models_torch.py on the very files attnviz reads, float32, one thread, and each pass of attnviz is paired
+  with a PyTorch pass on the same token ids, in turn (A B, then B A): the ratio is the median of the pairs' ratios.
 - RSS: a fresh Python process imports what the Streamlit server imports for the app, loads the encoder and runs a
   sentence near the token cap, then loads the decoder and does the same; it reports its VmRSS after each step.
 """
@@ -19,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 from threadpoolctl import threadpool_limits
@@ -66,7 +71,9 @@ WORDS = [
     "go",
 ]
 SHORT = 32  # tokens: a sentence a student types; MAX_TOKENS is the longest the models take
+LENGTHS = (8, SHORT, MAX_TOKENS)
 TARGETS_MS = {("encoder", SHORT): 60.0, ("encoder", MAX_TOKENS): 200.0, ("decoder", SHORT): 400.0}
+TARGET_RATIO = 1.2  # issue 54: attnviz's pass at most 1.2 × PyTorch float32's, at SHORT tokens
 RSS_WORDS = 120  # the RSS run's sentence: near the models' token cap
 TARGET_ENCODER_LOAD_S, TARGET_DECODER_LOAD_S = 1.0, 2.0
 TARGET_RSS_ENCODER_MB, TARGET_RSS_BOTH_MB = 450.0, 1200.0
@@ -103,26 +110,76 @@ def _seconds(make, repeat: int) -> list[float]:
     return times
 
 
-def _forward_row(kind: str, model, n_tokens: int, repeat: int, blas_threads: int = 1) -> dict:
-    """Median time of ``model.run``; with ``blas_threads`` other than load_model's 1, for comparison (no target)."""
+class TorchSide:
+    """bench/models_torch.py in a Python that has torch and transformers, asked one pass at a time (isolated, -I:
+    bench/profile.py must not stand in for the standard library's profile, which torch imports)."""
+
+    def __init__(self, python: str) -> None:
+        script = Path(__file__).with_name("models_torch.py")
+        self.process = subprocess.Popen(
+            [python, "-I", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=script.parent
+        )
+
+    def ask(self, **request) -> dict:
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the PyTorch side stopped (exit {self.process.wait()})")
+        return json.loads(answer)
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def torch_python() -> str | None:
+    """The Python that runs the PyTorch side: $ATTNVIZ_TORCH_PYTHON, else this one if it has torch and transformers."""
+    if os.environ.get("ATTNVIZ_TORCH_PYTHON"):
+        return os.environ["ATTNVIZ_TORCH_PYTHON"]
+    return sys.executable if find_spec("torch") and find_spec("transformers") else None
+
+
+def _forward_rows(kind: str, model, n_tokens: int, repeat: int, torch_side: TorchSide | None = None) -> list[dict]:
+    """Median time of ``model.run`` and, with ``torch_side``, of PyTorch's pass on the same ids, in turn."""
     specials = len(model.run(WORDS[0]).tokens) - 1  # the encoder's [CLS] and [SEP]; none for the decoder
-    model.run(sentence(n_tokens - specials, next(_SEEDS)))  # warm-up, not counted
-    times, lengths = [], set()
-    with threadpool_limits(limits=blas_threads, user_api="blas"):
-        for _ in range(repeat):
+    warm_up = model.run(sentence(n_tokens - specials, next(_SEEDS)))  # not counted
+    if torch_side:
+        torch_side.ask(run=kind, ids=warm_up.token_ids.tolist())
+    ours, theirs, lengths = [], [], set()
+    with threadpool_limits(limits=1, user_api="blas"):
+        for i in range(repeat):
             text = sentence(n_tokens - specials, next(_SEEDS))  # never a sentence the run cache has seen
+            ids = model.tokenize(text)[0]
+            if torch_side and i % 2:  # B A: PyTorch first every other time
+                theirs.append(torch_side.ask(run=kind, ids=ids)["ms"])
             started = time.perf_counter()
-            run = model.run(text)
-            times.append((time.perf_counter() - started) * 1000)
-            lengths.add(len(run.tokens))
+            model.run(text)
+            ours.append((time.perf_counter() - started) * 1000)
+            if torch_side and not i % 2:
+                theirs.append(torch_side.ask(run=kind, ids=ids)["ms"])
+            lengths.add(len(ids))
     load = os.getloadavg()[0]  # the machine is shared: say how busy it was
-    detail = (
-        f"model.run on an unseen sentence of {'/'.join(map(str, sorted(lengths)))} tokens; min {min(times):.0f} ms; "
-        f"{blas_threads} BLAS thread{'s' if blas_threads > 1 else ''}; load {load:.1f}"
-    )
-    measure = f"{kind} forward pass, {n_tokens} tokens" + (f", {blas_threads} BLAS threads" if blas_threads > 1 else "")
-    target = TARGETS_MS.get((kind, n_tokens)) if blas_threads == 1 else None
-    return _row(measure, times, "ms", target, detail)
+    size = "/".join(map(str, sorted(lengths)))
+    rows = [
+        _row(
+            f"{kind} forward pass, {n_tokens} tokens",
+            ours,
+            "ms",
+            TARGETS_MS.get((kind, n_tokens)),
+            f"model.run on an unseen sentence of {size} tokens; min {min(ours):.0f} ms; 1 BLAS thread; load {load:.1f}",
+        )
+    ]
+    if torch_side:
+        ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+        rows += [
+            _row(f"PyTorch {kind} forward pass, {n_tokens} tokens", theirs, "ms", None,
+                 f"transformers, float32, eager attention, 1 thread, the same ids; min {min(theirs):.0f} ms"),
+            _row(f"{kind}: attnviz / PyTorch, {n_tokens} tokens", ratios, "×",
+                 TARGET_RATIO if n_tokens == SHORT else None,
+                 f"median of {len(ratios)} interleaved pairs; range {min(ratios):.2f}–{max(ratios):.2f}"),
+        ]  # fmt: skip
+    return rows
 
 
 def _conversion_row(repeat: int) -> dict:
@@ -135,7 +192,7 @@ def _conversion_row(repeat: int) -> dict:
             finally:
                 del os.environ["ATTNVIZ_CACHE_DIR"]
     return _row(
-        "decoder first load (GGUF conversion)", times, "s", None, "read the GGUF, dequantise, write float32 .npy files"
+        "decoder first load (GGUF conversion)", times, "s", None, "read the GGUF, dequantise, write float32 safetensors"
     )
 
 
@@ -186,21 +243,32 @@ def _rss_rows(repeat: int) -> list[dict]:
 def run(repeat: int = 7) -> list[dict]:
     encoder = load_model(ENCODER)  # first load: imports the libraries, fills the page cache
     decoder = load_model(DECODER)  # converts the GGUF if this machine never has
+    python = torch_python()
+    torch_side = TorchSide(python) if python else None
+    try:
+        if torch_side:
+            for kind, model in (("encoder", encoder), ("decoder", decoder)):
+                torch_side.ask(load=kind, folder=str(model.folder))  # the very files attnviz reads
+        passes = [
+            row
+            for kind, model in (("encoder", encoder), ("decoder", decoder))
+            for n_tokens in LENGTHS
+            for row in _forward_rows(kind, model, n_tokens, repeat, torch_side)
+        ]
+    finally:
+        if torch_side:
+            torch_side.close()
     return [
         _row("encoder load (warm)", _seconds(Encoder, 5), "s", TARGET_ENCODER_LOAD_S, "files in the page cache"),
-        _forward_row("encoder", encoder, SHORT, repeat),
-        _forward_row("encoder", encoder, MAX_TOKENS, repeat),
         _conversion_row(3),
         _row(
             "decoder load (converted)",
             _seconds(Decoder, 5),
             "s",
             TARGET_DECODER_LOAD_S,
-            "float32 .npy files memory-mapped, tokenizer.json read",
+            "float32 model.safetensors memory-mapped, tokenizer.json read",
         ),
-        _forward_row("decoder", decoder, SHORT, repeat),
-        _forward_row("decoder", decoder, MAX_TOKENS, repeat),
-        _forward_row("decoder", decoder, SHORT, repeat, blas_threads=2),  # what load_model's one thread is chosen over
+        *passes,
         *_rss_rows(3),
     ]
 

@@ -47,6 +47,10 @@ MAX_CODE_CHARS = 8  # the class code box, and a ?join= code cut to it: a 6-chara
 # A real model's sentence, refused before it is tokenized: MAX_TOKENS stops any real sentence first (about 90 words);
 # this bounds the tokenizer's work on a paste.
 MAX_MODEL_SENTENCE_CHARS = 2_000
+# A model a user opens (a hub id or a folder), besides the two shipped: one at a time a process. Its weights, in
+# float32, stay within MAX_USER_MODEL_BYTES; with the shipped two (about 900 MB) that fits one Community Cloud app.
+MAX_USER_MODEL_PARAMETERS = 200_000_000
+MAX_USER_MODEL_BYTES = 1_000_000_000  # model.safetensors on disk; 200M parameters are 800 MB in float32
 MAX_WAITING = 32  # sentences waiting for the model worker, every session's together: one more is refused, not queued
 
 # Watch it learn: the largest run allowed trains in about 10 s on a shared 2-core machine (see bench/train.py).

@@ -1,8 +1,9 @@
-"""Turn SmolLM2's GGUF file (llama.cpp's format) into float32 .npy files and a tokenizer.json, once, on disk.
+"""Turn SmolLM2's GGUF file (llama.cpp's format) into a Hugging Face model folder, once, on disk: config.json,
+model.safetensors in float32 and tokenizer.json, which the Llama family reads as it reads any other Llama.
 
-Reading a GGUF with the pure-Python ``gguf`` package takes seconds. The converted .npy files are memory-mapped when
-the model loads: nothing is copied, the operating system pages the weights in as they are used, and every process on
-the machine shares one copy of them.
+Reading a GGUF with the pure-Python ``gguf`` package takes seconds. The converted safetensors file is memory-mapped
+when the model loads: nothing is copied, the operating system pages the weights in as they are used, and every
+process on the machine shares one copy of them.
 Two things llama.cpp changed are undone here:
 - the query and key matrices have their rows reordered within each head for llama.cpp's rotary layout
   (interleaved pairs); Hugging Face's layout, used by the forward pass, splits each head into two halves;
@@ -20,15 +21,30 @@ import numpy as np
 
 from attnviz.models.sources import ModelUnavailableError, require
 
-CONVERSION_VERSION = 2  # raise when the converted files change, so old caches are not read
+CONVERSION_VERSION = 3  # raise when the converted files change, so old caches are not read
 CONTROL_TOKEN = 3  # llama.cpp's token type for special tokens such as <|im_start|>
-CONFIG_KEYS = {  # GGUF metadata -> the names the forward pass uses
-    "llama.block_count": "n_layers",
-    "llama.attention.head_count": "n_heads",
-    "llama.attention.head_count_kv": "n_kv_heads",
-    "llama.embedding_length": "d_model",
-    "llama.rope.freq_base": "rope_base",
-    "llama.attention.layer_norm_rms_epsilon": "eps",
+CONFIG_KEYS = {  # GGUF metadata -> Hugging Face's LlamaConfig
+    "llama.block_count": "num_hidden_layers",
+    "llama.attention.head_count": "num_attention_heads",
+    "llama.attention.head_count_kv": "num_key_value_heads",
+    "llama.embedding_length": "hidden_size",
+    "llama.feed_forward_length": "intermediate_size",
+    "llama.rope.freq_base": "rope_theta",
+    "llama.attention.layer_norm_rms_epsilon": "rms_norm_eps",
+}
+NAMES = {  # GGUF tensor names -> Hugging Face's ("blk.N." becomes "model.layers.N.")
+    "token_embd": "model.embed_tokens",
+    "output_norm": "model.norm",
+    "output": "lm_head",
+    "attn_norm": "input_layernorm",
+    "attn_q": "self_attn.q_proj",
+    "attn_k": "self_attn.k_proj",
+    "attn_v": "self_attn.v_proj",
+    "attn_output": "self_attn.o_proj",
+    "ffn_norm": "post_attention_layernorm",
+    "ffn_gate": "mlp.gate_proj",
+    "ffn_up": "mlp.up_proj",
+    "ffn_down": "mlp.down_proj",
 }
 
 
@@ -37,11 +53,12 @@ def converted_folder(gguf_path: Path, cache: Path) -> Path:
     return cache / f"{gguf_path.stem}-{gguf_path.stat().st_size}-v{CONVERSION_VERSION}"
 
 
-def load_converted(folder: Path) -> tuple[dict, dict[str, np.ndarray], Path]:
-    """The config, the weights memory-mapped read-only (name -> array), and the tokenizer.json path."""
-    config = json.loads((folder / "config.json").read_text())
-    weights = {path.stem: np.asarray(np.load(path, mmap_mode="r")) for path in sorted(folder.glob("*.npy"))}
-    return config, weights, folder / "tokenizer.json"
+def hf_name(gguf_name: str) -> str:
+    """A GGUF tensor name as Hugging Face calls it: blk.3.attn_q.weight -> model.layers.3.self_attn.q_proj.weight."""
+    parts = gguf_name.split(".")
+    if parts[0] == "blk":
+        return f"model.layers.{parts[1]}.{NAMES[parts[2]]}.{parts[3]}"
+    return f"{NAMES[parts[0]]}.{parts[1]}"
 
 
 def unpermute_rows(weight: np.ndarray, n_heads: int) -> np.ndarray:
@@ -84,27 +101,40 @@ def _write(reader, config: dict, folder: Path) -> None:
     """One tensor at a time, so converting never holds more than one dequantised matrix."""
     gguf = require("gguf")
     folder.mkdir(parents=True)
-    for tensor in reader.tensors:
-        weight = gguf.quants.dequantize(tensor.data, tensor.tensor_type).astype(np.float32)  # (d_out, d_in) or (d,)
-        if tensor.name.endswith("attn_q.weight"):
-            weight = unpermute_rows(weight, config["n_heads"])
-        elif tensor.name.endswith("attn_k.weight"):
-            weight = unpermute_rows(weight, config["n_kv_heads"])
-        np.save(folder / f"{tensor.name}.npy", np.ascontiguousarray(weight))
+    shapes = {tensor.name: tuple(int(size) for size in reversed(tensor.shape)) for tensor in reader.tensors}
+    header, offset = {"__metadata__": {"format": "pt"}}, 0  # "pt": what transformers asks of a file it loads
+    for name, shape in shapes.items():
+        end = offset + 4 * int(np.prod(shape))
+        header[hf_name(name)] = {"dtype": "F32", "shape": list(shape), "data_offsets": [offset, end]}
+        offset = end
+    encoded = json.dumps(header).encode()
+    encoded += b" " * (-len(encoded) % 8)  # the tensors start 8-byte aligned, as the safetensors library writes them
+    with (folder / "model.safetensors").open("wb") as stream:
+        stream.write(len(encoded).to_bytes(8, "little") + encoded)
+        for tensor in reader.tensors:
+            weight = gguf.quants.dequantize(tensor.data, tensor.tensor_type).astype("<f4")  # (d_out, d_in) or (d,)
+            if tensor.name.endswith("attn_q.weight"):
+                weight = unpermute_rows(weight, config["num_attention_heads"])
+            elif tensor.name.endswith("attn_k.weight"):
+                weight = unpermute_rows(weight, config["num_key_value_heads"])
+            stream.write(np.ascontiguousarray(weight.reshape(shapes[tensor.name])).tobytes())
     fields = reader.fields
+    tokens = _strings(fields["tokenizer.ggml.tokens"])
     tokenizer = build_tokenizer(
-        _strings(fields["tokenizer.ggml.tokens"]),
+        tokens,
         _strings(fields["tokenizer.ggml.merges"]),
         [int(fields["tokenizer.ggml.token_type"].parts[i][0]) for i in fields["tokenizer.ggml.token_type"].data],
     )
     tokenizer.save(str(folder / "tokenizer.json"))
+    config |= {"vocab_size": len(tokens), "tie_word_embeddings": "output.weight" not in shapes}
     (folder / "config.json").write_text(json.dumps(config))
 
 
 def convert(gguf_path: Path, folder: Path) -> None:
-    """Write the float32 weights (one .npy each), config.json and tokenizer.json into ``folder``."""
+    """Write config.json, model.safetensors (float32) and tokenizer.json into ``folder``."""
     reader = require("gguf").GGUFReader(gguf_path)
     config = {name: reader.fields[key].contents() for key, name in CONFIG_KEYS.items()}
+    config |= {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_act": "silu"}
     partial = folder.with_name(f"{folder.name}.{os.getpid()}.part")
     try:
         shutil.rmtree(partial, ignore_errors=True)

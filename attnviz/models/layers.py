@@ -1,11 +1,13 @@
-"""The building blocks of both real models, in numpy. The forward passes compute in float64 from the float32
-weights (each float32 is exactly a float64): in float32, rounding through 30 layers moves the decoder's
-attention by about 5e-6, and value-weighted attention, which multiplies it by value norms up to 80, by 3e-4.
+"""The building blocks of every real model, in numpy and float32, as PyTorch computes them.
 
-Weights keep PyTorch's ``nn.Linear`` layout, (d_out, d_in), so the names and shapes match the checkpoints.
+Weights are kept in the layout a matmul takes them, (d_in, d_out): ``x @ W`` (see families.py). Only attention
+itself runs in float64, inside ``attnviz.attention``, the function the lessons teach, on float32 queries, keys and
+values: the weights it gives lie in [0, 1] and agree with PyTorch's float32 to about 1e-6.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -13,8 +15,8 @@ from attnviz import attention
 
 
 def linear(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
-    """x Wᵀ + b, as ``torch.nn.functional.linear``: x (n, d_in), weight (d_out, d_in) -> (n, d_out)."""
-    y = x @ weight.T  # (n, d_out)
+    """x W + b: x (n, d_in), weight (d_in, d_out) -> (n, d_out), as ``torch.nn.functional.linear`` with Wᵀ."""
+    y = x @ weight  # (n, d_out)
     return y if bias is None else y + bias
 
 
@@ -32,16 +34,34 @@ def rms_norm(x: np.ndarray, weight: np.ndarray, eps: float) -> np.ndarray:
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function (numpy has none): Abramowitz & Stegun 7.1.26, |error| < 1.5e-7, computed in float64."""
-    x = np.asarray(x, dtype=np.float64)
-    t = 1.0 / (1.0 + 0.3275911 * np.abs(x))
-    polynomial = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return np.sign(x) * (1.0 - polynomial * np.exp(-x * x))
+    """The error function (numpy has none): Abramowitz & Stegun 7.1.26, |error| < 1.5e-7, in x's float type.
+
+    erf(x) = sign(x) (1 − p(t) e^(−x²)), t = 1 / (1 + 0.3275911 |x|): Horner's rule, in place.
+    """
+    x = np.asarray(x)
+    t = np.abs(x)  # (…) a new array, worked on in place from here
+    t *= 0.3275911
+    t += 1
+    np.reciprocal(t, out=t)
+    p = t * 1.061405429
+    for coefficient in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        p += coefficient
+        p *= t
+    square = np.square(x)
+    np.negative(square, out=square)
+    p *= np.exp(square, out=square)  # p(t) e^(−x²)
+    np.subtract(1, p, out=p)
+    return np.copysign(p, x, out=p)
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
     """BERT's GELU in its exact form, x Φ(x) = x/2 (1 + erf(x/√2)); the tanh shortcut would be about 1e-3 off."""
-    return (0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))).astype(x.dtype)
+    return (0.5 * x * (1.0 + erf(x / x.dtype.type(np.sqrt(2.0))))).astype(x.dtype)
+
+
+def gelu_tanh(x: np.ndarray) -> np.ndarray:
+    """GPT-2's GELU, the tanh shortcut: x/2 (1 + tanh(√(2/π) (x + 0.044715 x³))), as ``gelu_new`` computes it."""
+    return (0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))).astype(x.dtype)
 
 
 def silu(x: np.ndarray) -> np.ndarray:
@@ -54,14 +74,16 @@ def silu(x: np.ndarray) -> np.ndarray:
 
 
 def rope_tables(n: int, d_head: int, base: float) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of the rotary angles, (n, d_head) each, in Hugging Face's half-split layout.
+    """cos and sin of the rotary angles, (n, d_head) each, in Hugging Face's half-split layout, computed in float32
+    as transformers does (its angles are float32 whatever the model's dtype).
 
     Position p turns pair i (dimension i with dimension i + d_head/2) by the angle p / base^(2i/d_head).
     """
-    inverse_frequency = 1.0 / base ** (np.arange(0, d_head, 2) / d_head)  # (d_head/2,)
-    angles = np.arange(n)[:, None] * inverse_frequency  # (n, d_head/2)
+    exponents = np.arange(0, d_head, 2).astype(np.float32) / np.float32(d_head)  # (d_head/2,)
+    inverse_frequency = np.float32(1.0) / np.float32(base) ** exponents  # (d_head/2,)
+    angles = np.arange(n, dtype=np.float32)[:, None] * inverse_frequency  # (n, d_head/2)
     angles = np.concatenate([angles, angles], axis=-1)  # (n, d_head)
-    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+    return np.cos(angles), np.sin(angles)
 
 
 def rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
@@ -89,15 +111,15 @@ def attend_heads(
     """Every head through ``attnviz.attention``, the function the lessons teach.
 
     q, k, v: (heads, n, d_head); ``mask`` (n, n), True where a query may attend to a key (``removed_key``), the same
-    for every head. Returns the weights (heads, n, n) and the outputs (heads, n, d_head), float64 as ``attention``
-    gives them.
+    for every head. Returns the weights (heads, n, n), float64 as ``attention`` gives them, and the outputs
+    (heads, n, d_head) in float32, as the forward pass goes on.
     """
     results = [
         attention(q_head, k_head, v_head, causal=causal, mask=mask)
         for q_head, k_head, v_head in zip(q, k, v, strict=True)
     ]
     weights = np.stack([result.weights for result in results])  # (heads, n, n)
-    return weights, np.stack([result.output for result in results])  # (heads, n, d_head)
+    return weights, np.stack([result.output for result in results]).astype(np.float32)  # (heads, n, d_head)
 
 
 def removed_key(n: int, removed: int | None) -> np.ndarray | None:
@@ -112,12 +134,12 @@ def removed_key(n: int, removed: int | None) -> np.ndarray | None:
 def value_norms(v: np.ndarray, out_weight: np.ndarray) -> np.ndarray:
     """‖v_j W_O^h‖ for every head h and key j (Kobayashi et al. 2020): how large a vector key j hands on through h.
 
-    v: (heads, n, d_head), what went into attention; out_weight: the output projection (d_model, heads · d_head) in
-    nn.Linear's layout, whose columns h·d_head … (h+1)·d_head take head h's output. Returns (heads, n), float64.
+    v: (heads, n, d_head), what went into attention; out_weight: the output projection (heads · d_head, d_model),
+    whose rows h·d_head … (h+1)·d_head take head h's output. Returns (heads, n), float32.
     """
     heads, _, d_head = v.shape
-    per_head = out_weight.reshape(out_weight.shape[0], heads, d_head).transpose(1, 2, 0)  # (heads, d_head, d_model)
-    moved = np.matmul(v, per_head.astype(np.float64))  # (heads, n, d_model)
+    per_head = out_weight.reshape(heads, d_head, out_weight.shape[1])  # (heads, d_head, d_model), a view
+    moved = np.matmul(v, per_head)  # (heads, n, d_model)
     return np.linalg.norm(moved, axis=-1)  # (heads, n)
 
 

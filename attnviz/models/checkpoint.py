@@ -1,0 +1,148 @@
+"""A Hugging Face model folder read without torch: config.json, model.safetensors (never a pickle) and tokenizer.json.
+
+The weights are memory-mapped from the safetensors file: float32 tensors are used where they lie (the operating
+system pages them in, and every process on the machine shares one copy); float16 and bfloat16 ones are turned into
+float32 once, when the model loads. Every reason a folder cannot be opened is an AttnvizInputError of one plain line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_USER_MODEL_BYTES, MAX_USER_MODEL_PARAMETERS
+
+FILES = ("config.json", "model.safetensors", "tokenizer.json")
+PICKLES = ("pytorch_model.bin", "model.pt", "model.pth", "model.ckpt", "tf_model.h5", "flax_model.msgpack")
+MAX_HEADER_BYTES = 100_000_000  # a safetensors header names each tensor once: a few kB for a small model
+WHY_THE_LIMIT = "the memory of one Community Cloud app, which the two shipped models already share"
+_DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "BF16": np.uint16}
+_NOT_WEIGHTS = {"BOOL", "U8", "I8", "I16", "U16", "I32", "U32", "I64", "U64"}  # buffers such as BERT's position_ids
+
+
+class Checkpoint:
+    """One model folder's config (a dict), its tensors (name -> float32 array, read-only) and its tokenizer file.
+
+    ``name`` is what messages call the model (a hub id or the folder's name).
+    """
+
+    def __init__(self, folder: Path, name: str, *, limits: bool = True) -> None:
+        self.name = name
+        self.folder = Path(folder)
+        self.config = self._config()
+        if "auto_map" in self.config:
+            raise AttnvizInputError(
+                f"{name} needs trust_remote_code: it runs its own Python code, which attnviz never runs. "
+                "Open a BERT, GPT-2, Llama or Qwen2 model instead."
+            )
+        self.tokenizer_path = self.folder / "tokenizer.json"
+        self.tensors = read_safetensors(self._weights_path(), name, limits=limits)
+        if not self.tokenizer_path.is_file():
+            raise AttnvizInputError(
+                f"{name} has no tokenizer.json, the file that splits a sentence into its tokens: "
+                "open a model that has one."
+            )
+
+    def _config(self) -> dict:
+        path = self.folder / "config.json"
+        if not path.is_file():
+            raise AttnvizInputError(f"{self.name} has no config.json: it is not a Hugging Face model folder.")
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise AttnvizInputError(f"{self.name}'s config.json is not valid JSON.") from error
+        if not isinstance(config, dict):
+            raise AttnvizInputError(f"{self.name}'s config.json is not a set of settings (a JSON object).")
+        return config
+
+    def _weights_path(self) -> Path:
+        path = self.folder / "model.safetensors"
+        if path.is_file():
+            return path
+        if (self.folder / "model.safetensors.index.json").is_file():
+            raise AttnvizInputError(
+                f"{self.name} keeps its weights in several files: it is larger than the 1 GB attnviz opens."
+            )
+        pickles = [name for name in PICKLES if (self.folder / name).is_file()]
+        if pickles:
+            raise AttnvizInputError(
+                f"{self.name} has its weights only as {pickles[0]}, a pickle, which can run code when it is read: "
+                "attnviz reads model.safetensors only."
+            )
+        raise AttnvizInputError(f"{self.name} has no model.safetensors: it holds no weights attnviz can read.")
+
+    def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
+        """The tensor ``name``, which must have ``shape`` (what the config implies); else the config and the weights
+        disagree, and the model is refused."""
+        if name not in self.tensors:
+            raise AttnvizInputError(f"{self.name}'s model.safetensors has no tensor {name}, which its config needs.")
+        tensor = self.tensors[name]
+        if tensor.shape != tuple(shape):
+            raise AttnvizInputError(
+                f"{self.name}'s config.json disagrees with its weights: {name} is {_shape(tensor.shape)}, "
+                f"the config makes it {_shape(shape)}."
+            )
+        return tensor
+
+
+def _shape(shape) -> str:
+    return " × ".join(map(str, shape))
+
+
+def read_safetensors(path: Path, name: str, *, limits: bool = True) -> dict[str, np.ndarray]:
+    """Every tensor in a safetensors file, float32 and read-only, memory-mapped where it is stored in float32.
+
+    The file is a little-endian header length, a JSON header (each tensor's dtype, shape and byte range), then the
+    bytes. The size and the parameter count are checked from the header alone, before any weight is read.
+    """
+    size = path.stat().st_size
+    if limits and size > MAX_USER_MODEL_BYTES:
+        raise AttnvizInputError(
+            f"{name}'s weights are {size / 1e9:.1f} GB; attnviz opens models up to {MAX_USER_MODEL_BYTES / 1e9:g} GB "
+            f"and {MAX_USER_MODEL_PARAMETERS / 1e6:.0f}M parameters ({WHY_THE_LIMIT})."
+        )
+    try:
+        with path.open("rb") as stream:
+            length = int.from_bytes(stream.read(8), "little")
+            if not 2 <= length <= min(MAX_HEADER_BYTES, size - 8):
+                raise ValueError("header length")
+            header = json.loads(stream.read(length))
+        header.pop("__metadata__", None)
+        entries = {
+            key: (_DTYPES[e["dtype"]], tuple(e["shape"]), *e["data_offsets"])
+            for key, e in header.items()
+            if e["dtype"] not in _NOT_WEIGHTS
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise AttnvizInputError(
+            f"{name}'s model.safetensors is not a safetensors file of float32, float16 or bfloat16 weights."
+        ) from error
+    parameters = sum(int(np.prod(shape)) for _, shape, _, _ in entries.values())
+    if limits and parameters > MAX_USER_MODEL_PARAMETERS:
+        raise AttnvizInputError(
+            f"{name} has {parameters / 1e6:.0f}M parameters; attnviz opens models up to "
+            f"{MAX_USER_MODEL_PARAMETERS / 1e6:.0f}M parameters and {MAX_USER_MODEL_BYTES / 1e9:g} GB ({WHY_THE_LIMIT})."
+        )
+    data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length)
+    tensors = {}
+    for key, (dtype, shape, start, end) in entries.items():
+        if not 0 <= start <= end <= data.size or end - start != np.dtype(dtype).itemsize * int(np.prod(shape)):
+            raise AttnvizInputError(f"{name}'s model.safetensors is cut short or damaged (tensor {key}).")
+        tensors[key] = _float32(data[start:end], dtype, shape)
+    return tensors
+
+
+def _float32(raw: np.ndarray, dtype, shape) -> np.ndarray:
+    """Stored bytes as a float32 array: a view when they are float32 and aligned, else converted once."""
+    if dtype is np.uint16:  # bfloat16: the top half of a float32's bits
+        array = (np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16).view(np.float32)
+    elif dtype is np.float32 and raw.ctypes.data % 4 == 0:
+        array = np.asarray(raw).view("<f4")  # a view of the mapped file: nothing copied
+    else:
+        array = np.frombuffer(raw.tobytes(), dtype=np.dtype(dtype).newbyteorder("<")).astype(np.float32)
+    array = array.reshape(shape)
+    array.flags.writeable = False
+    return array
