@@ -182,6 +182,8 @@ def _llama(checkpoint: Checkpoint, family: str) -> tuple[Spec, dict[str, np.ndar
         raise AttnvizInputError(f"{checkpoint.name} has {n_heads} query heads, not a multiple of its {kv} key heads.")
     ff = _whole(checkpoint, "intermediate_size", _setting(checkpoint, "intermediate_size"))
     vocab = _whole(checkpoint, "vocab_size", _setting(checkpoint, "vocab_size"))
+    if checkpoint.config.get("use_sliding_window"):
+        raise AttnvizInputError(f"{checkpoint.name} attends through a sliding window, which attnviz does not do.")
     qkv_bias = family == "qwen2" or bool(checkpoint.config.get("attention_bias"))
     mlp_bias = bool(checkpoint.config.get("mlp_bias"))
     w = _Taker(checkpoint, ("model.", ""), "embed_tokens.weight")
