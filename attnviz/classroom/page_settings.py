@@ -27,6 +27,7 @@ from attnviz.core.limits import (
     VECTOR_LIMIT,
 )
 from attnviz.models.base import check_sentence
+from attnviz.models.hub import HUB_ID
 from attnviz.models.registry import MODEL_NAMES
 from attnviz.train.config import LARGEST_TOKEN, SMALLEST_TOKEN
 
@@ -42,6 +43,13 @@ def _one_of(options, what: str, value) -> str:
     if value not in options:
         raise AttnvizInputError(f"{what} is not one of {', '.join(options)}.")
     return value
+
+
+def _model(value) -> str:
+    """A shipped model, or a model opened by its Hugging Face id; never a folder, which is one machine's own."""
+    if value in MODEL_NAMES or (isinstance(value, str) and HUB_ID.fullmatch(value)):
+        return value
+    raise AttnvizInputError(f"the model is not one of {', '.join(MODEL_NAMES)}, nor a Hugging Face id.")
 
 
 def _sentence(value) -> str:
@@ -95,7 +103,7 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
     },
     "real_model": {
         "sentence": _sentence,
-        "model": partial(_one_of, MODEL_NAMES, "the model"),
+        "model": _model,
         "hide_sinks": partial(check.boolean, what="the sink switch"),
         "layer": partial(_choice, what="the layer"),
         "head": partial(_choice, what="the head"),

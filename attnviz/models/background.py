@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from attnviz import AttnvizInputError
 from attnviz.core.limits import MAX_WAITING
 from attnviz.models.base import Model, check_sentence
-from attnviz.models.registry import MODEL_NAMES, load_model, loaded_models
+from attnviz.models.registry import check_model_name, load_model, loaded_models
 from attnviz.models.runs import ModelRun
 
 WAITING, LOADING, RUNNING, DONE, FAILED, SKIPPED = "waiting", "loading", "running", "done", "failed", "skipped"
@@ -104,8 +104,7 @@ class Worker:
         one, else the one waiting or running, else a new one. Bad input that needs no model (a name, an empty
         sentence) fails at once; a bad ``removed`` fails in the worker, which knows the sentence's tokens."""
         try:
-            if model not in MODEL_NAMES:
-                raise AttnvizInputError(f"There is no model called {model!r}. Choose one of: {', '.join(MODEL_NAMES)}.")
+            check_model_name(model)
             sentence = check_sentence(sentence)
         except AttnvizInputError as error:
             return failed(model, sentence, error, removed)

@@ -18,7 +18,11 @@ from attnviz.core.limits import MAX_USER_MODEL_BYTES, MAX_USER_MODEL_PARAMETERS
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 PICKLES = ("pytorch_model.bin", "model.pt", "model.pth", "model.ckpt", "tf_model.h5", "flax_model.msgpack")
 MAX_HEADER_BYTES = 100_000_000  # a safetensors header names each tensor once: a few kB for a small model
-WHY_THE_LIMIT = "the memory of one Community Cloud app, which the two shipped models already share"
+KNOWN = "BERT, GPT-2, Llama and Qwen2"
+LIMITS = (  # what a refusal for size says, with why
+    f"{MAX_USER_MODEL_PARAMETERS / 1e6:.0f}M parameters and {MAX_USER_MODEL_BYTES / 1e9:g} GB of weights: "
+    "the memory of one Community Cloud app, which the two shipped models already share"
+)
 _DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "BF16": np.uint16}
 _NOT_WEIGHTS = {"BOOL", "U8", "I8", "I16", "U16", "I32", "U32", "I64", "U64"}  # buffers such as BERT's position_ids
 
@@ -32,47 +36,20 @@ class Checkpoint:
     def __init__(self, folder: Path, name: str, *, limits: bool = True) -> None:
         self.name = name
         self.folder = Path(folder)
-        self.config = self._config()
-        if "auto_map" in self.config:
-            raise AttnvizInputError(
-                f"{name} needs trust_remote_code: it runs its own Python code, which attnviz never runs. "
-                "Open a BERT, GPT-2, Llama or Qwen2 model instead."
-            )
+        self.config = read_config(self.folder / "config.json", name)
+        self.family = family_of(self.config, name)
         self.tokenizer_path = self.folder / "tokenizer.json"
         self.tensors = read_safetensors(self._weights_path(), name, limits=limits)
         if not self.tokenizer_path.is_file():
-            raise AttnvizInputError(
-                f"{name} has no tokenizer.json, the file that splits a sentence into its tokens: "
-                "open a model that has one."
-            )
-
-    def _config(self) -> dict:
-        path = self.folder / "config.json"
-        if not path.is_file():
-            raise AttnvizInputError(f"{self.name} has no config.json: it is not a Hugging Face model folder.")
-        try:
-            config = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise AttnvizInputError(f"{self.name}'s config.json is not valid JSON.") from error
-        if not isinstance(config, dict):
-            raise AttnvizInputError(f"{self.name}'s config.json is not a set of settings (a JSON object).")
-        return config
+            raise no_tokenizer(name)
 
     def _weights_path(self) -> Path:
         path = self.folder / "model.safetensors"
         if path.is_file():
             return path
         if (self.folder / "model.safetensors.index.json").is_file():
-            raise AttnvizInputError(
-                f"{self.name} keeps its weights in several files: it is larger than the 1 GB attnviz opens."
-            )
-        pickles = [name for name in PICKLES if (self.folder / name).is_file()]
-        if pickles:
-            raise AttnvizInputError(
-                f"{self.name} has its weights only as {pickles[0]}, a pickle, which can run code when it is read: "
-                "attnviz reads model.safetensors only."
-            )
-        raise AttnvizInputError(f"{self.name} has no model.safetensors: it holds no weights attnviz can read.")
+            raise sharded(self.name)
+        raise no_safetensors(self.name, [name for name in PICKLES if (self.folder / name).is_file()])
 
     def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
         """The tensor ``name``, which must have ``shape`` (what the config implies); else the config and the weights
@@ -88,6 +65,60 @@ class Checkpoint:
         return tensor
 
 
+def no_tokenizer(name: str) -> AttnvizInputError:
+    return AttnvizInputError(
+        f"{name} has no tokenizer.json, the file that splits a sentence into tokens: open a model that has one."
+    )
+
+
+def sharded(name: str) -> AttnvizInputError:
+    return AttnvizInputError(f"{name} keeps its weights in several files: it is larger than attnviz opens ({LIMITS}).")
+
+
+def no_safetensors(name: str, pickles: list[str]) -> AttnvizInputError:
+    if pickles:
+        return AttnvizInputError(
+            f"{name} has its weights only as {pickles[0]}, a pickle, which can run code when it is read: "
+            "attnviz reads model.safetensors only."
+        )
+    return AttnvizInputError(f"{name} has no model.safetensors: it holds no weights attnviz can read.")
+
+
+def too_large(name: str, size: int) -> AttnvizInputError:
+    return AttnvizInputError(f"{name}'s weights are {size / 1e9:.1f} GB; attnviz opens models up to {LIMITS}.")
+
+
+def read_config(path: Path, name: str) -> dict:
+    """config.json as a dict, or a refusal saying what is wrong with it."""
+    if not path.is_file():
+        raise AttnvizInputError(f"{name} has no config.json: it is not a Hugging Face model folder.")
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise AttnvizInputError(f"{name}'s config.json is not valid JSON.") from error
+    if not isinstance(config, dict):
+        raise AttnvizInputError(f"{name}'s config.json is not a set of settings (a JSON object).")
+    return config
+
+
+def family_of(config: dict, name: str) -> str:
+    """The family (bert, gpt2, llama or qwen2) from a config's model_type; else the model ``name`` is refused.
+    A model with its own code (auto_map: transformers' trust_remote_code) is refused whatever it says it is."""
+    if "auto_map" in config:
+        raise AttnvizInputError(
+            f"{name} needs trust_remote_code: it runs its own Python code, which attnviz never runs. "
+            f"Open a {KNOWN.replace(' and ', ' or ')} model instead."
+        )
+    kind = config.get("model_type")
+    if kind in ("bert", "gpt2", "llama", "qwen2"):
+        return kind
+    architectures = config.get("architectures") or ["no architecture named"]
+    raise AttnvizInputError(
+        f"{name} is a {f'{kind} model' if kind else 'model of unknown type'} ({', '.join(map(str, architectures))}): "
+        f"attnviz reads {KNOWN} models."
+    )
+
+
 def _shape(shape) -> str:
     return " × ".join(map(str, shape))
 
@@ -100,10 +131,7 @@ def read_safetensors(path: Path, name: str, *, limits: bool = True) -> dict[str,
     """
     size = path.stat().st_size
     if limits and size > MAX_USER_MODEL_BYTES:
-        raise AttnvizInputError(
-            f"{name}'s weights are {size / 1e9:.1f} GB; attnviz opens models up to {MAX_USER_MODEL_BYTES / 1e9:g} GB "
-            f"and {MAX_USER_MODEL_PARAMETERS / 1e6:.0f}M parameters ({WHY_THE_LIMIT})."
-        )
+        raise too_large(name, size)
     try:
         with path.open("rb") as stream:
             length = int.from_bytes(stream.read(8), "little")
@@ -122,10 +150,7 @@ def read_safetensors(path: Path, name: str, *, limits: bool = True) -> dict[str,
         ) from error
     parameters = sum(int(np.prod(shape)) for _, shape, _, _ in entries.values())
     if limits and parameters > MAX_USER_MODEL_PARAMETERS:
-        raise AttnvizInputError(
-            f"{name} has {parameters / 1e6:.0f}M parameters; attnviz opens models up to "
-            f"{MAX_USER_MODEL_PARAMETERS / 1e6:.0f}M parameters and {MAX_USER_MODEL_BYTES / 1e9:g} GB ({WHY_THE_LIMIT})."
-        )
+        raise AttnvizInputError(f"{name} has {parameters / 1e6:.0f}M parameters; attnviz opens models up to {LIMITS}.")
     data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length)
     tensors = {}
     for key, (dtype, shape, start, end) in entries.items():

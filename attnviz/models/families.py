@@ -22,7 +22,6 @@ import numpy as np
 from attnviz import AttnvizInputError
 from attnviz.models.checkpoint import Checkpoint
 
-KNOWN = "BERT, GPT-2, Llama and Qwen2"
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "silu": "silu"}
 
 
@@ -60,21 +59,9 @@ def _whole(checkpoint: Checkpoint, name: str, value) -> int:
     return value
 
 
-def family_of(checkpoint: Checkpoint) -> str:
-    """The family (bert, gpt2, llama or qwen2) from the config's model_type; else the model is refused."""
-    kind = checkpoint.config.get("model_type")
-    if kind in ("bert", "gpt2", "llama", "qwen2"):
-        return kind
-    architectures = checkpoint.config.get("architectures") or ["no architecture named"]
-    raise AttnvizInputError(
-        f"{checkpoint.name} is a {kind or 'model of unknown type'} ({', '.join(map(str, architectures))}): "
-        f"attnviz reads {KNOWN} models."
-    )
-
-
 def read(checkpoint: Checkpoint) -> tuple[Spec, dict[str, np.ndarray]]:
     """The spec and the weights (standard names, matmul layout) of a checkpoint of a known family."""
-    family = family_of(checkpoint)
+    family = checkpoint.family
     return {"bert": _bert, "gpt2": _gpt2, "llama": _llama, "qwen2": _llama}[family](checkpoint, family)
 
 

@@ -1,17 +1,24 @@
-"""``load_model(name)``: each real model is loaded once per process and shared by every caller (every app session)."""
+"""``load_model(name_or_folder)``: each real model is loaded once per process and shared by every caller (every app
+session). Besides the two shipped models, one model a user opens (a Hugging Face hub id or a local folder) is kept
+at a time: opening another lets the one before go. Its weights are at most MAX_USER_MODEL_BYTES (1 GB, 200M
+parameters in float32), the memory budget for it beside the shipped two."""
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from attnviz import AttnvizInputError
+from attnviz.models import hub
 from attnviz.models.base import Model
 from attnviz.models.sources import require
 
 MODEL_NAMES = ("all-MiniLM-L6-v2", "SmolLM2-135M")
 BLAS_THREADS = 1
+MAX_NAME_CHARS = 500  # a hub id is at most 96 + 1 + 96; a folder's path rarely longer
 
 _loaded: dict[str, Model] = {}
+_user: dict[str, Model] = {}  # the one model a user opened, by the name it was opened as
 _loading = threading.Lock()  # held while a model loads, so two sessions never load the same model twice
 
 
@@ -26,25 +33,50 @@ def limit_blas_threads(threads: int = BLAS_THREADS) -> None:
     require("threadpoolctl").threadpool_limits(limits=threads, user_api="blas")
 
 
-def load_model(name: str) -> Model:
-    """The model called ``name`` (one of MODEL_NAMES), loaded on first use; later calls return the same object.
+def check_model_name(name) -> str:
+    """``name`` if it can name a model: a shipped one, a folder here, or a hub id; else a refusal in one line."""
+    if isinstance(name, str) and (name in MODEL_NAMES or _folder(name) or hub.HUB_ID.fullmatch(name)):
+        return name
+    raise AttnvizInputError(
+        f"There is no model called {name!r}: choose {' or '.join(MODEL_NAMES)}, a Hugging Face id such as "
+        "openai-community/gpt2, or a model folder."
+    )
 
-    Raises AttnvizInputError for a name that is not a model, and ModelUnavailableError (one of them) with a one-line
-    install hint when the model's files or libraries are missing.
+
+def _folder(name: str) -> Path | None:
+    folder = Path(name).expanduser() if 0 < len(name) <= MAX_NAME_CHARS and "\0" not in name else None
+    return folder if folder is not None and folder.is_dir() else None
+
+
+def load_model(name: str) -> Model:
+    """The model called ``name``, loaded on first use; later calls return the same object. ``name`` is one of
+    MODEL_NAMES, a local folder or a hub id holding config.json, model.safetensors and tokenizer.json of a BERT,
+    GPT-2, Llama or Qwen2 model (attnviz.models.families).
+
+    Raises AttnvizInputError in one plain line for a model that cannot be opened (and nothing is loaded), and
+    ModelUnavailableError (one of them) with a one-line install hint when a shipped model's files are missing.
     """
-    if name not in MODEL_NAMES:
-        raise AttnvizInputError(f"There is no model called {name!r}. Choose one of: {', '.join(MODEL_NAMES)}.")
+    name = check_model_name(name)
     with _loading:
-        if name not in _loaded:
+        if name in MODEL_NAMES and name not in _loaded:
             limit_blas_threads()
             if name == "all-MiniLM-L6-v2":
                 from attnviz.models.encoder import Encoder as model_class
             else:
                 from attnviz.models.decoder import Decoder as model_class
             _loaded[name] = model_class()
-        return _loaded[name]
+        if name in MODEL_NAMES:
+            return _loaded[name]
+        if name not in _user:
+            limit_blas_threads()
+            from attnviz.models.transformer import Transformer
+
+            model = Transformer(_folder(name) or hub.download(name), name)
+            _user.clear()  # one user model a process: the one before goes with its last run
+            _user[name] = model
+        return _user[name]
 
 
 def loaded_models() -> tuple[str, ...]:
-    """The names of the models this process has loaded so far."""
-    return tuple(_loaded)
+    """The names of the models this process has loaded so far (and still holds)."""
+    return (*_loaded, *_user)

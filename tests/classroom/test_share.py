@@ -399,7 +399,11 @@ def test_any_json_inside_a_well_packed_link_never_raises_anything_else(anything,
         ("why_scale", {"colour": 1}, "the page has no setting called 'colour'."),
         ("playground", {"d_k": 4}, "the page has no setting called 'd_k'."),  # the Playground's are its state
         ("step_by_step", {"from_embeddings": "yes"}, "the embeddings switch is not on or off."),
-        ("real_model", {"model": "gpt-5"}, "the model is not one of all-MiniLM-L6-v2, SmolLM2-135M."),
+        (  # a folder is one machine's own: a link names a shipped model or a Hugging Face id
+            "real_model",
+            {"model": "/home/me/my model"},
+            "the model is not one of all-MiniLM-L6-v2, SmolLM2-135M, nor a Hugging Face id.",
+        ),
         (
             "real_model",
             {"sentence": "  "},

@@ -94,7 +94,7 @@ def test_the_first_job_of_a_model_says_it_is_loading(fake):
 @pytest.mark.parametrize(
     ("model", "sentence", "message"),
     [
-        ("gpt-5", "Hello", "There is no model called 'gpt-5'"),
+        ("gpt 5?", "Hello", "There is no model called 'gpt 5?'"),  # neither a hub id nor a folder
         ("all-MiniLM-L6-v2", "   ", "The sentence is empty"),
         ("all-MiniLM-L6-v2", "a\x00b", "a control character (U+0000) at character 2"),
         ("all-MiniLM-L6-v2", None, "The sentence must be text"),

@@ -79,9 +79,11 @@ def test_the_longest_sentence_allowed_runs(encoder):
 
 def test_a_model_that_does_not_exist_is_named():
     with pytest.raises(
-        AttnvizInputError, match=r"^There is no model called 'gpt2'\. Choose one of: all-MiniLM-L6-v2, SmolLM2-135M\.$"
+        AttnvizInputError,
+        match=r"^There is no model called 'gpt 2\?': choose all-MiniLM-L6-v2 or SmolLM2-135M, a Hugging Face id such "
+        r"as openai-community/gpt2, or a model folder\.$",
     ):
-        load_model("gpt2")
+        load_model("gpt 2?")  # neither a hub id nor a folder
 
 
 def test_a_missing_library_says_what_to_install(monkeypatch):

@@ -135,7 +135,9 @@ def main() -> None:
         out[f"{family}_sentences"] = np.array(SENTENCES)
     np.savez_compressed(TARGET / "reference.npz", **out)
     size = sum(path.stat().st_size for path in TARGET.rglob("*") if path.is_file())
-    print(f"wrote {TARGET} ({size / 1e3:.0f} kB) with torch {torch.__version__}, transformers {transformers.__version__}")
+    print(
+        f"wrote {TARGET} ({size / 1e3:.0f} kB) with torch {torch.__version__}, transformers {transformers.__version__}"
+    )
 
 
 if __name__ == "__main__":
