@@ -40,7 +40,11 @@ from multiprocessing.managers import SyncManager
 from attnviz import AttnvizInputError
 from attnviz.core.limits import MAX_UNFINISHED_RUNS
 from attnviz.train.config import TrainConfig, validate
+from attnviz.train.induction import InductionConfig, InductionResult, train_induction, validate_induction
 from attnviz.train.run import Progress, TrainResult, train
+
+# Each experiment's check and trainer; both kinds of run share the one worker, the queue and its limits.
+_EXPERIMENTS = {TrainConfig: (validate, train), InductionConfig: (validate_induction, train_induction)}
 
 OWNER_GRACE_S = 5.0  # a browser that reconnects after a blip is back well within this
 _REAPER_INTERVAL_S = 1.0
@@ -79,7 +83,7 @@ def _start_worker() -> None:
     _end_with_the_server()
 
 
-def _train_in_worker(config: TrainConfig, progress_queue, stop_event) -> TrainResult | None:
+def _train_in_worker(config, progress_queue, stop_event) -> TrainResult | InductionResult | None:
     """Runs in the worker: every Progress goes to the queue; the event stops the run at its next log point."""
     if stop_event.is_set():  # stopped while it waited for its turn
         return None
@@ -89,7 +93,7 @@ def _train_in_worker(config: TrainConfig, progress_queue, stop_event) -> TrainRe
         _pass_the_step_gate()
         return not stop_event.is_set()
 
-    return train(config, report)
+    return _EXPERIMENTS[type(config)][1](config, report)
 
 
 _step_gate = None  # the worker's end of ATTNVIZ_TRAIN_STEP_GATE, once opened
@@ -140,11 +144,11 @@ def warm_up() -> None:
         _started_pool()
 
 
-def start(config: TrainConfig, owner: Owner | None = None) -> BackgroundRun:
-    """Queues a run for ``owner``, stopping the owner's last run if it is still going. A setting the core refuses, or
-    a full queue, raises AttnvizInputError here, before anything is queued."""
+def start(config: TrainConfig | InductionConfig, owner: Owner | None = None) -> BackgroundRun:
+    """Queues a run (either experiment's) for ``owner``, stopping the owner's last run if it is still going. A
+    setting the core refuses, or a full queue, raises AttnvizInputError here, before anything is queued."""
     global _pool
-    validate(config)
+    _EXPERIMENTS[type(config)][0](config)
     owner = owner or Owner()
     with _lock:
         for run in _waiting:
@@ -249,14 +253,14 @@ class BackgroundRun:
         self._stop.set()
         self._future.cancel()
 
-    def result(self) -> TrainResult | None:
+    def result(self) -> TrainResult | InductionResult | None:
         """Once ``done``: the trained (or stopped) model's result; None if it was stopped before it started.
         Raises what the worker raised (``BrokenProcessPool`` if the worker died)."""
         if self._future.cancelled() or not self._future.done():
             return None
         return self._future.result()
 
-    def outcome(self) -> tuple[TrainResult | None, str | None]:
+    def outcome(self) -> tuple[TrainResult | InductionResult | None, str | None]:
         """Once ``done``: the result, or None and why there is none, in plain words."""
         try:
             result = self.result()
