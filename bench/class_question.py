@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bench.load_moves import VIEWS
 from bench.st_client import Session
-from bench.st_elements import ProtocolError, RunResult, user_key
+from bench.st_elements import ProtocolError, RunResult, sent_data, user_key
 
 LESSON = "ready.present.0"  # "Attention in 15 minutes": step 1 asks which key “good” (row 4) attends to most
 FOCUS_ROW = 4
@@ -30,7 +30,12 @@ class Bars:
 
 
 def _said(result: RunResult) -> str:
-    return "\n".join([*result.texts, *result.alerts])
+    """What the run says in words: its texts and alerts, and the line under the views' weights (where a class
+    answer stands)."""
+    views = result.find(**VIEWS)
+    weights = [v for v in sent_data(views.element.json)["views"] if v["name"] == "weights"] if views else []
+    lines = [view["line"]["text"] for view in weights if "line" in view]
+    return "\n".join([*result.texts, *result.alerts, *lines])
 
 
 async def ask_the_class(teacher: Session) -> tuple[str, str]:

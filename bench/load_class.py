@@ -161,3 +161,60 @@ async def run_class(
         "failures": tally.failures,
     }
     return row, tally
+
+
+# ----------------------------------------------------------------------------- a class joining a question at once
+JOINING_PHONES = 40
+
+
+async def join_at_once(url: str, phones: int = JOINING_PHONES) -> dict:
+    """The teacher asks; ``phones`` sessions open the join address (``?join=<code>``) at the same moment, and each
+    answers once as soon as its page is in. Every answer the page took must be on the teacher's bars, once."""
+    from bench.class_question import answer, ask_the_class, bars, join
+
+    teacher = Session(url)
+    _, query = await ask_the_class(teacher)
+    tally, final, times = Tally(), {}, []
+
+    async def phone(index: int) -> None:
+        session, started = Session(url), time.perf_counter()
+        await join(session, query)
+        await answer(session, index % 12)
+        final[index] = index % 12
+        times.append((time.perf_counter() - started) * 1000)
+        await session.close()
+
+    await asyncio.gather(*(attempt(tally, "join and answer", phone(i)) for i in range(phones)))
+    shown, said = await bars(teacher)
+    await teacher.close()
+    want = [sum(1 for key in final.values() if key == k) for k in range(12)]
+    counted = shown.voters if shown else 0
+    if shown is None or list(shown.counts) != want:
+        tally.failures.append(f"the teacher's bars: {shown} for {want} ({said[:200]})")
+    return {
+        "phones": phones,
+        "answered": len(final),
+        "counted": counted,
+        "errors": tally.errors + tally.wrong,
+        "join_and_answer": latency_figures(times),
+        "failures": tally.failures,
+    }
+
+
+def main() -> None:
+    """``python -m bench.load_class [PHONES]``: a server of its own, then ``join_at_once``; prints what it found and
+    fails unless every phone's answer was counted, with no error."""
+    import json
+    import sys
+
+    from bench.harness.server import StreamlitServer
+
+    phones = int(sys.argv[1]) if len(sys.argv) > 1 else JOINING_PHONES
+    with StreamlitServer("app.py") as server:
+        found = asyncio.run(join_at_once(server.url, phones))
+    print(json.dumps(found, indent=2))
+    sys.exit(0 if found["counted"] == phones and not found["errors"] and not found["failures"] else 1)
+
+
+if __name__ == "__main__":
+    main()

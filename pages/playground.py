@@ -17,7 +17,7 @@ from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_views
 from attnviz.ui.challenges import bar_outdated, tried_on
-from attnviz.ui.class_join import in_a_class, join_box
+from attnviz.ui.class_join import class_answer_line, in_a_class, join_box
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import running as lesson_running
@@ -73,6 +73,7 @@ def attention_views() -> None:
         PAGE
     ):
         st.rerun()
+    answered = class_answer_line() if playground.predict else None  # sent, if it can be: said under the weights
     data = playground_data(  # the controls of attnviz.classroom.controls in a rail, beside the four views
         playground,
         now.previous,
@@ -82,6 +83,7 @@ def attention_views() -> None:
         can_undo=now.can_undo,
         picks=now.current_picks(),
         lens=state.presenting(),  # the focus row again, large, for the back of the room
+        answer_line=(answered.text, answered.tone) if answered else None,
     )
     in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
     if in_class:
@@ -89,7 +91,7 @@ def attention_views() -> None:
     show_views(state.VIEWS, data, session.on_views_event)  # a control's change or a click: one handler
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
-    if playground.predict and not in_class:
+    if playground.predict and not (in_class or lesson_running()):  # a teacher presenting asks, and answers nothing
         join_box()  # a class question's code: the prediction is counted on the teacher's screen
 
 

@@ -4,10 +4,12 @@ setup (the tally keeps it with the question: attnviz.classroom.tally)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 import segno
 
+from attnviz.lessons import predictions
 from attnviz.pages import PAGE_NAMES
 
 PARAM = "join"  # the query parameter: ?join=K7P2QX
@@ -38,3 +40,34 @@ def qr_image(address: str, side_px: int) -> str:
     # At most side_px, and never taller than 62 % of the screen (the address fits under it); centred in its place.
     size = f"display:block;margin:auto;width:min(100%,{side_px}px,62vh);aspect-ratio:1;image-rendering:pixelated"
     return f'<img class="attnviz-qr" src="{escape(uri)}" alt="{escape(alt)}" style="{size}">'
+
+
+@dataclass(frozen=True)
+class AnswerLine:
+    """Where a student's class answer stands, said under the view they answer on: ``tone`` is "ok" (counted), "warn"
+    (not counted, or kept until it can be) or "info" (nothing to count yet, or on its way)."""
+
+    text: str
+    tone: str
+
+
+def answer_line(
+    *, code: str | None, refused: bool, kept, answers_asked: bool, on_asked: bool, heard: bool, sent
+) -> AnswerLine | None:
+    """The line for a student who joined ``code`` (None: no code accepted), whose typed code was ``refused`` or not,
+    whose last prediction is ``kept`` ((state asked on, option) or None) and ``answers_asked`` or another setup, who is
+    on the asked setup or not (``on_asked``), whose browser has or has not sent its id yet (``heard``), and whose last
+    answer sent is ``sent`` ((code, kept, why it was refused or None) or None). None where there is nothing to say: no class, or a code refused with no answer kept
+    (the box says why)."""
+    if refused or code is None:
+        return AnswerLine("Your answer is kept: it is sent once the right code is typed.", "warn") if kept else None
+    if not on_asked:
+        return AnswerLine(f"Not counted: this is not the setup the class question {code} asks about.", "warn")
+    if kept is None or not answers_asked:
+        return AnswerLine(f"Your predictions count for the class question {code}.", "info")
+    if not heard or sent is None or sent[:2] != (code, kept):
+        return AnswerLine(f"Sending your answer to the class question {code}…", "info")
+    if sent[2]:
+        return AnswerLine(sent[2], "warn")
+    option = predictions.options(kept[0])[kept[1]]
+    return AnswerLine(f"Counted for the class question {code}: {option}. A new answer here replaces it.", "ok")

@@ -129,13 +129,15 @@ def playground_data(
     warning: str | None = None,
     picks: tuple[int, ...] = (),
     lens: bool = False,
+    answer_line: tuple[str, str] | None = None,
 ) -> dict:
     """The Playground's instrument as the component takes it, for either host (a page, a notebook widget): its
     controls in a rail beside the four views, the example's note, a warning (``warning``, else a fully masked row's)
     and the line saying what moved. ``made`` is predict mode's (prediction, state it was asked on), None until the
     student clicks one: until then the weights and outputs are covered (the mask question's ``picks`` outlined on
     them), and after it the prediction is outlined on the weights. ``lens``: presenter mode's focus row, large
-    (attnviz.figures.lens)."""
+    (attnviz.figures.lens). ``answer_line``: where a class answer stands, (words, tone), under the weights a student
+    answers on."""
     covered_ = bool(state.predict) and made is None
     asking = predictions.PlaygroundQuestion(state, picks)
     covers = {"weights": asking.cover(), "output": predictions.COVERED_OUTPUT} if covered_ else None
@@ -160,5 +162,6 @@ def playground_data(
         font_size=font_size,
         columns=[1, 1],
         enter="Enter makes its row the focus token.",
+        lines={"weights": answer_line} if answer_line else None,
     )
     return data | {"lens": lens_of(views) if lens else None}

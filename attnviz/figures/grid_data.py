@@ -24,12 +24,15 @@ def component_data(
     warning: str = "",
     labels_first: bool = False,
     touch_caption: str = "",
+    lines: dict[str, tuple[str, str]] | None = None,
 ) -> dict:
     """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain.
     ``labels_first``: the first view labels the rows every view shares (its labels get their own width);
-    ``touch_caption``: the caption on a touch-only screen, where it differs."""
+    ``touch_caption``: the caption on a touch-only screen, where it differs; ``lines``: a line under a view, by the
+    view's name: (its words, its tone: "ok", "warn" or "info"), where a student looks after a click on that view."""
+    lines = lines or {}
     return {
-        "views": [plain_labels(view) for view in views],
+        "views": [plain_labels(view) | _line(lines.get(view["name"])) for view in views],
         "controls": list(controls),
         "note": plain(note),
         "warning": plain(warning),
@@ -66,6 +69,10 @@ def controls_of(playground, *, can_undo: bool) -> list[dict]:
         {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
         for action, label in ACTIONS.items()
     ]
+
+
+def _line(line: tuple[str, str] | None) -> dict:
+    return {"line": {"text": plain(line[0]), "tone": line[1]}} if line else {}
 
 
 def plain_labels(view: dict) -> dict:

@@ -13,7 +13,9 @@ import time
 import streamlit as st
 
 from attnviz.classroom import join
+from attnviz.classroom.join import AnswerLine, answer_line
 from attnviz.classroom.share import decode
+from attnviz.classroom.tally import TallyUnavailable
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.core.playground_state import PlaygroundState
@@ -56,18 +58,25 @@ def join_from_link(page: str) -> None:
     if code is None or state.kept(state.CLASS_LINK_CHECKED):
         return
     state.keep(state.CLASS_LINK_CHECKED, True)
-    state.keep(state.CLASS_JOIN, str(code)[:MAX_CODE_CHARS])
-    _join(opening=True)
+    _join(str(code), opening=True)
     if problem := state.take(state.CLASS_PROBLEM):
         state.say(problem)  # at the top of the page, where a phone opens it (the box is only drawn when predicting)
     if page != DEFAULT_PAGE:
         st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:MAX_CODE_CHARS]})
 
 
-def _join(*, opening: bool = False) -> None:
+def _typed() -> None:
+    """The box's change: a code typed joins it. An empty box leaves the joined code as it is: a browser that drew the
+    box before the code was in it sends an empty box back, which must not lose the student's class (nor an answer)."""
+    if typed := str(state.widget_value(state.CLASS_JOIN) or "").strip():
+        _join(typed)
+
+
+def _join(code: str, *, opening: bool = False) -> None:
     """The code typed (or opened): checked at once; an open question's setup is opened unless the student's kept
     prediction already answers it, which is then sent (by the join box)."""
-    typed = str(state.kept(state.CLASS_JOIN, "")).strip().upper()
+    typed = code[:MAX_CODE_CHARS].strip().upper()
+    state.keep(state.CLASS_TYPED, typed)
     state.set_class_code(None)
     state.take(state.CLASS_ASKED)
     state.take(state.CLASS_PROBLEM)
@@ -123,18 +132,20 @@ def _send_kept_answer(code: str) -> None:
     if not state.kept(state.BROWSER_VOTER_HEARD):
         return  # sent by the run the browser's id starts
     tried = state.kept(state.CLASS_SENT)
-    if tried is not None and tried[:2] == (code, kept):
-        return  # sent already (or refused): a rerun does not send it again
+    if tried is not None and tried[:2] == (code, kept) and not tried[3]:
+        return  # counted already (or refused for good): a rerun does not send it again
     now = time.time()
-    problem = None
+    problem, again = None, False
     if not allowed("answer", now):
-        problem = f"{NOT_COUNTED}: too many answers at once. Wait a few seconds, then click."
+        problem, again = f"{NOT_COUNTED} yet: too many answers at once. It is sent again with your next move.", True
     else:
         try:
             class_tally().answer(code, state.voter(), kept[1], now=now)
+        except TallyUnavailable as error:  # the store, not the answer: kept, and sent again on the next run
+            problem, again = f"{NOT_COUNTED} yet: {error} It is sent again with your next move.", True
         except AttnvizInputError as error:
             problem = f"{NOT_COUNTED}: {error}"
-    state.keep(state.CLASS_SENT, (code, kept, problem))
+    state.keep(state.CLASS_SENT, (code, kept, problem, again))
 
 
 def _take_browser_voter() -> None:
@@ -149,36 +160,28 @@ def _take_browser_voter() -> None:
 
 def in_a_class() -> bool:
     """Whether this student has typed (or opened) a class code."""
-    return bool(state.kept(state.CLASS_JOIN))
+    return bool(state.kept(state.CLASS_TYPED))
 
 
 def join_box() -> None:
-    """Under the Playground's views in predict mode: the class code from the teacher's screen, and where this
-    student's answer stands: refused code, kept until the code is right, counted, or not the asked setup."""
+    """On the Playground in predict mode: the class code from the teacher's screen (the code joined, always), and
+    under it what is wrong with it: a refused code, or a setup that is not the asked one (with the way back)."""
+    # The code opened is the box's first value, sent with every draw: a value set through the session's state instead
+    # reaches the browser once, and a browser that drew the box in a run cut short by the next shows it empty.
     st.text_input(
         "Class code (from the teacher's screen)",
+        state.kept(state.CLASS_TYPED, ""),
         key=state.CLASS_JOIN,
-        on_change=_join,
+        on_change=_typed,
         max_chars=MAX_CODE_CHARS,
         placeholder="e.g. K7P2QX",
         help="Your prediction is added to the class's bars, without your name.",
     )
     heard = bool(state.kept(state.BROWSER_VOTER_HEARD))
     _BROWSER_VOTER(key=state.BROWSER_VOTER, data={"heard": heard}, on_id_change=_take_browser_voter)
-    if code := state.class_code():
-        _send_kept_answer(code)
-    _say_where_the_answer_stands(code)
-
-
-def _say_where_the_answer_stands(code: str | None) -> None:
-    kept = _kept_answer()
     if problem := state.kept(state.CLASS_PROBLEM):
-        kept_words = " Your answer is kept: it is sent once the right code is typed." if kept else ""
-        st.warning(literal(problem + kept_words), icon=":material/error:")
-    elif code is None:
-        if kept:
-            st.caption("Your answer is kept: type the class code from the teacher's screen to send it.")
-    elif not on_asked_setup():
+        st.warning(literal(problem), icon=":material/error:")
+    elif (code := state.class_code()) and not on_asked_setup():
         st.warning(
             f"This is not the setup the class question {code} asks about: answers here are not counted. "
             "Your answer to the asked setup stands.",
@@ -186,21 +189,20 @@ def _say_where_the_answer_stands(code: str | None) -> None:
         )
         st.button("Back to the class question", key="class.back", icon=":material/undo:",
                   on_click=playground_session.set_playground, args=(asked_setup(),))  # fmt: skip
-    else:
-        _say_sent(code, kept)
 
 
-def _say_sent(code: str, kept: tuple[PlaygroundState, int] | None) -> None:
-    sent = state.kept(state.CLASS_SENT)
-    if kept is not None and not state.kept(state.BROWSER_VOTER_HEARD):
-        st.caption(f"Sending your answer to the class question {code}…")
-    elif kept is None or sent is None or sent[:2] != (code, kept):
-        st.caption(f"Your predictions count for the class question {code}.")
-    elif sent[2]:
-        st.warning(literal(sent[2]), icon=":material/warning:")
-    else:
-        option = predictions.options(kept[0])[kept[1]]
-        st.success(
-            literal(f"Counted for the class question {code}: {option}. A new answer here replaces it."),
-            icon=":material/check:",
-        )
+def class_answer_line() -> AnswerLine | None:
+    """Sends the student's kept answer if it can be counted now, and says where it stands, for the line under the
+    view the student answers on (seen where they tapped, heard as a status): None outside a class."""
+    if code := state.class_code():
+        _send_kept_answer(code)
+    kept, asked = _kept_answer(), asked_setup()
+    return answer_line(
+        code=code,
+        refused=bool(state.kept(state.CLASS_PROBLEM)),
+        kept=kept,
+        answers_asked=kept is not None and (asked is None or kept[0] == asked),
+        on_asked=on_asked_setup(),
+        heard=bool(state.kept(state.BROWSER_VOTER_HEARD)),
+        sent=state.kept(state.CLASS_SENT),
+    )

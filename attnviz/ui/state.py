@@ -37,11 +37,13 @@ CHALLENGE = "challenges.active"  # the challenge being tried, and whether its la
 PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play, words played, when the last was)
 VOTER_CODE = "class.code"  # the class question this student answers, by its code
 VOTER = "class.voter"  # this session's anonymous id in a class tally: one answer a student, never a name
-CLASS_JOIN = "class.join"  # the box a student types the class code into
+CLASS_JOIN = "class.join"  # the box a student types the class code into (a widget: it shows CLASS_TYPED)
+CLASS_TYPED = "class.typed"  # the code this student typed or opened last, accepted or not
 CLASS_LINK_CHECKED = "class.link_checked"  # a join address (?join=<code>) is applied once, on a session's first run
 CLASS_ASKED = "class.asked"  # the PlaygroundState the joined question asks about (None: any)
 CLASS_PROBLEM = "class.problem"  # why the typed code was refused, said under the box until another is typed
-CLASS_SENT = "class.sent"  # the last answer sent: (code, (state asked on, option), why it was refused or None)
+CLASS_SENT = "class.sent"  # the last answer sent: (code, (state asked on, option), why it was refused or None,
+# whether it is to be sent again: a refusal that was not the answer's fault, such as the store not answering)
 BROWSER_VOTER = "browser_voter"  # a component sending this browser's own voter id (trigger "id"), from localStorage
 BROWSER_VOTER_HEARD = "browser_voter.heard"  # the browser has sent its id (or said it keeps none): answers may go
 LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)

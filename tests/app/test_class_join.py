@@ -12,7 +12,7 @@ from attnviz.classroom.tally import shared_tally
 from attnviz.lessons.playground import OPENING
 from tests.app.test_lesson_plans import present_ready
 from tests.app.test_playground import guess
-from tests.support.apptest import button, open_app, playground, texts, use_control, views
+from tests.support.apptest import answer_said, button, open_app, playground, texts, use_control, views
 
 KEPT = "Your answer is kept: it is sent once the right code is typed."
 
@@ -47,7 +47,7 @@ def test_the_short_address_opens_the_asked_setup_with_the_code_in_the_box():
     student = open_app(join=code)
     assert playground(student) == setup and views(student)["weights"]["cover"]
     assert student.text_input(key="class.join").value == code
-    assert f"Your predictions count for the class question {code}." in texts(student.caption)
+    assert answer_said(student) == f"Your predictions count for the class question {code}."
     assert student.query_params["join"] == code  # a reload joins again
 
 
@@ -57,11 +57,11 @@ def test_a_wrong_code_is_said_at_once_and_the_answer_kept_is_sent_with_the_right
     assert "No open question has the code ZZZ234: check the code on the teacher's screen" in said(student.warning)
     assert "join" not in student.query_params  # a reload would not join a code that was not accepted
     guess(student, 4, 3)
-    assert KEPT in said(student.warning) and "cover" not in views(student)["weights"]  # shown, not counted
+    assert answer_said(student) == KEPT and "cover" not in views(student)["weights"]  # shown, not counted
     assert counted(code) == (0, {})
     type_code(student, code.lower())
     assert counted(code) == (1, {3: 1}) and student.query_params["join"] == code
-    assert f"Counted for the class question {code}: 3: not." in said(student.success)
+    assert answer_said(student).startswith(f"Counted for the class question {code}: 3: not.")
     student.run()  # a rerun sends nothing again
     assert counted(code) == (1, {3: 1}) and not student.exception
 

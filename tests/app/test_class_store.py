@@ -3,6 +3,7 @@ stopped mid-question said in plain words to the teacher and the student, whose p
 
 from __future__ import annotations
 
+import signal
 import time
 
 import pytest
@@ -12,7 +13,7 @@ from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally
 from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING, class_tally
 from tests.app.test_lesson_plans import present_ready
 from tests.app.test_playground import guess
-from tests.support.apptest import chart, open_app, texts, views
+from tests.support.apptest import answer_said, chart, open_app, texts, views
 
 UNREACHABLE = "The class's answers cannot be reached right now"
 
@@ -69,10 +70,25 @@ def test_a_store_stopped_mid_question_is_a_message_and_the_pages_keep_working(on
     on_store.stop()
     guess(student, 4, 3)
     assert not student.exception
-    assert f"Your answer was not counted for the class: {UNREACHABLE}" in said(student.warning)
+    assert f"Your answer was not counted for the class yet: {UNREACHABLE}" in answer_said(student)
     assert "cover" not in views(student)["weights"]  # the reveal is shown all the same
     teacher.run()
     assert not teacher.exception
     assert UNREACHABLE in said(teacher.caption)
     teacher.button(key="lesson.next").click().run()  # the lesson goes on: the answer
     assert not teacher.exception and "cover" not in views(teacher)["weights"]
+
+
+def test_an_answer_the_store_missed_is_kept_and_sent_again_once_it_answers(on_store):
+    _, code = asked_class()
+    student = joined(code)
+    on_store.process.send_signal(signal.SIGSTOP)  # the store hangs (a failover, a full disk): answers time out
+    try:
+        guess(student, 4, 3)
+    finally:
+        on_store.process.send_signal(signal.SIGCONT)
+    assert answer_said(student).startswith(f"Your answer was not counted for the class yet: {UNREACHABLE}")
+    assert "It is sent again with your next move." in answer_said(student)
+    student.run()  # the next move: the kept answer goes again, and the store answers
+    assert answer_said(student).startswith(f"Counted for the class question {code}: 3: not.")
+    assert RedisTally.from_url(on_store.url).counts(code, now=time.time()).counts[3] == 1

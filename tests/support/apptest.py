@@ -108,6 +108,11 @@ def views(at: AppTest) -> dict[str, dict]:
     return {view["name"]: view for view in views_data(at)["views"]}
 
 
+def answer_said(at: AppTest) -> str:
+    """Where the student's class answer stands: the line under the weights view ("" where there is none)."""
+    return views(at)["weights"].get("line", {}).get("text", "")
+
+
 def heatmap_cells(view: dict) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
     """(cell text by (row, column), masked-cell text by (row, column)) of a view small enough for cell text."""
     cols = len(view["cols"])

@@ -53,7 +53,22 @@ export function mount(parentElement, data, send) {
   setIfNew(note, 'textContent', data.note);
   setIfNew(note, 'hidden', !data.note);
   drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }));
+  showLines(views, data);
   lens.update(data, theme(instrument));
+}
+
+// A view's own line under its cells, where Python gives one (where a class answer stands, under the view the student
+// answered on: seen where they tapped, heard as a status). Kept from draw to draw, so a new line is announced.
+function showLines(views, data) {
+  for (const view of data.views) {
+    const figure = views.querySelector(`.attnviz-view[data-view="${CSS.escape(view.name)}"]`);
+    if (!figure) continue;
+    let line = figure.querySelector(':scope > .attnviz-view-line');
+    if (!line) line = figure.appendChild(element('p', { className: 'attnviz-view-line', role: 'status' }));
+    setIfNew(line, 'textContent', view.line?.text ?? '');
+    setIfNew(line.dataset, 'tone', view.line?.tone ?? '');
+    setIfNew(line, 'hidden', !view.line);
+  }
 }
 
 // The columns Python asks for, as a variable: grid.css uses it, except on a phone (one view a row). Where the first
