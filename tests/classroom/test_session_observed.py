@@ -1,0 +1,66 @@
+"""The Playground's session (attnviz.classroom.session), by what a student sees after each move: the state shown,
+what Undo brings back, the line the page says, and the answers kept. The moves test_session.py leaves unchecked."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from attnviz.classroom.session import Said, Session
+from attnviz.core.playground_state import randomise
+from attnviz.lessons import predictions
+from attnviz.lessons.playground import OPENING
+
+
+def control(field, value=True) -> dict:
+    return {"control": field, "value": value}
+
+
+def test_randomise_shows_the_new_vectors_says_so_and_undo_takes_them_back():
+    drawn = randomise(OPENING, 7)
+    session = Session().apply(control("causal", True)).confirmed(drawn, "New vectors, seed 7.")
+    assert session.state == drawn and session.previous == replace(OPENING, causal=True)
+    assert session.said == Said(confirmation="New vectors, seed 7.")
+    assert session.can_undo and session.undone().state == replace(OPENING, causal=True)
+
+
+def test_a_challenge_starts_on_its_own_state_which_undo_takes_back():
+    moved = Session().apply(control("causal", True))
+    started = moved.set_up(randomise(OPENING, 7))
+    assert started.state == randomise(OPENING, 7) and started.previous is None
+    assert started.undone().state == moved.state
+
+
+def test_undo_with_nothing_to_undo_says_nothing_not_the_last_refusal():
+    refused = Session().apply(control("focus", 99))
+    assert refused.said.refused  # the refusal is said once...
+    again = refused.apply(control("undo"))
+    assert again.said == Said() and again.state == OPENING  # ...and not again after an Undo with nothing to undo
+    assert not again.needs_full_run(open_tab_follows_views=False)
+
+
+def test_undo_goes_back_one_move_at_a_time_and_the_boxes_compare_with_the_state_left():
+    session = Session().apply(control("causal", True)).apply(control("scale", False)).apply(control("focus", 2))
+    back = session.undone()
+    assert back.state == replace(OPENING, causal=True, scale=False) and back.previous == session.state
+    back = back.undone()
+    assert back.state == replace(OPENING, causal=True) and len(back.undo_stack) == 1
+    assert back.said.confirmation == "Undone: scaling is on again."
+
+
+def test_a_guided_pages_answer_is_kept_beside_the_playgrounds_prediction():
+    asked = Session().apply(control("predict", "most"))
+    answered = asked.apply({"guess": {"view": "weights", "row": asked.state.focus, "col": 3}})
+    key = ("step_by_step", "weights", 4, b"row")
+    both = answered.answered(key, 6)
+    assert both.answers.of(key) == 6 and both.state == answered.state
+    assert both.last_prediction() == (3, asked.state) and both.asked() == (3, asked.state)  # the Playground's kept
+    assert both.answered(key, 2).answers.of(key) == 2  # a new answer replaces it
+    assert answered.answers.of(key) is None
+
+
+def test_a_prediction_on_another_state_does_not_uncover_this_one():
+    asked = Session().apply(control("predict", "sharper"))
+    answered = asked.apply({"guess": {"choice": 0}})
+    assert answered.asked() is not None and answered.state == predictions.outcome(asked.state)
+    moved = answered.apply(control("focus", 1))
+    assert moved.asked() is None and moved.last_prediction() == answered.last_prediction()
