@@ -9,12 +9,12 @@ import streamlit as st
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
 from attnviz.figures import real_model as figs
 from attnviz.lessons import real_model as words
-from attnviz.models import MAX_TOKENS, MODEL_NAMES
+from attnviz.models import MAX_TOKENS
 from attnviz.ui import predict, state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.explain import explain_views, take_away
-from attnviz.ui.model_runs import model_run, overview_for_readers, shown_run, sinks_status
+from attnviz.ui.model_runs import model_choice, model_run, overview_for_readers, shown_run, sinks_status
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.playground_session import predicts as playground_predicts
 from attnviz.ui.presenter import chart_font_size
@@ -30,14 +30,12 @@ font = chart_font_size()
 heading, sentence_box, model_box = st.columns([1, 3, 1.3], vertical_alignment="bottom")
 heading.title("A real model")
 sentence = sentence_box.text_input("Sentence", **state.page_setting(PAGE, "sentence", SENTENCE))
-model = model_box.selectbox(
-    "Model", MODEL_NAMES, **state.page_setting(PAGE, "model", MODEL_NAMES[0], options=MODEL_NAMES)
-)
+model = model_choice(PAGE, model_box)  # the shipped two, or a model opened by its hub id or folder
 run = model_run(model, sentence)
 tokens, n = run.tokens, len(run.tokens)
 sinks = words.sink_words(tokens, run.sinks)
 st.caption(
-    f"{model} is {words.KINDS[run.causal]}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
+    f"{model} is {words.kind(run.causal, run.family)}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
     f"is {MAX_TOKENS}, about 90 words, its special tokens included; press Enter to run a new sentence). Every weight below comes from attnviz.attention, the Playground's own function, on the "
     "model's queries, keys and values."
 )

@@ -20,10 +20,17 @@ PATTERNS = {
 }
 
 
-KINDS = {
-    False: "an encoder (BERT design), in which every token sees every token",
-    True: "a decoder (Llama design), in which each token sees only itself and the tokens before it",
-}
+DESIGNS = {"bert": "BERT", "gpt2": "GPT-2", "llama": "Llama", "qwen2": "Qwen2"}  # attnviz.models.families
+
+
+def kind(causal: bool, family: str) -> str:
+    """What a model is, for the page's caption: an encoder or a decoder, and its family's design."""
+    design = DESIGNS.get(family, "Llama" if causal else "BERT")
+    if causal:
+        return f"a decoder ({design} design), in which each token sees only itself and the tokens before it"
+    return f"an encoder ({design} design), in which every token sees every token"
+
+
 # Predict mode on the head's map: the lines draw the same weights, so they wait for the prediction too.
 LINES_WAIT = "The lines show this head's weights too: they are drawn once you have predicted on its map."
 NEXT_TOKEN_TEXT = (

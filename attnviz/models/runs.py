@@ -28,14 +28,15 @@ class ModelRun:
     tokens: list[str]  # the text each token stands for, special tokens ([CLS], [SEP]) included
     token_ids: np.ndarray  # (n,) the tokenizer's ids
     attention: np.ndarray  # (layers, heads, n, n) float64; row i: how query token i spreads its attention, sums to 1
-    q: np.ndarray  # (layers, heads, n, d_head) float64
-    k: np.ndarray  # (layers, heads, n, d_head) float64
-    v: np.ndarray  # (layers, heads, n, d_head) float64
-    value_norms: np.ndarray  # (layers, heads, n) float64: ‖v_j W_O^h‖, how large a vector key j hands on through h
-    hidden: np.ndarray  # (n, d_model) float64: the last hidden state (the model's output before any task head)
+    q: np.ndarray  # (layers, heads, n, d_head) float32
+    k: np.ndarray  # (layers, heads, n, d_head) float32
+    v: np.ndarray  # (layers, heads, n, d_head) float32
+    value_norms: np.ndarray  # (layers, heads, n) float32: ‖v_j W_O^h‖, how large a vector key j hands on through h
+    hidden: np.ndarray  # (n, d_model) float32: the last hidden state (the model's output before any task head)
     sinks: tuple[int, ...]  # positions of the tokens heads park attention on: [CLS] and [SEP], or the first token
     causal: bool  # True for a decoder: a token sees only itself and the tokens before it
     removed: int | None = field(default=None, kw_only=True)  # the token taken away as a key everywhere, if any
+    family: str = field(default="", kw_only=True)  # "bert", "gpt2", "llama" or "qwen2" (attnviz.models.families)
     # The model's run(sentence, removed): how ``without`` reruns the sentence (the model is shared, never copied).
     rerun: Callable[[str, int | None], ModelRun] | None = field(default=None, kw_only=True, repr=False)
 
@@ -77,9 +78,9 @@ class NextTokens:
 class DecoderRun(ModelRun):
     """A decoder's run also predicts the token after the sentence.
 
-    The decoder (SmolLM2) has 9 query heads but only 3 key/value heads (grouped-query attention): key/value head j
-    serves query heads 3j, 3j+1 and 3j+2. ``k`` and ``v`` hold them expanded to the 9 query heads, as each query head
-    used them, so every head has its own (n, d_head) Q, K and V.
+    A Llama or Qwen2 decoder may have fewer key/value heads than query heads (grouped-query attention: SmolLM2's 3
+    serve its 9 query heads, key/value head j serving query heads 3j, 3j+1 and 3j+2). ``k`` and ``v`` hold them
+    expanded to the query heads, as each query head used them, so every head has its own (n, d_head) Q, K and V.
     """
 
     last_logits: np.ndarray  # (vocab,) float32: a score for every possible next token

@@ -76,7 +76,8 @@ class Transformer(Model):
         return encoding.ids, encoding.tokens, sinks
 
     def run_extras(self) -> dict:
-        return {"token_text": self.token_text} if self.causal else {}  # a DecoderRun names its predicted tokens
+        extras = {"family": self.family}
+        return extras | {"token_text": self.token_text} if self.causal else extras  # a DecoderRun names its tokens
 
     def forward(self, ids: np.ndarray, removed: int | None = None) -> dict[str, np.ndarray]:
         spec, W = self.spec, self.weights

@@ -75,3 +75,12 @@ def show_head(run, layer: int, head: int) -> Views:
         causal=run.causal,
         title=f"{run.model}, {head_name(layer, head).lower()}",
     )
+
+
+def show_model(name_or_folder: str, sentence: str = "The animal didn't cross the street because it was too tired.",
+               layer: int = 0, head: int = 0) -> Views:  # fmt: skip
+    """A model's head on ``sentence``: the shipped two by name, or any BERT, GPT-2, Llama or Qwen2 model by its Hugging
+    Face hub id or a local folder (attnviz.models.load_model); AttnvizInputError in one line if it can't be opened."""
+    from attnviz.models import load_model  # the real models' libraries load with the first model, not with this module
+
+    return show_head(load_model(name_or_folder).run(sentence), layer, head)

@@ -13,11 +13,40 @@ import streamlit as st
 
 from attnviz.figures.real_model import HeadMaps, head_maps
 from attnviz.lessons.real_model import layer_table, overview_side, progress_text, sinks_said
-from attnviz.models import HeadStatistics, ModelRun, background, head_statistics, hide_sinks
+from attnviz.models import MODEL_NAMES, HeadStatistics, ModelRun, background, head_statistics, hide_sinks
+from attnviz.ui import state
 from attnviz.ui.lessons import explained_errors
 
 FIRST_WAIT_S = 0.4  # a cached or short run shows at once, without a flash of "waiting"
 POLL_S = 0.5
+
+
+def model_choice(page: str, column) -> str:
+    """The Model selector, and under it Open a model: a Hugging Face id or a folder typed there becomes a choice of
+    the selector (with the shipped two) and is chosen. It loads on the background worker like any run; a model that
+    cannot be opened is refused in one line where the run would be, with these controls still there."""
+    chosen = state.setting_value(page, "model")
+    if chosen not in (None, *MODEL_NAMES):  # opened in the box below, or named by a share link
+        st.session_state[f"{page}.opened"] = chosen
+    opened = st.session_state.get(f"{page}.opened")  # kept while a shipped model is chosen
+    names = MODEL_NAMES if opened in (None, *MODEL_NAMES) else (*MODEL_NAMES, opened)
+    model = column.selectbox("Model", names, **state.page_setting(page, "model", MODEL_NAMES[0], options=names))
+    column.text_input(
+        "Open a model",
+        key=f"{page}.open",
+        placeholder="a Hugging Face id, or a folder",
+        help="A BERT, GPT-2, Llama or Qwen2 model with model.safetensors and tokenizer.json, up to 200M parameters.",
+        on_change=_open,
+        args=(page,),
+    )
+    return model
+
+
+def _open(page: str) -> None:
+    name = str(st.session_state.get(f"{page}.open", "")).strip()
+    if name:
+        state.set_setting(page, "model", name)  # a choice of the selector from now on
+    st.session_state[f"{page}.open"] = ""  # the box empties: the selector names the model now
 
 
 def model_run(model: str, sentence: str, removed: int | None = None) -> ModelRun:

@@ -41,11 +41,9 @@ def own_rollout(attention: np.ndarray) -> np.ndarray:
 
 def own_value_shares(model, run, layer: int, head: int) -> np.ndarray:
     """α_ij ‖v_j W_O^hᵀ‖ with the encoder's own output projection, each row divided by its sum."""
-    out = model.weights[f"encoder.layer.{layer}.attention.output.dense.weight"].astype(np.float64)
+    out = model.weights[f"{layer}.o"].astype(np.float64)  # (d_in, d_out): rows d·h … d·(h+1) take head h
     d = run.v.shape[-1]
-    norms = np.array(
-        [np.linalg.norm(out[:, d * head : d * (head + 1)] @ vj) for vj in run.v[layer, head].astype(float)]
-    )
+    norms = np.array([np.linalg.norm(vj @ out[d * head : d * (head + 1)]) for vj in run.v[layer, head].astype(float)])
     weighted = run.attention[layer, head] * norms[None, :]
     return weighted / weighted.sum(axis=1, keepdims=True)
 

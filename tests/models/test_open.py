@@ -137,6 +137,18 @@ def test_one_user_model_at_a_time(tmp_path):
     assert first not in loaded_models() and loaded_models()[-1] == second  # the first was let go
 
 
+def test_a_notebook_shows_an_opened_models_head(tmp_path):
+    from attnviz.notebook import show_model
+
+    folder = str(tiny_copy(tmp_path, "qwen2"))
+    views = show_model(folder, "The cat sat.", layer=1, head=3)
+    run = load_model(folder).run("The cat sat.")
+    assert views.state.imported.title == f"{folder}, layer 2, head 4"
+    assert abs(views.result.weights - run.attention[1, 3]).max() < 1e-6  # the head's own weights (held as float32)
+    with pytest.raises(AttnvizInputError, match=r"has no config\.json"):
+        show_model(str(tmp_path))
+
+
 # ----------------------------------------------------------------------------- the hub, with the real client
 OPEN = """
 import json, sys
@@ -194,3 +206,34 @@ def test_the_hub_refuses_before_the_weights_are_downloaded(hub_files, tmp_path):
         "tiny/none": "AttnvizInputError: There is no public model tiny/none on the Hugging Face hub.",
     }
     assert sorted(endpoint.downloads()) == ["config.json", "config.json"]  # no weights, no tokenizer fetched
+
+
+DRAW = """
+import json, sys, time
+from bench.harness.apptest import open_app
+from attnviz.ui.state import setting_key
+at = open_app()
+at.session_state[setting_key("real_model", "model")] = sys.argv[1]
+at.switch_page("pages/real_model.py").run()
+while [i for i in at.info if i.value.startswith(("Loading", "Running", "Waiting"))]:
+    time.sleep(0.1)
+    at.run()
+print(json.dumps({"exception": len(at.exception), "errors": [e.value for e in at.error],
+                  "caption": at.caption[0].value, "subheaders": [s.value for s in at.subheader]}))
+"""
+
+
+def test_the_page_draws_a_model_the_real_client_downloaded(hub_files, tmp_path):
+    env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env.pop("HF_HUB_OFFLINE", None)
+    with HubEndpoint(hub_files) as endpoint:
+        done = subprocess.run(
+            [sys.executable, "-c", DRAW, "tiny/gpt2"], cwd=REPO, env=env | {"HF_ENDPOINT": endpoint.url},
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    drawn = json.loads(done.stdout.splitlines()[-1])
+    assert drawn["exception"] == 0 and drawn["errors"] == []
+    assert drawn["caption"].startswith("tiny/gpt2 is a decoder (GPT-2 design)")
+    assert drawn["subheaders"] == ["Is this attention an explanation?", "What comes next"]
+    assert sorted(endpoint.downloads()) == sorted(FILES)
