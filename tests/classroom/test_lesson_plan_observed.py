@@ -227,3 +227,18 @@ def test_the_largest_file_a_lesson_may_be_opens():
     padded = data[:-1] + b" " * (MAX_LESSON_FILE_BYTES - len(data)) + b"}"
     assert len(padded) == MAX_LESSON_FILE_BYTES and from_json(padded).title == "Big"
     assert refused(from_json, padded + b" ") == "This file is far larger than any lesson, so it was not opened."
+
+
+def test_a_link_pasted_with_blank_space_around_it_opens_up_to_the_links_limit():
+    link = to_link(plan_of("a", "b"))
+    padded = link + "\n" * (MAX_LESSON_LINK - len(link))  # pasted with blank lines after it: 60,000 characters
+    assert len(padded) == MAX_LESSON_LINK and from_link(padded) == plan_of("a", "b")
+    assert refused(from_link, padded + " ") == DAMAGED_LINK
+
+
+def test_the_file_is_laid_out_one_space_a_level_with_its_words_as_typed():
+    plan = LessonPlan("Ça", (Step(LINKS[0], "“not”"),))
+    assert to_json(plan).decode("utf-8") == (
+        '{\n "format": "attnviz-lesson",\n "version": 1,\n "title": "Ça",\n "steps": [\n  {\n'
+        f'   "link": "{LINKS[0]}",\n   "note": "“not”",\n   "question": ""\n  }}\n ]\n}}'
+    )

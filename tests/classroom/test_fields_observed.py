@@ -1,0 +1,70 @@
+"""The Playground's fields and a share link's settings, by what a user sees: a control set from any host makes its
+move, the largest imported head a link may carry opens, and a refused setting names what was wrong."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from attnviz.classroom.controls import set_field
+from attnviz.classroom.share import decode, encode
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_TOKENS, VECTOR_LIMIT
+from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.playground import OPENING
+from tests.classroom.test_share import BAD_SETTING, pack
+from tests.classroom.test_share_imported import head_state, unpack
+
+
+def refused(link) -> str:
+    with pytest.raises(AttnvizInputError) as error:
+        decode(link)
+    return str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "after"),
+    [
+        ("causal", True, {"causal": True}),
+        ("scale", False, {"scale": False}),
+        ("temperature", 0.5, {"temperature": 0.5}),
+        ("blocked_keys", [7, 2], {"blocked_keys": (2, 7)}),
+        ("focus", 3, {"focus": 3}),
+        ("predict", "zeroed", {"predict": "zeroed"}),
+    ],
+)
+def test_a_control_set_by_any_host_makes_its_move_and_says_nothing(field, value, after):
+    assert set_field(OPENING, field, value) == (replace(OPENING, **after), None)
+    assert set_field(PlaygroundState(), field, value)[0] == replace(PlaygroundState(), **after)
+
+
+def test_a_control_refuses_a_bad_value_in_its_own_words():
+    with pytest.raises(AttnvizInputError, match="^the focus token must be a whole number from 0 to 11, not 12.$"):
+        set_field(OPENING, "focus", 12)
+
+
+def test_the_longest_imported_head_a_link_holds_opens_and_one_token_more_is_refused():
+    state = head_state(MAX_TOKENS, 1)  # 128 tokens, one number a vector: 384 numbers, well inside a link
+    assert decode(encode(state)).state == state
+    wire = unpack(encode(state))
+    longer = {**wire, "m": {**wire["m"], "q": [*wire["m"]["q"], [1.0]]}}
+    assert refused(pack(longer)) == f"{BAD_SETTING}: the imported Q is not a list of 1 to 128 rows."
+
+
+def test_a_word_where_an_imported_number_should_be_is_named():
+    wire = unpack(encode(head_state(2, 2)))
+    for name in "qkv":
+        bad = {**wire, "m": {**wire["m"], name: [["a", 1.0], [1.0, 1.0]]}}
+        assert refused(pack(bad)) == f"{BAD_SETTING}: a number of the imported {name.upper()} is not a number."
+
+
+def test_the_geometry_pages_arrows_open_at_the_edge_of_the_plot_and_not_past_it():
+    edge = {"query_x": VECTOR_LIMIT, "query_y": -VECTOR_LIMIT, "key2_x": 0.5}
+    view = decode(encode(OPENING, "geometry", edge))
+    assert dict(view.settings) == edge and view.page == "geometry"
+    wire = unpack(encode(OPENING, "geometry", edge))
+    past = {**wire, "g": {**wire["g"], "value1_y": 10.5}}
+    assert refused(pack(past)) == f"{BAD_SETTING}: the value1's y is 10.5, outside −10 to 10."
+    word = {**wire, "g": {**wire["g"], "key0_x": "ten"}}
+    assert refused(pack(word)) == f"{BAD_SETTING}: the key0's x is not a number."

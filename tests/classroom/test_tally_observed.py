@@ -1,0 +1,50 @@
+"""What a teacher and a student read from the class tally, on the in-process tally and on a real store: the whole
+message when the store is gone, and every one of the closed codes the tally remembers telling a late answer so."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnviz.classroom.redis_tally import RedisTally
+from attnviz.classroom.tally import MAX_CLOSED_QUESTIONS, MemoryTally, TallyUnavailable
+from attnviz.core.errors import AttnvizInputError
+
+T0 = 1_700_000_000.0
+UNREACHABLE = (
+    "The class's answers cannot be reached right now (their store is not answering): try again in a moment. "
+    "Everything else on this page works."
+)
+
+
+@pytest.fixture(params=["memory", "store"])
+def tally(request):
+    if request.param == "memory":
+        return MemoryTally()
+    return RedisTally.from_url(request.getfixturevalue("redis_server").url)
+
+
+def said(call) -> str:
+    with pytest.raises(AttnvizInputError) as error:
+        call()
+    return str(error.value)
+
+
+def test_a_stopped_store_says_the_whole_message_to_teacher_and_student(redis_server):
+    tally = RedisTally.from_url(redis_server.url)
+    code = tally.open("Which?", ("a", "b"), now=T0)
+    redis_server.stop()
+    assert said(lambda: tally.counts(code, now=T0)) == UNREACHABLE  # the teacher's bars
+    assert said(lambda: tally.answer(code, "s1", 1, now=T0)) == UNREACHABLE  # a student's answer
+    assert str(TallyUnavailable()) == UNREACHABLE
+
+
+def test_each_of_the_last_two_thousand_closed_codes_still_says_closed(tally):
+    codes = []
+    for index in range(MAX_CLOSED_QUESTIONS + 1):
+        codes.append(tally.open("Q?", ("a", "b"), now=T0 + index))
+        tally.close(codes[-1], now=T0 + index)
+    later = T0 + MAX_CLOSED_QUESTIONS + 1
+    assert said(lambda: tally.answer(codes[1], "s1", 0, now=later)) == (
+        f"The question {codes[1]} has closed: the teacher has moved on to the next step."
+    )
+    assert said(lambda: tally.answer(codes[0], "s1", 0, now=later)).startswith(f"No open question has the code {codes[0]}")
