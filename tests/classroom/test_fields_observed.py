@@ -40,7 +40,7 @@ def test_a_control_set_by_any_host_makes_its_move_and_says_nothing(field, value,
 
 
 def test_a_control_refuses_a_bad_value_in_its_own_words():
-    with pytest.raises(AttnvizInputError, match="^the focus token must be a whole number from 0 to 11, not 12.$"):
+    with pytest.raises(AttnvizInputError, match=r"^the focus token must be a whole number from 0 to 11, not 12\.$"):
         set_field(OPENING, "focus", 12)
 
 

@@ -47,4 +47,6 @@ def test_each_of_the_last_two_thousand_closed_codes_still_says_closed(tally):
     assert said(lambda: tally.answer(codes[1], "s1", 0, now=later)) == (
         f"The question {codes[1]} has closed: the teacher has moved on to the next step."
     )
-    assert said(lambda: tally.answer(codes[0], "s1", 0, now=later)).startswith(f"No open question has the code {codes[0]}")
+    assert said(lambda: tally.answer(codes[0], "s1", 0, now=later)).startswith(
+        f"No open question has the code {codes[0]}"
+    )
