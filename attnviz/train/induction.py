@@ -21,7 +21,7 @@ import numpy as np
 
 from attnviz import AttnvizInputError
 from attnviz.core.limits import (
-    MAX_BATCH_SIZE,
+    MAX_INDUCTION_BATCH,
     MAX_INDUCTION_D_MODEL,
     MAX_INDUCTION_HEADS,
     MAX_INDUCTION_LAYERS,
@@ -66,7 +66,7 @@ def validate_induction(config: InductionConfig) -> None:
     _whole_number(config.vocab_size, "vocabulary size", MIN_INDUCTION_VOCAB, MAX_INDUCTION_VOCAB, "")
     _whole_number(config.seq_len, "length of r", MIN_INDUCTION_SEQ_LEN, MAX_INDUCTION_SEQ_LEN, "")
     _whole_number(config.steps, "number of steps", 1, MAX_INDUCTION_STEPS, " on this server")
-    _whole_number(config.batch_size, "batch size", 1, MAX_BATCH_SIZE, "")
+    _whole_number(config.batch_size, "batch size", 1, MAX_INDUCTION_BATCH, "")
     _learning_rate(config.learning_rate)
     _whole_number(config.seed, "seed", 0, 2**32 - 1, "")
     _whole_number(config.log_points, "number of log points", 1, MAX_LOG_POINTS, "")

@@ -111,7 +111,8 @@ def layer_weights(params: Params, layer: int) -> tuple[np.ndarray, ...]:
 def forward(params: Params, tokens: np.ndarray, head_on: np.ndarray):
     """tokens (B, n), head_on (L, H) of 1.0/0.0 -> mean loss, losses (B, n-1), logits (B, n, V),
     attention weights (L, B, H, n, n), caches."""
-    X, embedding_cache = layers.embedding_forward(tokens, params["embedding.token"], params["embedding.position"])
+    positions = params["embedding.position"][: tokens.shape[1]]  # (n, d) a shorter sequence takes the first n
+    X, embedding_cache = layers.embedding_forward(tokens, params["embedding.token"], positions)
     every_weights, layer_caches = [], []
     for layer, heads_on in enumerate(head_on):
         X, weights, cache = attention_layer_forward(X, *layer_weights(params, layer), heads_on)  # (B, n, d)
@@ -130,7 +131,9 @@ def backward(params: Params, caches) -> Params:
         dX, *d_weights = attention_layer_backward(dX, layer_caches[layer], *layer_weights(params, layer))
         grads.update({f"layer{layer}.{name}": d for name, d in zip(HEAD_WEIGHTS, d_weights, strict=True)})
     vocab_size = params["embedding.token"].shape[0]
-    grads["embedding.token"], grads["embedding.position"] = layers.embedding_backward(dX, embedding_cache, vocab_size)
+    grads["embedding.token"], d_positions = layers.embedding_backward(dX, embedding_cache, vocab_size)
+    grads["embedding.position"] = np.zeros_like(params["embedding.position"])  # (2T, d) the positions not used get 0
+    grads["embedding.position"][: len(d_positions)] = d_positions
     return grads
 
 

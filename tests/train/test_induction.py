@@ -72,6 +72,7 @@ def test_the_result_api(two_layers):
     assert not np.triu(weights, k=1).any()  # causal: no weight on a later token
     predicted = two_layers.next_token(tokens)
     assert predicted.shape == (n,) and predicted.dtype.kind == "i"
+    np.testing.assert_array_equal(two_layers.next_token(tokens[:5]), predicted[:5])  # causal: a prefix alone
     knocked = two_layers.next_token(tokens, knocked_out=[(1, two_layers.best_head)])
     assert (predicted[config.seq_len : -1] == tokens[config.seq_len + 1 :]).mean() > (
         knocked[config.seq_len : -1] == tokens[config.seq_len + 1 :]
