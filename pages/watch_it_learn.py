@@ -12,7 +12,7 @@ from attnviz.figures.training import cls_rows_option, curves_option
 from attnviz.lessons import training as words
 from attnviz.train import TrainConfig, background
 from attnviz.train.config import LARGEST_TOKEN, SMALLEST_TOKEN
-from attnviz.ui import state
+from attnviz.ui import induction, state
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
@@ -27,6 +27,9 @@ CHART_HEIGHT = 300
 background.warm_up()  # the worker spawns while the student reads, not when Train is pressed
 
 st.title("Watch attention learn")
+if induction.chosen(PAGE):  # the experiment chooser; the second, induction heads, is attnviz.ui.induction's
+    induction.show()  # with its share link
+    st.stop()
 st.caption(words.TASK_TEXT)
 
 
@@ -130,9 +133,8 @@ with rail:
     problem = words.config_problem(config)
     busy = state.kept(state.TRAINING_RUN) is not None
     blocked = busy or problem is not None
-    st.button(
-        "Train", type="primary", icon=":material/play_arrow:", disabled=blocked, on_click=start_run, width="stretch"
-    )
+    st.button("Train", type="primary", icon=":material/play_arrow:", disabled=blocked, on_click=start_run,
+              width="stretch")  # fmt: skip
     if problem:
         st.error(literal(problem), icon=":material/back_hand:")
     for message in state.take_messages():

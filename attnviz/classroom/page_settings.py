@@ -26,6 +26,7 @@ from attnviz.core.limits import (
     MIN_SAMPLES,
     VECTOR_LIMIT,
 )
+from attnviz.lessons.induction import EXPERIMENTS
 from attnviz.models.base import check_sentence
 from attnviz.models.hub import HUB_ID
 from attnviz.models.registry import MODEL_NAMES
@@ -100,6 +101,11 @@ SHAREABLE: dict[str, dict[str, _Check]] = {
         "target_position": partial(_choice, what="the target position"),
         "target_value": partial(check.whole, what="the target value", low=SMALLEST_TOKEN, high=LARGEST_TOKEN),
         "balanced": partial(check.boolean, what="the balanced switch"),
+        "experiment": partial(_one_of, EXPERIMENTS, "the experiment"),
+        "induction_layers": partial(_choice, what="the number of layers"),  # the page offers 1 and 2
+        "induction_steps": partial(_choice, what="the number of steps"),
+        "induction_seed": seed,
+        "induction_query": partial(_choice, what="the query token"),
     },
     "real_model": {
         "sentence": _sentence,

@@ -1,0 +1,107 @@
+"""Watch it learn's induction experiment: a real run in the worker, and every number and sentence the page shows
+after one, checked against the InductionResult it kept."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnviz import AttnvizInputError
+from attnviz.classroom.share import decode, encode
+from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons import induction as words
+from attnviz.lessons.training import percent
+from attnviz.train.induction import InductionConfig, train_induction
+from attnviz.ui.induction import DRAWN_SEED
+from tests.app.test_watch_it_learn import rerun_until
+from tests.classroom.test_share import pack
+from tests.support.apptest import as_read, echarts, matrix_views, open_page, setting_key, texts
+
+PAGE = "watch_it_learn"
+
+
+@pytest.fixture(scope="module")
+def trained():
+    return train_induction(InductionConfig(seed=0))
+
+
+def induction_page(result=None):
+    at = open_page(f"pages/{PAGE}.py")
+    at.session_state[setting_key(PAGE, "experiment")] = words.EXPERIMENTS[1]
+    if result is not None:
+        at.session_state["training.induction_result"] = result
+    return at.run(timeout=60)
+
+
+def said(at) -> str:
+    return as_read(texts([*at.success, *at.info, *at.caption, *at.markdown]))
+
+
+def phase_marks(at) -> list:
+    """The step each chart marks as the phase change (None where it marks none)."""
+    marks = []
+    for key in ("chart.induction_loss", "chart.induction_prefix"):
+        lines = [s["markLine"]["data"] for s in echarts(at)[key]["series"] if "markLine" in s]
+        steps = [point["xAxis"] for data in lines for point in data if "xAxis" in point]
+        marks.append(steps[0] if steps else None)
+    return marks
+
+
+def test_a_run_trains_in_the_worker_and_its_result_is_shown():
+    at = induction_page()
+    at.selectbox(key=setting_key(PAGE, "induction_steps")).set_value(1000).run()
+    at.button(key="induction.train").click().run()
+    rerun_until(at, lambda at: at.session_state["training.induction_run"] is None)
+    result = at.session_state["training.induction_result"]
+    assert result.finished and result.steps == 1000 and result.config.layers == 2
+    losses = echarts(at)["chart.induction_loss"]["series"]
+    assert [point[1] for point in losses[0]["data"]] == [round(float(x), 4) for x in result.repeated_half_loss]
+
+
+def test_the_charts_mark_the_phase_change_where_the_score_passed(trained):
+    at = induction_page(trained)
+    at_step = words.phase_step(trained.log_steps, trained.prefix_matching)
+    assert at_step is not None and phase_marks(at) == [at_step, at_step]
+    assert f"at step {at_step:,}" in said(at)
+    scores = echarts(at)["chart.induction_prefix"]["series"]
+    assert [point[1] for point in scores[-1]["data"]] == [round(float(x), 4) for x in trained.prefix_matching[:, -1, 0]]
+
+
+def test_the_sentences_quote_the_measured_numbers(trained):
+    text = said(induction_page(trained))
+    prefix, _, duplicate = trained.head_scores()
+    for share in (trained.copy_accuracy(), prefix[-1, 0], duplicate[0, 0]):
+        assert percent(share) in text
+
+
+def test_the_last_layers_head_is_asked_first_then_drawn(trained):
+    at = induction_page(trained)
+    view = matrix_views(at, "induction.last")["head"]
+    assert "cover" in view and "Predict first" in view["cover"]
+    first = matrix_views(at, "induction.first")["head"]
+    tokens = trained.fresh(1, DRAWN_SEED, length=trained.seq_len).tokens[0]
+    assert first["rows"][0].endswith(str(tokens[0])) and len(first["rows"]) == len(tokens)
+
+
+@pytest.mark.parametrize("pair", [(1, 0), (0, 0)], ids=["induction head off", "first layer off"])
+def test_knocking_a_head_out_says_the_measured_accuracy(trained, pair):
+    at = induction_page(trained)
+    at.toggle(key=f"induction.off.{pair[0]}.{pair[1]}").set_value(True).run()
+    knocked = trained.copy_accuracy([pair])
+    assert knocked < 0.5 and f"copying falls from {percent(trained.copy_accuracy())} to {percent(knocked)}" in said(at)
+
+
+def test_the_challenge_is_judged_by_the_models_own_predictions(trained):
+    at = induction_page(trained)
+    for r in ("5 9 5 12", "3 17 40 8 22"):  # a token twice in r, and all different
+        at.text_input(key="induction.challenge").set_value(r).run()
+        tokens = np.array([int(t) for t in r.split()] * 2)
+        solved, _ = words.challenge_text(tokens, trained.next_token(tokens))
+        assert ("Solved" in said(at)) == solved
+
+
+def test_the_experiment_and_its_settings_travel_in_a_share_link():
+    settings = {"experiment": words.EXPERIMENTS[1], "induction_layers": 1, "induction_steps": 2000, "induction_seed": 7}
+    assert dict(decode(encode(PlaygroundState(), PAGE, settings)).settings) == settings
+    with pytest.raises(AttnvizInputError, match="the experiment is not one of"):
+        decode(pack({"p": PAGE, "g": {"experiment": "Mind reading"}}))
