@@ -68,3 +68,16 @@ def test_the_geometry_pages_arrows_open_at_the_edge_of_the_plot_and_not_past_it(
     assert refused(pack(past)) == f"{BAD_SETTING}: the value1's y is 10.5, outside −10 to 10."
     word = {**wire, "g": {**wire["g"], "key0_x": "ten"}}
     assert refused(pack(word)) == f"{BAD_SETTING}: the key0's x is not a number."
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        ({"layer": -1}, "the layer must be a whole number from 0 to 10,000, not -1."),
+        ({"head": "\ud800"}, "the head is not valid text."),
+        ({"sentence": 5}, "the real model's sentence is not text."),
+    ],
+)
+def test_a_real_model_setting_refused_is_named(setting, words):
+    wire = unpack(encode(OPENING, "real_model", {"layer": 2}))
+    assert refused(pack({**wire, "g": setting})) == f"{BAD_SETTING}: {words}"

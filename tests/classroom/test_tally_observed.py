@@ -50,3 +50,12 @@ def test_each_of_the_last_two_thousand_closed_codes_still_says_closed(tally):
     assert said(lambda: tally.answer(codes[0], "s1", 0, now=later)).startswith(
         f"No open question has the code {codes[0]}"
     )
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"), [("K7P2Q", "you typed"), ("hello world", "you typed"), ("k7p2q0", "K7P2Q0")]
+)
+def test_a_code_that_cannot_be_one_is_told_how_long_codes_live(tally, code, shown):
+    words = f"No open question has the code {shown}: check the code on the teacher's screen"
+    assert said(lambda: tally.answer(code, "s1", 0, now=T0)) == f"{words} (it expires after 2 hours)."
+    assert said(lambda: tally.counts(code, now=T0)) == f"{words} (it expires after 2 hours)."
