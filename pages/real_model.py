@@ -27,15 +27,15 @@ PAGE = "real_model"
 SENTENCE = "The animal didn't cross the street because it was too tired."
 font = chart_font_size()
 
-heading, sentence_box, model_box = st.columns([1, 3, 1.3], vertical_alignment="bottom")
+heading, sentence_box, model_box, open_box = st.columns([1, 2.4, 1.2, 1.2], vertical_alignment="bottom")
 heading.title("A real model")
 sentence = sentence_box.text_input("Sentence", **state.page_setting(PAGE, "sentence", SENTENCE))
-model = model_choice(PAGE, model_box)  # the shipped two, or a model opened by its hub id or folder
+model = model_choice(PAGE, model_box, open_box)  # the shipped two, or a model opened by its hub id or folder
 run = model_run(model, sentence)
 tokens, n = run.tokens, len(run.tokens)
 sinks = words.sink_words(tokens, run.sinks)
 st.caption(
-    f"{model} is {words.kind(run.causal, run.family)}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
+    f"{words.model_label(model)} is {words.kind(run.causal, run.family)}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
     f"is {MAX_TOKENS}, about 90 words, its special tokens included; press Enter to run a new sentence). Every weight below comes from attnviz.attention, the Playground's own function, on the "
     "model's queries, keys and values."
 )
@@ -76,7 +76,7 @@ with rail:
     st.markdown(words.head_summary(stats, layer, head, literal(sinks)))
     if st.button("Open in Playground", icon=":material/open_in_new:", type="primary", width="stretch"):
         qkv = (run.q[layer, head], run.k[layer, head], run.v[layer, head])  # (n, d_head) each
-        title = f"{model}, {words.head_name(layer, head).lower()}"
+        title = f"{words.model_label(model)}, {words.head_name(layer, head).lower()}"
         tokens_shown = [words.visible_token(token) for token in tokens]
         open_in_playground(tokens_shown, *qkv, causal=run.causal, title=title, sentence=run.sentence)
     st.caption(

@@ -4,6 +4,7 @@ measured statistics say, and how tokens, waits and next-token choices are put fo
 from __future__ import annotations
 
 import math
+from pathlib import PurePath
 
 import numpy as np
 
@@ -21,6 +22,12 @@ PATTERNS = {
 
 
 DESIGNS = {"bert": "BERT", "gpt2": "GPT-2", "llama": "Llama", "qwen2": "Qwen2"}  # attnviz.models.families
+
+
+def model_label(name: str) -> str:
+    """How the page names a model: a folder by its own name (its full path is one machine's), else as it was given
+    (a shipped model's name, a hub id)."""
+    return PurePath(name).name if name.startswith(("/", "~", ".")) else name
 
 
 def kind(causal: bool, family: str) -> str:
@@ -204,6 +211,13 @@ def progress_text(model: str, stage: str, seconds: float, ahead: int) -> str:
 
 
 def next_token_rows(tokens: list[str], probabilities, other: float) -> tuple[list[str], list[float]]:
-    """Labels and probabilities for the next-token bars, most likely first, then every other token together."""
-    labels = [f"“{visible_token(token)}”" for token in tokens] + ["every other token"]
-    return labels, [float(p) for p in probabilities] + [float(other)]
+    """Labels and probabilities for the next-token bars, most likely first, then every other token together.
+
+    Tokens that show as the same text (a byte-level tokenizer's pieces of one character all show as �) are told
+    apart by a number, so that each keeps a bar of its own."""
+    labels, seen = [], {}
+    for token in tokens:
+        label = f"“{visible_token(token)}”"
+        seen[label] = seen.get(label, 0) + 1
+        labels.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
+    return [*labels, "every other token"], [float(p) for p in probabilities] + [float(other)]

@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attnviz.figures.real_model import HeadMaps, head_maps
-from attnviz.lessons.real_model import layer_table, overview_side, progress_text, sinks_said
+from attnviz.lessons.real_model import layer_table, model_label, overview_side, progress_text, sinks_said
 from attnviz.models import MODEL_NAMES, HeadStatistics, ModelRun, background, head_statistics, hide_sinks
 from attnviz.ui import state
 from attnviz.ui.lessons import explained_errors
@@ -21,7 +21,7 @@ FIRST_WAIT_S = 0.4  # a cached or short run shows at once, without a flash of "w
 POLL_S = 0.5
 
 
-def model_choice(page: str, column) -> str:
+def model_choice(page: str, column, open_column) -> str:
     """The Model selector, and under it Open a model: a Hugging Face id or a folder typed there becomes a choice of
     the selector (with the shipped two) and is chosen. It loads on the background worker like any run; a model that
     cannot be opened is refused in one line where the run would be, with these controls still there."""
@@ -30,8 +30,10 @@ def model_choice(page: str, column) -> str:
         st.session_state[f"{page}.opened"] = chosen
     opened = st.session_state.get(f"{page}.opened")  # kept while a shipped model is chosen
     names = MODEL_NAMES if opened in (None, *MODEL_NAMES) else (*MODEL_NAMES, opened)
-    model = column.selectbox("Model", names, **state.page_setting(page, "model", MODEL_NAMES[0], options=names))
-    column.text_input(
+    model = column.selectbox(
+        "Model", names, format_func=model_label, **state.page_setting(page, "model", MODEL_NAMES[0], options=names)
+    )
+    open_column.text_input(
         "Open a model",
         key=f"{page}.open",
         placeholder="a Hugging Face id, or a folder",

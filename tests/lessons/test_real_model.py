@@ -148,6 +148,11 @@ def test_next_token_rows_end_with_every_other_token():
     assert labels == ["“ The”", "“⏎”", "every other token"] and probabilities == [0.5, 0.25, 0.25]
 
 
+def test_next_tokens_that_show_alike_keep_a_bar_each():
+    labels, _ = next_token_rows(["\ufffd", " a", "\ufffd", "\ufffd"], np.array([0.3, 0.2, 0.1, 0.1]), 0.3)
+    assert labels == ["“\ufffd”", "“ a”", "“\ufffd” #2", "“\ufffd” #3", "every other token"]
+
+
 def test_a_real_next_token_head_is_summarised_as_one(encoder):
     """Issue 24: all-MiniLM-L6-v2's layer 2, head 9 puts most of each token's attention on the token just after it
     (0.88 from "the" to "animal") and was summed up as spreading its attention. Its share, worked out by a loop over
