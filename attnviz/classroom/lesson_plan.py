@@ -196,6 +196,14 @@ def _fifteen_minutes() -> LessonPlan:
                 "multi_head",
                 note="Real layers make Q, K and V from embeddings and run several heads side by side.",
             ),
+            _step(
+                OPENING,
+                "watch_it_learn",
+                {"experiment": "Induction heads"},
+                note="Two layers learn to copy: press Train and watch the repeated half's loss drop when a last-layer "
+                "head starts looking one past the earlier copy (the phase change). Then switch that head off.",
+                question="Can one attention layer learn to copy the repeated half? Two?",
+            ),
         ),
     )
 

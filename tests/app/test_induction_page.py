@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from attnviz import AttnvizInputError
+from attnviz.classroom.lesson_plan import READY
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons import induction as words
@@ -105,3 +106,9 @@ def test_the_experiment_and_its_settings_travel_in_a_share_link():
     assert dict(decode(encode(PlaygroundState(), PAGE, settings)).settings) == settings
     with pytest.raises(AttnvizInputError, match="the experiment is not one of"):
         decode(pack({"p": PAGE, "g": {"experiment": "Mind reading"}}))
+
+
+def test_the_fifteen_minute_lesson_ends_on_the_induction_experiment():
+    last = READY["Attention in 15 minutes"].steps[-1]
+    opened = decode(last.link)
+    assert opened.page == PAGE and dict(opened.settings)["experiment"] == words.EXPERIMENTS[1]
