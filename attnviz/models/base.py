@@ -15,7 +15,7 @@ from attnviz.core.limits import (
 )
 from attnviz.models.runs import ModelRun, readonly
 
-RUN_CACHE_BYTES = 64 * 2**20  # per model: four decoder runs of 32 tokens (14 MB each), or one of 128 tokens
+RUN_CACHE_BYTES = 64 * 2**20  # per model: seven decoder runs of 32 tokens (9 MB each), or one of 128 tokens
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
 _ODD_CATEGORIES = {
     "Cc": "a control character",

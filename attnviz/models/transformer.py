@@ -61,8 +61,6 @@ class Transformer(Model):
         self.tokenizer.no_truncation()
         self.tokenizer.encode_special_tokens = True  # a typed "[CLS]" or "<|im_start|>" is text a student typed
         self._activation = ACTIVATIONS[self.spec.activation]
-        q_width = self.spec.n_heads * self.spec.d_head
-        self._qkv_split = (q_width, q_width + self.spec.n_kv_heads * self.spec.d_head)  # where keys, values start
 
     def token_text(self, token_id: int) -> str:
         """The text a token stands for (a leading space included); part of a character shows as �."""
@@ -96,9 +94,9 @@ class Transformer(Model):
         for layer in range(spec.n_layers):
             p = f"{layer}."
             h = self._norm(x, f"{p}norm1") if spec.pre_norm else x  # (n, d)
-            q, k, v = np.split(self._linear(h, f"{p}qkv"), self._qkv_split, axis=1)  # (n, heads·d_head), (n, kv·d_h) ×2
-            q = split_heads(q, spec.n_heads)  # (heads, n, d_head)
-            k, v = split_heads(k, spec.n_kv_heads), split_heads(v, spec.n_kv_heads)  # (kv_heads, n, d_head) each
+            q = split_heads(self._linear(h, f"{p}q"), spec.n_heads)  # (heads, n, d_head)
+            k = split_heads(self._linear(h, f"{p}k"), spec.n_kv_heads)  # (kv_heads, n, d_head)
+            v = split_heads(self._linear(h, f"{p}v"), spec.n_kv_heads)  # (kv_heads, n, d_head)
             if rope:
                 q, k = rotate(q, *rope), rotate(k, *rope)
             if group > 1:  # query head i uses key/value head i // group
@@ -121,8 +119,7 @@ class Transformer(Model):
 
     def _feed_forward(self, h: np.ndarray, p: str) -> np.ndarray:
         if self.spec.gated:  # SwiGLU: act(x W_gate) * (x W_up)
-            gate, up = np.split(self._linear(h, f"{p}gate_up"), 2, axis=1)  # (n, d_ff) each
-            hidden = self._activation(gate) * up  # (n, d_ff)
+            hidden = self._activation(self._linear(h, f"{p}gate")) * self._linear(h, f"{p}up")  # (n, d_ff)
         else:
             hidden = self._activation(self._linear(h, f"{p}up"))  # (n, d_ff)
         return self._linear(hidden, f"{p}down")  # (n, d)

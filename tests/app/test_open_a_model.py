@@ -54,6 +54,9 @@ def test_an_opened_model_gets_every_view(family, design):
     assert "2 layers × 4 heads" in at.caption[0].value
     assert [s.value for s in at.subheader] == ["Is this attention an explanation?", "What comes next"]
     assert not at.error
+    at.selectbox(key=setting_key(PAGE, "removed")).set_value(2)  # Take this token away: a run without it
+    at = ready(at.run())
+    assert len(at.table) == 1 and not at.error  # the next five tokens, before and after
     button(at, "Open in Playground").click().run()
     assert not at.exception
 

@@ -196,8 +196,9 @@ def test_decoder_weights_are_shared_read_only_memory_maps(decoder):
     assert decoder.weights["output"] is embedding  # the output layer is tied to the embeddings
 
 
-@pytest.mark.parametrize("name", ["0.qkv", "0.gate_up", "0.o", "0.down", "29.qkv"])
-def test_decoder_matrices_are_float32_in_the_layout_the_matmul_takes(decoder, name):
+@pytest.mark.parametrize("name", ["0.q", "0.k", "0.gate", "0.up", "0.o", "0.down", "29.v"])
+def test_decoder_matrices_are_float32_views_in_the_layout_the_matmul_takes(decoder, name):
     weight = decoder.weights[name]  # (d_in, d_out): x @ weight
     assert weight.dtype == np.float32 and weight.shape[0] in (576, 1536)
-    assert weight.flags.c_contiguous or weight.T.flags.c_contiguous  # BLAS reads it as it lies: no copy a pass
+    assert weight.T.flags.c_contiguous  # nn.Linear's (d_out, d_in) as stored: BLAS reads it as it lies, no copy a pass
+    assert not weight.flags.owndata and not weight.flags.writeable  # the mapped file's own pages

@@ -7,10 +7,9 @@
 
 For a few fixed sentences per model it stores what the reference implementation computes from the same files that
 attnviz.models reads: the token ids, every layer's attention (eager attention) and the last hidden state; for the
-decoder also the logits at the last position. The models compute in float64 (their float32 weights exactly), as
-attnviz.models does, so that the two agree up to float64 rounding, not float32's through 30 layers (Llama's eager
-attention still takes its softmax in float32: the decoder's weights agree to 1e-6, its value-weighted attention, with
-value norms up to 80, to 4e-5); the results are stored in float32. The decoder is loaded by transformers from the same GGUF file
+decoder also the logits at the last position. The reference computes in float64 (from the float32 weights exactly),
+so that it is as near the exact result as can be; attnviz.models computes in float32 and is held to tolerances relative
+to the scale of each array (tests/models/conftest.py); the results are stored in float32. The decoder is loaded by transformers from the same GGUF file
 (transformers dequantises it and undoes llama.cpp's query/key row order itself), its tokenizer rebuilt by transformers
 from the GGUF's vocabulary. tests/models/test_reference.py compares attnviz against this file, so the suite needs
 neither torch nor transformers.
