@@ -31,7 +31,13 @@ def _chart(title: str, total_steps: int, series: list, y_axis: dict, items: int,
         "title": _title(title, font_size),
         "tooltip": {"trigger": "axis"},
         "legend": {"top": font_size + 11, "left": 0, "itemGap": 14, "textStyle": axis_font},
-        "grid": {"left": 4, "right": 12, "top": 2 * font_size + 30, "bottom": font_size + 9, "containLabel": True},
+        "grid": {
+            "left": 4,
+            "right": 2 * font_size,
+            "top": 2 * font_size + 30,
+            "bottom": font_size + 9,
+            "containLabel": True,
+        },
         "xAxis": {
             "type": "value",
             "min": 0,
@@ -68,7 +74,7 @@ def losses_option(history, total_steps: int, phase_step: int | None, *, font_siz
         )
     ]
     series[0] |= _phase_line(phase_step)
-    y_axis = {"type": "value", "min": 0, "name": "loss", "nameTextStyle": {"fontSize": font_size - 1}}
+    y_axis = {"type": "value", "min": 0}
     return _chart("Loss on each half", total_steps, series, y_axis, 2 * len(history), font_size)
 
 

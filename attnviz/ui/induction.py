@@ -21,7 +21,7 @@ from attnviz.lessons.training import queue_message
 from attnviz.train import background
 from attnviz.train.induction import InductionConfig
 from attnviz.ui import predict, state
-from attnviz.ui.attention_grid import show_matrices
+from attnviz.ui.attention_grid import share_the_instrument, show_matrices
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
@@ -117,6 +117,7 @@ def live_view() -> None:
 
 def maps(result, tokens, labels: list[str], query: int, font: int) -> None:
     """The last layer's best head on a fresh [r; r], asked first, and the first layer's head it reads from."""
+    share_the_instrument()  # the router sends it only to pages that always draw views; this one draws them here
     attention = result.attention(tokens)  # (L, H, n, n)
     prefix, previous, duplicate = result.head_scores()
     last, head = result.config.layers - 1, int(prefix[-1].argmax())
@@ -206,6 +207,7 @@ def result_view(result) -> None:
 
 def show() -> None:
     """The experiment: settings and Train on the left, the run or its result on the right."""
+    st.caption(words.TASK_TEXT)  # first, above the settings on a phone too
     rail, main = st.columns([1.15, 3.2], gap="medium")
     with rail:
         settings()
@@ -215,7 +217,6 @@ def show() -> None:
         for message in state.take_messages():
             st.warning(literal(message), icon=":material/info:")
     with main:
-        st.caption(words.TASK_TEXT)
         if busy:
             live_view()
         elif (result := state.kept(state.INDUCTION_RESULT)) is not None:

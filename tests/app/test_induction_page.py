@@ -16,7 +16,7 @@ from attnviz.train.induction import InductionConfig, train_induction
 from attnviz.ui.induction import DRAWN_SEED
 from tests.app.test_watch_it_learn import rerun_until
 from tests.classroom.test_share import pack
-from tests.support.apptest import as_read, echarts, matrix_views, open_page, setting_key, texts
+from tests.support.apptest import as_read, echarts, matrix_views, open_page, playground, setting_key, texts
 
 PAGE = "watch_it_learn"
 
@@ -79,6 +79,8 @@ def test_the_last_layers_head_is_asked_first_then_drawn(trained):
     at = induction_page(trained)
     view = matrix_views(at, "induction.last")["head"]
     assert "cover" in view and "Predict first" in view["cover"]
+    shared = [c.proto for c in at.get("bidi_component") if c.proto.component_name == "attnviz_views_shared"]
+    assert len(shared) == 1  # the views' script, once: the router sends it only to pages that always draw views
     first = matrix_views(at, "induction.first")["head"]
     tokens = trained.fresh(1, DRAWN_SEED, length=trained.seq_len).tokens[0]
     assert first["rows"][0].endswith(str(tokens[0])) and len(first["rows"]) == len(tokens)
@@ -112,3 +114,16 @@ def test_the_fifteen_minute_lesson_ends_on_the_induction_experiment():
     last = READY["Attention in 15 minutes"].steps[-1]
     opened = decode(last.link)
     assert opened.page == PAGE and dict(opened.settings)["experiment"] == words.EXPERIMENTS[1]
+
+
+@pytest.mark.parametrize("layer", [0, 1])
+def test_open_in_playground_hands_over_the_heads_weights(trained, layer):
+    at = induction_page(trained)
+    at.selectbox(key="induction.playground_layer").set_value(layer).run()
+    at.button(key="induction.open").click().run()
+    assert not at.exception
+    handed = playground(at)
+    tokens = trained.fresh(1, DRAWN_SEED, length=trained.seq_len).tokens[0]
+    assert handed.tokens == tuple(str(token) for token in tokens) and handed.causal
+    expected = trained.attention(tokens)[layer, 0]  # the Playground keeps each imported number to 9 digits or so
+    np.testing.assert_allclose(handed.result().weights, expected, rtol=1e-6, atol=1e-7)
