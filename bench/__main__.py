@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench import report
 
-GROUPS = ("core", "server", "models", "train", "worst", "bystander", "click", "moves", "load", "memory")
+GROUPS = ("core", "server", "models", "train", "induction", "worst", "bystander", "click", "moves", "load", "memory")
 ALIASES = {"browser": ("click", "moves", "load"), "all": GROUPS}
 BROWSER_GROUPS = {"click", "moves", "load", "memory"}
 

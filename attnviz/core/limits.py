@@ -62,8 +62,8 @@ MAX_TRAIN_STEPS = 4_000  # optimiser steps: a small batch costs a step per handf
 MIN_LEARNING_RATE, MAX_LEARNING_RATE = 1e-5, 1.0
 MAX_LOG_POINTS = 200  # times a run records its curves: each costs a forward pass over the probe samples
 # Watch it learn's induction experiment: the largest run allowed trains in about a minute on one core (bench/train.py).
-MAX_INDUCTION_LAYERS, MAX_INDUCTION_HEADS, MAX_INDUCTION_D_MODEL = 2, 4, 64
+MAX_INDUCTION_LAYERS, MAX_INDUCTION_HEADS, MAX_INDUCTION_D_MODEL = 2, 4, 32
 MIN_INDUCTION_VOCAB, MAX_INDUCTION_VOCAB = 4, 128
-MIN_INDUCTION_SEQ_LEN, MAX_INDUCTION_SEQ_LEN = 2, 16  # T: a sequence is r then r again, 2T tokens
-MAX_INDUCTION_STEPS, MAX_INDUCTION_BATCH = 4_000, 64
+MIN_INDUCTION_SEQ_LEN, MAX_INDUCTION_SEQ_LEN = 2, 12  # T: a sequence is r then r again, 2T tokens
+MAX_INDUCTION_STEPS, MAX_INDUCTION_BATCH = 4_000, 32
 MAX_UNFINISHED_RUNS = 6  # queued or training, every session's together: the last waits about 6 runs' time
