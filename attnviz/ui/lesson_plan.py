@@ -13,6 +13,7 @@ import streamlit as st
 from attnviz.classroom import join
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
+from attnviz.classroom.tally import TallyCounts
 from attnviz.core.errors import AttnvizInputError
 from attnviz.figures.tally import tally_bars
 from attnviz.lessons import predictions
@@ -24,17 +25,19 @@ from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
-QR_PX = 200  # the join QR code's side and the bars' height: at 1280×720 on a 3 m screen, 47 cm
+QR_PX = 130  # the join QR code's side at most, beside the code: at 1280×720 on a 3 m screen, about 27 cm
 QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
 # While a lesson is presented, the arrow keys (and a presenter's clicker, which sends Page Down and Page Up) move it,
-# unless the keyboard is in a field or a view that uses the arrows itself. Sent as the trigger "move": next or back.
+# and A and Q ask the class and show the join code large, unless the keyboard is in a field or a view that uses the
+# keys itself. Sent as the trigger "move": next, back, ask or qr.
 _KEYS_JS = """
 export default function ({ setTriggerValue }) {
   window.__attnvizLessonMove = setTriggerValue; // the newest callback to Python
   if (window.__attnvizLessonKeys) return;
   window.__attnvizLessonKeys = true;
   document.addEventListener('keydown', (event) => {
-    const to = { ArrowRight: 'next', PageDown: 'next', ArrowLeft: 'back', PageUp: 'back' }[event.key];
+    const keys = { ArrowRight: 'next', PageDown: 'next', ArrowLeft: 'back', PageUp: 'back', a: 'ask', q: 'qr' };
+    const to = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
     const busy = event.target.closest && event.target.closest('input, select, textarea, canvas, [contenteditable]');
     if (!to || busy || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     if (!document.querySelector('.st-key-lesson_bar')) return; // no lesson on the page
@@ -98,7 +101,7 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     view = step.view
     shown = view.state
     if view.page == "playground" and step.question:
-        asked = replace(shown, predict=shown.predict or "most")  # the views stay covered while the class thinks
+        asked = _asked_of(step)  # the views stay covered while the class thinks
         shown = replace(predictions.outcome(asked), predict="") if answered else asked
     playground_session.start_from(shown)
     held_back = _ANSWERS.get(view.page, {}) if step.question and not answered else {}
@@ -111,9 +114,21 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
 
 
 def _close_class_question() -> None:
-    """The step moved on (Back, Next, Stop): its class question closes, so a late answer is told so."""
+    """The step moved on (Answer, Back, Next, Stop): its class question closes, so a late answer is told so, and the
+    bars of the step before go."""
+    state.take(state.CLASS_ANSWERED)
     if code := state.take(state.CLASS_QUESTION):
         class_tally().close(code, now=time.time())
+
+
+def _final_counts() -> TallyCounts | None:
+    """The open class question's answers as they stand, read before Answer closes it (None: none asked, or the store
+    is not answering): the bars stay beside the revealed weights."""
+    code = state.kept(state.CLASS_QUESTION)
+    try:
+        return class_tally().counts(code, now=time.time()) if code else None
+    except AttnvizInputError:
+        return None
 
 
 # Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
@@ -124,7 +139,9 @@ def _next() -> None:
         return
     plan, index, answered = run
     if plan.steps[index].question and not answered:
+        final = _final_counts()
         _go(plan, index, answered=True)
+        state.keep(state.CLASS_ANSWERED, final)
     elif index + 1 < len(plan.steps):
         _go(plan, index + 1, answered=False)
 
@@ -141,10 +158,12 @@ def _back() -> None:
 
 
 def _by_key() -> None:
-    """An arrow key (trigger "move"): Next or Back of the step shown."""
+    """A key (trigger "move"): Next or Back of the step shown, Ask the class, or the join code large."""
     to = (state.widget_value(state.LESSON_KEYS) or {}).get("move")
     if to in ("next", "back"):
         (_next if to == "next" else _back)()
+    elif to in ("ask", "qr"):
+        state.keep(state.LESSON_KEYED, to)  # done by the bar that offers it, on this run
 
 
 def _stop() -> None:
@@ -171,12 +190,23 @@ def lesson_bar(page: str) -> None:
         back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
                     help="Or the ← key (a clicker's Page Up).")  # fmt: skip
         forward.button("Answer" if asking else "Next", width="stretch", disabled=last, key="lesson.next",
-                       type="primary", on_click=_next, help="Or the → key (a clicker's Page Down).")  # fmt: skip
+                       type="primary", on_click=_next,
+                       help="Or the → key (a clicker's Page Down). A asks the class; Q shows its code large.")  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if asking and page == "playground":
             _class_question(step, ask)
+        elif page == "playground" and (final := state.kept(state.CLASS_ANSWERED)):
+            with st.container(key="lesson_tally"):
+                _answered(final, predictions.option_of(asked := _asked_of(step), predictions.right_answer(asked)))
+    state.take(state.LESSON_KEYED)
     show_subject(page)
+
+
+def _asked_of(step: plans.Step):
+    """The state a Playground step's question is asked on (as _go shows it)."""
+    shown = step.view.state
+    return replace(shown, predict=shown.predict or "most")
 
 
 def _class_question(step: plans.Step, place) -> None:
@@ -184,7 +214,8 @@ def _class_question(step: plans.Step, place) -> None:
     come, under the bar."""
     opened = state.kept(state.CLASS_QUESTION)
     if opened is None:
-        if place.button("Ask the class", key="lesson.ask", width="stretch"):
+        pressed = place.button("Ask the class", key="lesson.ask", width="stretch")
+        if pressed or state.kept(state.LESSON_KEYED) == "ask":
             current = playground_session.playground()
             try:
                 setup = encode(current, "playground")  # the code alone opens it for a student
@@ -201,25 +232,34 @@ def _class_question(step: plans.Step, place) -> None:
 
 @st.fragment(run_every=TALLY_EVERY_S)
 def _tally(code: str) -> None:
+    """The class question's panel while it is asked: the QR code and the code, large, the address, and the bars."""
     try:
         counts = class_tally().counts(code, now=time.time())
     except AttnvizInputError as error:
         st.caption(str(error))
         return
     address = join.join_address(join.app_root(st.context.url), code)
-    qr, words, bars = st.columns([0.9, 1.5, 2.4], vertical_alignment="center")
-    full = address.startswith("http")
-    if full:  # a QR code of an address a phone can open
+    full = address.startswith("http")  # a QR code of an address a phone can open
+    qr, words = st.columns([0.8, 1.2], vertical_alignment="center") if full else (None, st.container())
+    if qr is not None:
         qr.html(join.qr_image(address, QR_PX))
     with words:
-        st.markdown(
-            f"Class code **{code}** · {counts.per_minute} answers in the last minute. "
-            + ("Scan the code, or open:" if full else "Open the app's address followed by:")
-        )
-        st.code(address, language=None, wrap_lines=True)
-        if full and st.button("Show the QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:"):
+        with st.container(key="lesson_code"):  # the code for the back row (the lesson's styles: lesson_screen)
+            st.markdown(f"Class code **{code}**")
+        st.caption("Scan it, or open:" if full else "Open the app's address followed by:")
+        if full and (
+            st.button("QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:")
+            or state.kept(state.LESSON_KEYED) == "qr"
+        ):
             _large_qr(address)
-    show_chart(tally_bars(counts, height=QR_PX), key="lesson.tally", container=bars)
+    st.code(address, language=None, wrap_lines=True)
+    show_chart(tally_bars(counts), key="lesson.tally")
+
+
+def _answered(final: TallyCounts, right: int) -> None:
+    """The class's bars after Answer, beside the revealed weights: the question closed, the right answer marked."""
+    st.markdown(f"Right answer: **{literal(final.options[right])}** (✓ in the bars).")
+    show_chart(tally_bars(final, right=right), key="lesson.tally")
 
 
 @st.dialog("Join the class question", width="large")

@@ -21,6 +21,7 @@ SUBJECTS = {  # CSS selectors, the first found wins; all a selector finds are sh
     "multi_head": (".st-key-mh-heads",),
     "why_scale": (".st-key-why_variance",),
     "real_model": (".st-key-rm_change", ".st-key-rm_explain"),  # what a token taken away did, else the head's check
+    "watch_it_learn": (".st-key-induction-train",),  # the induction experiment's Train, with its choice of layers
 }
 # The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
 # to a step's subject; the class's answers cover the Playground's controls, which the question does not need (its
@@ -32,13 +33,19 @@ LESSON_CSS = """
 .st-key-lesson_bar [data-testid="stColumn"]:first-child [data-testid="stMarkdownContainer"]:not(.st-key-lesson_tally *) {
   font-size: 0.9rem;
   line-height: 1.4; max-height: 3.8rem; overflow-y: auto; }
-.st-key-lesson_tally { position: fixed; left: 0.5rem; top: 9rem; width: 21vw; max-height: calc(100vh - 9.5rem);
-  overflow-y: auto; z-index: 999980; padding: 0.4rem 0.6rem; border-radius: 0.5rem; font-size: 0.8rem;
+.st-key-lesson_tally { position: fixed; left: 0.5rem; top: 9rem; width: 25vw; max-height: calc(100vh - 9.5rem);
+  overflow-y: auto; z-index: 999980; padding: 0.4rem 0.6rem; border-radius: 0.5rem; font-size: 1rem;
   background: var(--attnviz-page-bg, Canvas); border: 1px solid rgba(128, 128, 128, 0.55);
   box-shadow: 0 0.2rem 0.8rem rgba(0, 0, 0, 0.25); }
-.st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; } /* the bars first */
-.st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 0.75rem; line-height: 1.35; }
-.st-key-lesson_tally [data-testid="stColumn"] { width: 100% !important; flex: 0 0 auto !important; }
+/* The QR code and the code side by side, the address under them: words at 16 px at least, the code at 40 px, for the
+   back row. */
+.st-key-lesson_tally [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
+.st-key-lesson_tally [data-testid="stColumn"] { min-width: 0 !important; }
+.st-key-lesson_tally p, .st-key-lesson_tally code { font-size: 1rem; line-height: 1.35; }
+.st-key-lesson_tally [data-testid="stVerticalBlock"] { gap: 0.3rem; }
+.st-key-lesson_tally [data-testid="stCode"] pre { padding: 0.2rem 0.5rem; }
+.st-key-lesson_tally [data-testid="stCode"] code { font-size: 0.8rem; }
+.st-key-lesson_code strong { display: block; font-size: 2.5rem; line-height: 1.1; white-space: nowrap; }
 /* A phone: the note on its line, the four buttons in one row under it (stacked, they took 374 of 844 px), and the
    bar alone holds the top: the Playground's controls scroll with the page. */
 @media (max-width: 640px) {

@@ -53,6 +53,8 @@ LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whethe
 LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where
 LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
 CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
+CLASS_ANSWERED = "lesson.class_answered"  # its answers as Answer closed it (TallyCounts): the bars beside the reveal
+LESSON_KEYED = "lesson.keyed"  # a key asked the bar for "ask" (Ask the class) or "qr" (the code large), this run
 CLASS_RATES = "class.rates"  # this session's token buckets for class answers and code guesses, by kind
 ARRIVAL = "lesson.arrival"  # counts a lesson's arrivals at a step: each scrolls its page to the step's subject, once
 

@@ -2,7 +2,6 @@
 and reopened from it, presented step by step (the question first, its answer after), and a class question answered
 by several students at once, tallied on the teacher's screen."""
 
-import html
 import re
 import time
 
@@ -15,10 +14,22 @@ from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
-from bench.attack import HOSTILE_NOTE, HOSTILE_QUESTION, HOSTILE_TITLE, hostile_lesson
+from bench.attack import HOSTILE_NOTE, HOSTILE_TITLE, hostile_lesson
+from bench.harness.triggers import trigger_state
 from tests.app.test_playground import guess, send_browser_voter
 from tests.app.test_text import gfm_autolinks, spoken
-from tests.support.apptest import answer_said, as_read, button, chart, open_app, playground, texts, use_control, views
+from tests.support.apptest import (
+    answer_said,
+    as_read,
+    button,
+    chart,
+    chart_keys,
+    open_app,
+    playground,
+    texts,
+    use_control,
+    views,
+)
 
 
 def add_this_setup(at):
@@ -124,7 +135,7 @@ def test_a_class_answers_a_question_and_the_teacher_sees_the_tally():
     assert counts.voters == 3 and counts.counts[3] == 2 and counts.counts[10] == 1
     teacher.run()
     bars = chart(teacher, "lesson.tally")["data"][0]
-    assert list(bars["x"])[:4] == ["0: The", "1: movie", "2: was", "3: not"]
+    assert list(bars["y"])[:4] == ["0: The", "1: movie", "2: was", "3: not"] and list(bars["x"])[3] == 2
     assert "3 answered" in chart(teacher, "lesson.tally")["layout"]["title"]["text"]
 
 
@@ -172,9 +183,8 @@ def test_a_hostile_question_is_plain_text_in_the_class_chart():
     at.button(key="lesson.ask").click().run()
     figure = chart(at, "lesson.tally")
     title = figure["layout"]["title"]["text"]
-    assert "https://evil.example/q" in title and PLOTLY_MARKUP.search(title) is None, title
-    assert html.unescape(title) == "0 answered: " + HOSTILE_QUESTION.replace("<br>\u202e", "<br>")
-    assert all(PLOTLY_MARKUP.search(label) is None for label in figure["data"][0]["x"])
+    assert title == "0 answered"  # the question is said in the bar, whole (lesson_words)
+    assert all(PLOTLY_MARKUP.search(label) is None for label in figure["data"][0]["y"])
 
 
 def student_in(teacher) -> tuple[object, str]:
@@ -183,13 +193,48 @@ def student_in(teacher) -> tuple[object, str]:
     return open_app(join=code), code
 
 
-def test_the_teacher_sees_answers_per_minute_and_a_vote_after_the_step_moved_on_is_refused():
+def test_the_class_bars_stay_through_answer_with_the_right_answer_marked_and_go_with_next():
+    teacher = present_ready("Attention in 15 minutes")  # step 1: which word will “good” attend to most? (“not”)
+    teacher.button(key="lesson.ask").click().run()
+    for key in (3, 10):
+        student, code = student_in(teacher)
+        guess(student, 4, key)
+    teacher.button(key="lesson.next").click().run()  # Answer: the question closes, its bars stay
+    bars = chart(follow(teacher), "lesson.tally")
+    assert list(bars["data"][0]["y"])[3] == "✓ 3: not" and "✓" not in "".join(bars["data"][0]["y"][4:])
+    assert list(bars["data"][0]["x"]) == [0, 0, 0, 1] + [0] * 6 + [1, 0]
+    assert bars["layout"]["title"]["text"] == "2 answered"
+    assert "Right answer: **3: not**" in texts(teacher.markdown).replace("\\", "")  # shown literally
+    with pytest.raises(AttnvizInputError, match="has closed"):
+        shared_tally().answer(code, "late", 0, now=time.time())
+    teacher.button(key="lesson.next").click().run()  # Next: another step, the bars go
+    assert "lesson.tally" not in chart_keys(follow(teacher))
+
+
+def send_lesson_key(at, move: str):
+    """A key pressed while a lesson is presented, as the page's script sends it: the trigger "move"."""
+    (keys,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_lesson_keys"]
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(keys.proto.id, "move", move))
+    return at._run(states)
+
+
+def test_a_key_asks_the_class_and_shows_its_code_large():
+    teacher = present_ready("Attention in 15 minutes")
+    send_lesson_key(teacher, "ask")
+    code = teacher.session_state["lesson.class_question"]
+    send_lesson_key(teacher, "qr")
+    assert [c.value for c in teacher.code if c.value.endswith(f"?join={code}")]
+
+
+def test_the_teacher_sees_how_many_answered_and_a_vote_after_the_step_moved_on_is_refused():
     teacher = present_ready("Attention in 15 minutes")
     teacher.button(key="lesson.ask").click().run()
     student, code = student_in(teacher)
     guess(student, 4, 3)
     teacher.run()
-    assert f"Class code **{code}** · 1 answers in the last minute" in texts(teacher.markdown)
+    assert f"Class code **{code}**" in texts(teacher.markdown)
+    assert chart(teacher, "lesson.tally")["layout"]["title"]["text"] == "1 answered"  # students, not answers
     teacher.button(key="lesson.next").click().run()  # "Answer": the step moves on, its question closes
     assert "lesson.class_question" not in teacher.session_state
     guess(student, 4, 10)  # a late change of mind

@@ -23,6 +23,7 @@ SUBJECTS = {
     "geometry": ".st-key-geometry_arrows",
     "multi_head": ".st-key-mh-heads",
     "why_scale": ".st-key-why_variance",
+    "watch_it_learn": ".st-key-induction-train",
 }
 # A teacher's own lesson, as its link brings it: three pages, one question.
 OWN = plans.LessonPlan(
