@@ -126,7 +126,7 @@ def maps(result, tokens, labels: list[str], query: int, font: int) -> None:
     title = f"{words.head_name(last, head).capitalize()}: weights"
     view = head_map(attention[last, head], labels, causal=True, query=query, title=title, font_size=font)
     future = np.triu(np.ones((n, n), bool), 1)
-    shown, asked, _ = predict.ask_rows(PAGE, [view], [(attention[last, head], future)], query)
+    shown, asked, asking = predict.ask_rows(PAGE, [view], [(attention[last, head], future)], query)
     columns = st.columns(result.config.layers, gap="small")
     with columns[-1]:
         show_matrices(shown, key="induction.last", height=height, font_size=font,
@@ -137,8 +137,10 @@ def maps(result, tokens, labels: list[str], query: int, font: int) -> None:
         with columns[0]:
             show_matrices([head_map(attention[0, first], labels, causal=True, query=query, title=title, font_size=font)],
                           key="induction.first", height=height, font_size=font)  # fmt: skip
-    predicted = result.next_token(tokens)[query]
-    st.markdown(literal(words.example_text(tokens, query, len(tokens) // 2, attention[last, head, query], predicted)))
+    if not asking:  # the sentence gives the answer away
+        predicted = result.next_token(tokens)[query]
+        said = words.example_text(tokens, query, len(tokens) // 2, attention[last, head, query], predicted)
+        st.markdown(literal(said))
     st.caption(words.MAPS_HELP)
 
 

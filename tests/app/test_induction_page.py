@@ -14,6 +14,7 @@ from attnviz.lessons import induction as words
 from attnviz.lessons.training import percent
 from attnviz.train.induction import InductionConfig, train_induction
 from attnviz.ui.induction import DRAWN_SEED
+from tests.app.test_crafted_guesses import send_guess
 from tests.app.test_watch_it_learn import rerun_until
 from tests.classroom.test_share import pack
 from tests.support.apptest import as_read, echarts, matrix_views, open_page, playground, setting_key, texts
@@ -84,6 +85,12 @@ def test_the_last_layers_head_is_asked_first_then_drawn(trained):
     first = matrix_views(at, "induction.first")["head"]
     tokens = trained.fresh(1, DRAWN_SEED, length=trained.seq_len).tokens[0]
     assert first["rows"][0].endswith(str(tokens[0])) and len(first["rows"]) == len(tokens)
+    assert "An induction head looks back" not in said(at)  # it would give the answer away
+    query, T = 2 * trained.seq_len - 2, trained.seq_len  # the page's query by default: the second copy's last but one
+    send_guess(at, "induction.last", {"view": "head", "col": query - T + 1})
+    assert not at.exception and "cover" not in matrix_views(at, "induction.last")["head"]
+    weight = trained.attention(tokens)[-1, 0, query, query - T + 1]
+    assert f"position {query - T}, followed by {tokens[query - T + 1]}; the head puts {percent(weight)}" in said(at)
 
 
 @pytest.mark.parametrize("pair", [(1, 0), (0, 0)], ids=["induction head off", "first layer off"])
