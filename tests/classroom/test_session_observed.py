@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from attnviz.classroom.session import Said, Session
 from attnviz.core.playground_state import randomise
 from attnviz.lessons import predictions
@@ -64,3 +66,43 @@ def test_a_prediction_on_another_state_does_not_uncover_this_one():
     assert answered.asked() is not None and answered.state == predictions.outcome(asked.state)
     moved = answered.apply(control("focus", 1))
     assert moved.asked() is None and moved.last_prediction() == answered.last_prediction()
+
+
+def refused_first() -> Session:
+    session = Session().apply(control("focus", 99))
+    assert session.said.refused == "the focus token must be a whole number from 0 to 11, not 99."
+    return session
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        control("causal", False),  # the value it already has: no move, nothing to say
+        control("sentence", "typed"),  # no control beside the views
+        {"causal": True},  # no such event
+        {"guess": {"row": 4, "col": 3}},  # a click on a view that is not covered
+    ],
+)
+def test_the_next_event_clears_a_refusal_whatever_it_does(event):
+    after = refused_first().apply(event)
+    assert after.said == Said() and after.state == OPENING
+    assert not after.needs_full_run(open_tab_follows_views=True)
+
+
+def test_a_key_picked_for_the_mask_question_clears_a_refusal():
+    session = Session(state=replace(OPENING, predict="zeroed")).apply(control("focus", 99))
+    assert session.said.refused
+    picked = session.apply({"guess": {"row": 4, "col": 5}})
+    assert picked.said == Said() and picked.current_picks() == (5,)
+
+
+def test_a_click_on_uncovered_weights_is_no_prediction_and_nothing_a_class_could_count():
+    clicked = Session().apply({"guess": {"view": "weights", "row": 4, "col": 3}})
+    assert clicked.last_prediction() is None and clicked.answers.kept == ()
+
+
+def test_a_share_link_opens_on_its_state_and_the_moves_after_it_undo_back_to_it():
+    linked = Session().apply(control("causal", True)).started_from(randomise(OPENING, 7))
+    assert linked.state == randomise(OPENING, 7) and not linked.can_undo and linked.said == Said()
+    moved = linked.apply(control("scale", False))
+    assert moved.undo_stack == (randomise(OPENING, 7),) and moved.undone().state == randomise(OPENING, 7)

@@ -3,6 +3,10 @@ message when the store is gone, and every one of the closed codes the tally reme
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+
 import pytest
 
 from attnviz.classroom.redis_tally import RedisTally
@@ -59,3 +63,51 @@ def test_a_code_that_cannot_be_one_is_told_how_long_codes_live(tally, code, show
     words = f"No open question has the code {shown}: check the code on the teacher's screen"
     assert said(lambda: tally.answer(code, "s1", 0, now=T0)) == f"{words} (it expires after 2 hours)."
     assert said(lambda: tally.counts(code, now=T0)) == f"{words} (it expires after 2 hours)."
+
+
+def test_a_typo_in_a_code_is_said_at_once_even_while_the_store_is_down(redis_server):
+    tally = RedisTally.from_url(redis_server.url)
+    redis_server.stop()
+    for typed in ("K7P2Q!", "K7P2QXY", "K7P2Q0"):  # a stray mark, a letter too many, a zero (no 0 in any code)
+        assert said(lambda typed=typed: tally.answer(typed, "s1", 0, now=T0)).startswith(
+            "No open question has the code"
+        )
+        assert said(lambda typed=typed: tally.counts(typed, now=T0)).startswith("No open question has the code")
+
+
+def test_a_store_with_a_short_lifetime_says_that_lifetime(redis_server):
+    tally = RedisTally.from_url(redis_server.url, ttl_s=90)
+    for typed in ("K7P2Q!", "K7P2QX"):  # not a code at all, and a code no question has
+        assert said(lambda typed=typed: tally.answer(typed, "s1", 0, now=T0)).endswith("(it expires after 90 seconds).")
+        assert said(lambda typed=typed: tally.counts(typed, now=T0)).endswith("(it expires after 90 seconds).")
+
+
+def test_a_store_restarted_between_two_questions_takes_the_second(redis_server):
+    tally = RedisTally.from_url(redis_server.url)
+    tally.open("Before?", ("a", "b"), now=T0)  # the client now holds a connection the restart will close
+    redis_server.stop()
+    redis_server.start()
+    code = tally.open("After?", ("a", "b"), now=T0 + 1)
+    assert tally.counts(code, now=T0 + 1).question == "After?"
+
+
+def test_a_store_that_stops_answering_is_said_and_the_page_is_not_left_waiting(redis_server):
+    tally = RedisTally.from_url(redis_server.url)
+    code = tally.open("Which?", ("a", "b"), now=T0)
+    outcome = []
+
+    def read() -> None:
+        try:
+            tally.counts(code, now=T0)
+        except AttnvizInputError as error:
+            outcome.append(str(error))
+
+    os.kill(redis_server.process.pid, signal.SIGSTOP)  # alive, connected, silent
+    try:
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(60)  # the deadline only ends a broken run: the client's own timeout is 2 s
+        assert not reader.is_alive(), "the teacher's page is still waiting for a store that does not answer"
+    finally:
+        os.kill(redis_server.process.pid, signal.SIGCONT)
+    assert outcome == [UNREACHABLE]
