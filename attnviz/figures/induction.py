@@ -4,7 +4,7 @@ every head's prefix-matching score, with the step where the score first passed t
 from __future__ import annotations
 
 from attnviz.figures.colours import BLUE, ORANGE, SKY, VERMILION
-from attnviz.figures.training import _aria, _title
+from attnviz.figures.training import aria_data, chart_title, step_axis
 
 HEAD_COLOURS = (BLUE, VERMILION, SKY, ORANGE, "#009E73", "#CC79A7", "#000000", "#E69F00")  # Okabe–Ito
 
@@ -27,8 +27,8 @@ def _chart(title: str, total_steps: int, series: list, y_axis: dict, items: int,
     axis_font = {"fontSize": font_size - 1}
     return {
         "animation": False,
-        "aria": _aria(max(items, 1)),
-        "title": _title(title, font_size),
+        "aria": aria_data(max(items, 1)),
+        "title": chart_title(title, font_size),
         "tooltip": {"trigger": "axis"},
         "legend": {"top": font_size + 11, "left": 0, "itemGap": 14, "textStyle": axis_font},
         "grid": {
@@ -38,16 +38,7 @@ def _chart(title: str, total_steps: int, series: list, y_axis: dict, items: int,
             "bottom": font_size + 9,
             "containLabel": True,
         },
-        "xAxis": {
-            "type": "value",
-            "min": 0,
-            "max": total_steps,
-            "name": "training step",
-            "nameLocation": "middle",
-            "nameGap": font_size + 9,
-            "nameTextStyle": axis_font,
-            "axisLabel": axis_font,
-        },
+        "xAxis": step_axis(total_steps, font_size),
         "yAxis": y_axis | {"axisLabel": axis_font},
         "series": series,
     }

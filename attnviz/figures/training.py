@@ -17,13 +17,28 @@ CURVES = (  # history field, legend name, colour, y axis (0: loss, 1: accuracy)
 )
 
 
-def _aria(items: int) -> dict:
+def aria_data(items: int) -> dict:
     """A screen reader (and a browser test) reads every point: "the data for <series> is x; y; …"."""
     return {"enabled": True, "label": {"data": {"maxCount": items, "separator": {"middle": "; ", "end": "."}}}}
 
 
-def _title(text: str, font_size: int) -> dict:
+def chart_title(text: str, font_size: int) -> dict:
     return {"text": text, "left": 0, "textStyle": {"fontSize": font_size + 1}}
+
+
+def step_axis(total_steps: int, font_size: int) -> dict:
+    """The training step from 0 to the run's last, whatever has been trained so far: the curves grow left to right."""
+    axis_font = {"fontSize": font_size - 1}
+    return {
+        "type": "value",
+        "min": 0,
+        "max": total_steps,
+        "name": "training step",
+        "nameLocation": "middle",
+        "nameGap": font_size + 9,
+        "nameTextStyle": axis_font,
+        "axisLabel": axis_font,
+    }
 
 
 def curves_option(history, total_steps: int, *, at_step: int | None = None, font_size: int = 13) -> dict:
@@ -55,21 +70,12 @@ def curves_option(history, total_steps: int, *, at_step: int | None = None, font
     axis_font = {"fontSize": font_size - 1}
     return {
         "animation": False,
-        "aria": _aria(3 * max(len(history), 1)),
-        "title": _title("Training loss and accuracy", font_size),
+        "aria": aria_data(3 * max(len(history), 1)),
+        "title": chart_title("Training loss and accuracy", font_size),
         "tooltip": {"trigger": "axis"},
         "legend": {"top": font_size + 11, "left": 0, "itemGap": 14, "textStyle": axis_font},
         "grid": {"left": 4, "right": 8, "top": 2 * font_size + 30, "bottom": font_size + 9, "containLabel": True},
-        "xAxis": {
-            "type": "value",
-            "min": 0,
-            "max": total_steps,
-            "name": "training step",
-            "nameLocation": "middle",
-            "nameGap": font_size + 9,
-            "nameTextStyle": axis_font,
-            "axisLabel": axis_font,
-        },
+        "xAxis": step_axis(total_steps, font_size),
         "yAxis": [
             {"type": "log", "axisLabel": axis_font | {"color": VERMILION}, "splitLine": {"show": False}},
             {"type": "value", "min": 0, "max": 1, "axisLabel": axis_font},
@@ -120,8 +126,8 @@ def cls_rows_option(rows: ClassRows, target_position: int, labels, *, title: str
         "animation": True,  # the bars glide to their new heights as training moves them
         "animationDuration": 0,
         "animationDurationUpdate": 300,
-        "aria": _aria(2 * n),
-        "title": _title(title, font_size),
+        "aria": aria_data(2 * n),
+        "title": chart_title(title, font_size),
         "tooltip": {"trigger": "axis"},
         "legend": {"top": font_size + 11, "left": 0, "itemGap": 14, "textStyle": {"fontSize": font_size - 1}},
         "grid": {"left": 4, "right": 2 * font_size + 6, "top": 2 * font_size + 34, "bottom": 4, "containLabel": True},

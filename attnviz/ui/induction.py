@@ -122,7 +122,7 @@ def maps(result, tokens, labels: list[str], query: int, font: int) -> None:
     prefix, previous, duplicate = result.head_scores()
     last, head = result.config.layers - 1, int(prefix[-1].argmax())
     n = len(tokens)
-    height = head_map_height(n, presenting=state.presenting())
+    height = head_map_height(n, presenting=False)  # as tall on a projector: the class reads its cells
     title = f"{words.head_name(last, head).capitalize()}: weights"
     view = head_map(attention[last, head], labels, causal=True, query=query, title=title, font_size=font)
     future = np.triu(np.ones((n, n), bool), 1)
