@@ -131,16 +131,25 @@ def removed_key(n: int, removed: int | None) -> np.ndarray | None:
     return mask
 
 
-def value_norms(v: np.ndarray, out_weight: np.ndarray) -> np.ndarray:
+def out_grams(out_weight: np.ndarray, heads: int) -> np.ndarray:
+    """Each head's slice of the output projection times its own transpose, W_O^h W_O^hᵀ, in float64: (heads, d_head,
+    d_head). Made once, when a model loads, so that value_norms costs d_head² a key instead of d_head · d_model.
+
+    out_weight: (heads · d_head, d_model), whose rows h·d_head … (h+1)·d_head take head h's output.
+    """
+    per_head = out_weight.reshape(heads, -1, out_weight.shape[1]).astype(np.float64)  # (heads, d_head, d_model)
+    return per_head @ per_head.transpose(0, 2, 1)  # (heads, d_head, d_head)
+
+
+def value_norms(v: np.ndarray, grams: np.ndarray) -> np.ndarray:
     """‖v_j W_O^h‖ for every head h and key j (Kobayashi et al. 2020): how large a vector key j hands on through h.
 
-    v: (heads, n, d_head), what went into attention; out_weight: the output projection (heads · d_head, d_model),
-    whose rows h·d_head … (h+1)·d_head take head h's output. Returns (heads, n), float32.
+    v: (heads, n, d_head), what went into attention; grams: out_grams of the output projection. ‖v W‖² = v (W Wᵀ) vᵀ,
+    in float64. Returns (heads, n), float32.
     """
-    heads, _, d_head = v.shape
-    per_head = out_weight.reshape(heads, d_head, out_weight.shape[1])  # (heads, d_head, d_model), a view
-    moved = np.matmul(v, per_head)  # (heads, n, d_model)
-    return np.linalg.norm(moved, axis=-1)  # (heads, n)
+    v = v.astype(np.float64)  # (heads, n, d_head)
+    squares = np.einsum("hnd,hnd->hn", v @ grams, v)  # (heads, n)
+    return np.sqrt(np.maximum(squares, 0.0)).astype(np.float32)
 
 
 def stack_layers(per_layer: list[tuple[np.ndarray, ...]]) -> dict[str, np.ndarray]:

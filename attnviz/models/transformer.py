@@ -21,6 +21,7 @@ from attnviz.models.layers import (
     layer_norm,
     linear,
     merge_heads,
+    out_grams,
     removed_key,
     rms_norm,
     rope_tables,
@@ -61,6 +62,7 @@ class Transformer(Model):
         self.tokenizer.no_truncation()
         self.tokenizer.encode_special_tokens = True  # a typed "[CLS]" or "<|im_start|>" is text a student typed
         self._activation = ACTIVATIONS[self.spec.activation]
+        self._grams = [out_grams(self.weights[f"{i}.o"], self.n_heads) for i in range(self.n_layers)]  # value_norms
 
     def token_text(self, token_id: int) -> str:
         """The text a token stands for (a leading space included); part of a character shows as �."""
@@ -109,7 +111,7 @@ class Transformer(Model):
             else:  # residual, then LayerNorm (BERT)
                 x = self._norm(x + attended, f"{p}norm1")
                 x = self._norm(x + self._feed_forward(x, p), f"{p}norm2")  # (n, d)
-            per_layer.append((weights, q, k, v, value_norms(v, W[f"{p}o"])))
+            per_layer.append((weights, q, k, v, value_norms(v, self._grams[layer])))
         if "final_norm.weight" in W:
             x = self._norm(x, "final_norm")  # (n, d)
         out = {**stack_layers(per_layer), "hidden": x}
