@@ -18,6 +18,7 @@ from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import through_the_router, training_owner
 from attnviz.ui.text import literal
+from attnviz.ui.training_run import watched
 
 through_the_router()  # a fresh server's first visit to this address: through app.py
 
@@ -86,18 +87,7 @@ def finish(run) -> None:
 @st.fragment(run_every=POLL_S if state.kept(state.TRAINING_RUN) is not None else None)
 def live_view() -> None:
     """While a run trains or waits: its progress, a Stop button and the charts, redrawn from the worker's latest."""
-    run = state.kept(state.TRAINING_RUN)
-    if run is None or run.done:
-        if run is not None:
-            finish(run)
-        st.rerun()  # the whole page: the result, and Train back
-    progress = run.poll()
-    bar, stop = st.columns([5, 1], vertical_alignment="bottom")
-    if progress is None:
-        bar.info(words.queue_message(run.runs_ahead()), icon=":material/hourglass_top:")
-    else:
-        bar.progress(progress.fraction, text=words.progress_text(progress, run.config))
-    stop.button("Stop", icon=":material/stop:", on_click=run.stop, disabled=run.stopping, width="stretch")
+    run, progress = watched(state.TRAINING_RUN, finish, words.progress_text)
     cls_rows = progress.cls_rows if progress else words.starting_rows(run.config)
     charts(progress.history if progress else (), run.config.total_steps, cls_rows, run.config.target_position)
 

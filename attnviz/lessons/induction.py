@@ -112,8 +112,10 @@ def knockout_text(knocked: list[tuple[int, int]], accuracy_all: float, accuracy_
     )
 
 
-def progress_text(step: int, total: int, layers: int) -> str:
-    return f"Training {layers} layer{'s' if layers > 1 else ''}: step {step:,} of {total:,}"
+def progress_text(progress, config) -> str:
+    """The bar's words for an InductionProgress of a run of ``config``."""
+    layers = f"{config.layers} layer{'s' if config.layers > 1 else ''}"
+    return f"Training {layers}: step {progress.step:,} of {progress.total_steps:,}"
 
 
 def first_layer_head(previous, duplicate) -> int:

@@ -17,7 +17,6 @@ from attnviz.core.limits import MAX_SEED
 from attnviz.figures.induction import losses_option, prefix_scores_option
 from attnviz.figures.real_model import head_map, head_map_height
 from attnviz.lessons import induction as words
-from attnviz.lessons.training import queue_message
 from attnviz.train import background
 from attnviz.train.induction import InductionConfig
 from attnviz.ui import predict, state
@@ -27,6 +26,7 @@ from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import training_owner
 from attnviz.ui.text import literal
+from attnviz.ui.training_run import watched
 
 PAGE = "watch_it_learn"
 POLL_S = 0.5
@@ -96,22 +96,7 @@ def finish(run) -> None:
 @st.fragment(run_every=POLL_S)
 def live_view() -> None:
     """While a run trains or waits: its progress, Stop, and the two charts from the worker's latest progress."""
-    run = state.kept(state.INDUCTION_RUN)
-    if run is None or run.done:
-        if run is not None:
-            finish(run)
-        st.rerun()
-    progress = run.poll()
-    bar, stop = st.columns([5, 1], vertical_alignment="bottom")
-    if progress is None:
-        bar.info(queue_message(run.runs_ahead()), icon=":material/hourglass_top:")
-    else:
-        bar.progress(
-            progress.fraction, text=words.progress_text(progress.step, progress.total_steps, run.config.layers)
-        )
-    stop.button(
-        "Stop", icon=":material/stop:", on_click=run.stop, disabled=run.stopping, width="stretch", key="induction.stop"
-    )
+    run, progress = watched(state.INDUCTION_RUN, finish, words.progress_text, stop_key="induction.stop")
     charts(progress.history if progress else (), run.config.steps)
 
 
