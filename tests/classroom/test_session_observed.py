@@ -106,3 +106,10 @@ def test_a_share_link_opens_on_its_state_and_the_moves_after_it_undo_back_to_it(
     assert linked.state == randomise(OPENING, 7) and not linked.can_undo and linked.said == Said()
     moved = linked.apply(control("scale", False))
     assert moved.undo_stack == (randomise(OPENING, 7),) and moved.undone().state == randomise(OPENING, 7)
+
+
+def test_keys_picked_for_the_mask_question_are_dropped_by_any_change():
+    session = Session(state=replace(OPENING, predict="zeroed")).apply({"guess": {"row": 4, "col": 5}})
+    assert session.current_picks() == (5,)
+    changed = session.apply(control("temperature", 2.0))
+    assert changed.current_picks() == () and changed.question().picked({"row": 4, "col": 6}) == (6,)

@@ -12,6 +12,7 @@ import pytest
 from attnviz.classroom.redis_tally import RedisTally
 from attnviz.classroom.tally import MAX_CLOSED_QUESTIONS, MemoryTally, TallyUnavailable
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_OPTIONS, MAX_SETUP_CHARS
 
 T0 = 1_700_000_000.0
 UNREACHABLE = (
@@ -111,3 +112,31 @@ def test_a_store_that_stops_answering_is_said_and_the_page_is_not_left_waiting(r
     finally:
         os.kill(redis_server.process.pid, signal.SIGCONT)
     assert outcome == [UNREACHABLE]
+
+
+def test_a_question_of_the_longest_sentence_and_setup_opens_and_one_more_is_refused(tally):
+    options = [f"{i}: w{i}" for i in range(MAX_OPTIONS)]
+    code = tally.open("Which key?", options, now=T0, setup="s" * MAX_SETUP_CHARS)
+    counts = tally.counts(code, now=T0)
+    assert counts.options == tuple(options) and len(counts.setup) == MAX_SETUP_CHARS
+    assert said(lambda: tally.open("Which key?", [*options, "one more"], now=T0)) == (
+        f"A class question takes 2 to {MAX_OPTIONS} answers ({MAX_OPTIONS + 1} here): "
+        "use a sentence of at most 24 tokens to ask the class."
+    )
+    assert said(lambda: tally.open("Which key?", options, now=T0, setup="s" * (MAX_SETUP_CHARS + 1))).startswith(
+        f"This setup is too large to ask the class ({MAX_SETUP_CHARS + 1:,} characters in its link; at most "
+    )
+
+
+def test_a_closed_code_is_forgotten_after_the_lifetime_while_other_questions_stay_open():
+    tally = MemoryTally(ttl_s=100)
+    closed = tally.open("First?", ("a", "b"), now=T0)
+    tally.close(closed, now=T0)
+    still_open = tally.open("Second?", ("a", "b"), now=T0 + 50)
+    assert said(lambda: tally.answer(closed, "s1", 0, now=T0 + 99)).endswith(
+        "has closed: the teacher has moved on to the next step."
+    )
+    assert said(lambda: tally.answer(closed, "s1", 0, now=T0 + 100)) == (
+        f"No open question has the code {closed}: check the code on the teacher's screen (it expires after 100 seconds)."
+    )
+    assert tally.counts(still_open, now=T0 + 100).question == "Second?"
