@@ -112,6 +112,16 @@ def knockout_text(knocked: list[tuple[int, int]], accuracy_all: float, accuracy_
     )
 
 
+def stale_note(trained, chosen) -> str | None:
+    """Said when the settings no longer match the run shown (None when they do)."""
+    if (trained.layers, trained.steps, trained.seed) == (chosen.layers, chosen.steps, chosen.seed):
+        return None
+    return (
+        f"Shown: the run with {trained.layers} layer{'s' if trained.layers > 1 else ''}, {trained.steps:,} steps and "
+        f"seed {trained.seed}. Press Train for the settings chosen now."
+    )
+
+
 def progress_text(progress, config) -> str:
     """The bar's words for an InductionProgress of a run of ``config``."""
     layers = f"{config.layers} layer{'s' if config.layers > 1 else ''}"

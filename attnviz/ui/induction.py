@@ -168,6 +168,8 @@ def result_view(result) -> None:
     charts(result.history, result.config.steps)
     st.caption(literal(words.phase_text(result.log_steps, result.first_half_loss, result.repeated_half_loss,
                                         result.prefix_matching, result.vocab_size)))  # fmt: skip
+    if note := words.stale_note(result.config, chosen_config()):
+        st.warning(literal(note), icon=":material/update:")
     prefix, previous, duplicate = result.head_scores()
     st.success(literal(words.circuit_text(result.config.layers, result.copy_accuracy(), prefix, previous, duplicate)),
                icon=":material/school:")  # fmt: skip

@@ -134,3 +134,10 @@ def test_open_in_playground_hands_over_the_heads_weights(trained, layer):
     assert handed.tokens == tuple(str(token) for token in tokens) and handed.causal
     expected = trained.attention(tokens)[layer, 0]  # the Playground keeps each imported number to 9 digits or so
     np.testing.assert_allclose(handed.result().weights, expected, rtol=1e-6, atol=1e-7)
+
+
+def test_new_settings_say_the_run_shown_is_the_old_one(trained):
+    at = induction_page(trained)
+    assert not at.warning
+    at.number_input(key=setting_key(PAGE, "induction_seed")).set_value(3).run()
+    assert "seed 0. Press Train" in as_read(texts(at.warning))

@@ -11,6 +11,7 @@ from hypothesis.extra.numpy import arrays
 from attnviz import AttnvizInputError
 from attnviz.lessons import induction as words
 from attnviz.lessons.training import percent
+from attnviz.train.induction import InductionConfig
 
 shares = st.floats(0, 1, allow_nan=False)
 
@@ -80,3 +81,13 @@ def test_a_typed_r_that_is_not_one_is_refused(typed):
 
 def test_a_typed_r_is_read():
     assert words.parse_tokens(" 3, 5 7 ", 64, 10) == [3, 5, 7]
+
+
+@given(st.integers(1, 2), st.integers(1, 4000), st.integers(0, 99), st.integers(1, 2), st.integers(1, 4000))
+def test_the_stale_note_is_said_exactly_when_a_setting_differs(layers, steps, seed, chosen_layers, chosen_steps):
+    trained = InductionConfig(layers=layers, steps=steps, seed=seed)
+    chosen = InductionConfig(layers=chosen_layers, steps=chosen_steps, seed=seed)
+    note = words.stale_note(trained, chosen)
+    assert (note is None) == ((layers, steps) == (chosen_layers, chosen_steps))
+    if note:
+        assert f"{layers} layer" in note and f"{steps:,} steps" in note and f"seed {seed}" in note
