@@ -48,7 +48,7 @@ class InductionConfig:
     heads: int = 1  # with two, both last-layer heads learn to copy, and knocking one out leaves the other
     d_model: int = 32
     vocab_size: int = 64
-    seq_len: int = 10  # T: each sequence is T random tokens r, then r again (2T tokens)
+    seq_len: int = 10  # T: a sequence is 2T tokens ending in r then r again, r up to T long (induction_data)
     steps: int = 3000
     batch_size: int = 32
     learning_rate: float = 0.003  # Adam's step size
