@@ -1,4 +1,5 @@
-"""Real pretrained models whose every attention head runs through ``attnviz.attention``.
+"""Real pretrained models whose every attention head is what ``attnviz.attention`` gives on its q, k and v, bit for bit
+(all heads of a layer computed at once, in its steps: attnviz.models.layers.attend_heads).
 
 >>> from attnviz.models import load_model
 >>> model = load_model("all-MiniLM-L6-v2")        # or "SmolLM2-135M"

@@ -9,7 +9,17 @@ import pytest
 
 from attnviz import attention
 from attnviz.models.gguf_convert import unpermute_rows
-from attnviz.models.layers import attend_heads, erf, gelu, merge_heads, rope_tables, rotate, silu, split_heads
+from attnviz.models.layers import (
+    attend_heads,
+    erf,
+    gelu,
+    merge_heads,
+    removed_key,
+    rope_tables,
+    rotate,
+    silu,
+    split_heads,
+)
 
 
 def test_erf_is_within_2e_7_of_math_erf():
@@ -77,10 +87,15 @@ def test_split_and_merge_heads_are_inverse():
     np.testing.assert_array_equal(merge_heads(heads), x)
 
 
-def test_attend_heads_is_attention_head_by_head():
-    q, k, v = np.random.default_rng(2).standard_normal((3, 4, 5, 6)).astype(np.float32)  # (heads, n, d_head) each
-    weights, outputs = attend_heads(q, k, v, causal=True)
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("removed", [None, 0, 3])
+@pytest.mark.parametrize(("n", "d_head"), [(5, 6), (1, 8), (32, 64)])
+def test_attend_heads_is_attention_head_by_head_bit_for_bit(causal, removed, n, d_head):
+    rng = np.random.default_rng(n + d_head)
+    q, k, v = (rng.standard_normal((4, n, d_head)).astype(np.float32) * 4 for _ in range(3))  # (heads, n, d_head)
+    mask = removed_key(n, removed if removed is None or removed < n else None)
+    weights, outputs = attend_heads(q, k, v, causal=causal, mask=mask)
     for head in range(4):
-        result = attention(q[head], k[head], v[head], causal=True)
+        result = attention(q[head], k[head], v[head], causal=causal, mask=mask)
         np.testing.assert_array_equal(weights[head], result.weights)
         np.testing.assert_array_equal(outputs[head], result.output.astype(np.float32))  # as the pass goes on
