@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from attnviz import AttnvizInputError
 from attnviz.core.limits import MAX_WAITING
 from attnviz.models.base import Model, check_sentence
-from attnviz.models.registry import check_model_name, load_model, loaded_models
+from attnviz.models.registry import MODEL_NAMES, check_model_name, load_model, loaded_models
 from attnviz.models.runs import ModelRun
 
 WAITING, LOADING, RUNNING, DONE, FAILED, SKIPPED = "waiting", "loading", "running", "done", "failed", "skipped"
@@ -154,7 +154,13 @@ class Worker:
 
     def _forget_old(self) -> None:
         """Drops the least recently asked-for finished jobs beyond KEEP_JOBS or KEEP_BYTES; waiting ones and the
-        newest finished one stay."""
+        newest finished one stay. Runs of a user's model that has since been let go (attnviz.models.registry keeps
+        one) are dropped too: each holds its model, which would otherwise stay in memory beside the new one."""
+        gone = [
+            k for k, job in self._jobs.items() if job.done and k[0] not in MODEL_NAMES and k[0] not in self._loaded()
+        ]
+        for key in gone:
+            del self._jobs[key]
         finished = [key for key, job in self._jobs.items() if job.done]
         sizes = {key: self._jobs[key].run.nbytes if self._jobs[key].run is not None else 0 for key in finished}
         total = sum(sizes.values())

@@ -179,3 +179,16 @@ def test_a_token_taken_away_is_its_own_job_with_its_own_run(encoder):
     assert (without.result().attention[..., 2] == 0).all() and (full.result().attention[..., 2] > 0).all()
     bad = worker.submit("all-MiniLM-L6-v2", "The cat sat.", 99)
     assert bad.wait(TIMEOUT) and bad.stage == bg.FAILED and "There is no token 99 to take away" in str(bad.error)
+
+
+def test_the_runs_of_a_user_model_let_go_are_dropped(fake):
+    worker, model = fake
+    model.go.set()
+    old = worker.submit("someone/old-model", "Hello")
+    assert old.wait(TIMEOUT) and old.stage == bg.DONE
+    assert worker.submit("someone/old-model", "Hello") is old  # kept while its model is loaded
+    worker._loaded = lambda: ("someone/new-model",)  # the registry let the old model go for a new one
+    new = worker.submit("someone/new-model", "Hello")
+    assert new.wait(TIMEOUT) and new.stage == bg.DONE
+    assert worker.submit("all-MiniLM-L6-v2", "Hello").wait(TIMEOUT)  # a shipped model's run is never dropped so
+    assert worker.submit("someone/old-model", "Hello") is not old  # its run went, and with it the old model
