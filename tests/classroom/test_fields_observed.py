@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from attnviz.classroom.controls import set_field
 from attnviz.classroom.share import decode, encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_TOKENS, VECTOR_LIMIT
-from attnviz.core.playground_state import PlaygroundState
+from attnviz.core.playground_state import PlaygroundState, apply_edits, set_sentence
 from attnviz.lessons.playground import OPENING
 from tests.classroom.test_share import BAD_SETTING, pack
 from tests.classroom.test_share_imported import head_state, unpack
@@ -81,3 +82,26 @@ def test_the_geometry_pages_arrows_open_at_the_edge_of_the_plot_and_not_past_it(
 def test_a_real_model_setting_refused_is_named(setting, words):
     wire = unpack(encode(OPENING, "real_model", {"layer": 2}))
     assert refused(pack({**wire, "g": setting})) == f"{BAD_SETTING}: {words}"
+
+
+def test_a_setup_too_large_for_a_link_says_how_to_share_it_instead():
+    state = set_sentence(PlaygroundState(d_k=16), " ".join(f"w{i}" for i in range(40)))[0]
+    rng = np.random.default_rng(0)
+    state, _ = apply_edits(
+        state, "Q", {(row, col): float(rng.uniform(-3, 3)) for row in range(40) for col in range(16)}
+    )
+    with pytest.raises(AttnvizInputError) as error:
+        encode(state)
+    said = str(error.value)
+    assert said.startswith("This setup is too large to share as a link (") and said.endswith(
+        " characters; the limit is 6,000). A shorter sentence or fewer edited cells will fit; the export buttons "
+        "save every number."
+    )
+
+
+@pytest.mark.parametrize("link", [None, 42, ["1.abc"]])
+def test_a_link_that_is_not_text_is_damaged_in_the_same_words(link):
+    assert refused(link) == (
+        "This share link is damaged or incomplete, perhaps cut off when it was copied. "
+        "Copy the whole link again, or ask for a new one."
+    )
