@@ -133,6 +133,13 @@ def first_layer_head(previous, duplicate) -> int:
     return int(np.argmax(np.maximum(previous[0], duplicate[0])))
 
 
+def drawn_heads(prefix, previous, duplicate) -> list[int]:
+    """The head the page draws of each layer (scores (L, H)): the last layer's best at prefix matching, and before
+    it the first layer's head it reads from."""
+    last = int(np.argmax(prefix[-1]))
+    return [first_layer_head(previous, duplicate), last] if len(prefix) == 2 else [last]
+
+
 def parse_tokens(text: str, vocab_size: int, longest: int) -> list[int]:
     """A typed r: whole numbers from 0 to vocab_size - 1, separated by spaces or commas, 2 to ``longest`` of them."""
     parts = text.replace(",", " ").split()

@@ -100,12 +100,12 @@ def live_view() -> None:
     charts(progress.history if progress else (), run.config.steps)
 
 
-def maps(result, tokens, labels: list[str], query: int, font: int) -> None:
-    """The last layer's best head on a fresh [r; r], asked first, and the first layer's head it reads from."""
+def maps(result, heads: list[int], tokens, labels: list[str], query: int, font: int) -> None:
+    """The last layer's head on a fresh [r; r], asked first, and the first layer's head it reads from (``heads``:
+    the head drawn of each layer)."""
     share_the_instrument()  # the router sends it only to pages that always draw views; this one draws them here
     attention = result.attention(tokens)  # (L, H, n, n)
-    prefix, previous, duplicate = result.head_scores()
-    last, head = result.config.layers - 1, int(prefix[-1].argmax())
+    last, head = result.config.layers - 1, heads[-1]
     n = len(tokens)
     height = head_map_height(n, presenting=False)  # as tall on a projector: the class reads its cells
     title = f"{words.head_name(last, head).capitalize()}: weights"
@@ -117,7 +117,7 @@ def maps(result, tokens, labels: list[str], query: int, font: int) -> None:
         show_matrices(shown, key="induction.last", height=height, font_size=font,
                       on_guess=partial(predict.guess, "induction.last", asked))  # fmt: skip
     if result.config.layers == 2:
-        first = words.first_layer_head(previous, duplicate)
+        first = heads[0]
         title = f"{words.head_name(0, first).capitalize()}: weights"
         with columns[0]:
             show_matrices([head_map(attention[0, first], labels, causal=True, query=query, title=title, font_size=font)],
@@ -171,6 +171,7 @@ def result_view(result) -> None:
     if note := words.stale_note(result.config, chosen_config()):
         st.warning(literal(note), icon=":material/update:")
     prefix, previous, duplicate = result.head_scores()
+    heads = words.drawn_heads(prefix, previous, duplicate)
     st.success(literal(words.circuit_text(result.config.layers, result.copy_accuracy(), prefix, previous, duplicate)),
                icon=":material/school:")  # fmt: skip
     tokens = result.fresh(1, DRAWN_SEED, length=result.seq_len).tokens[0]  # (2T,)
@@ -182,14 +183,9 @@ def result_view(result) -> None:
     layer = playground.selectbox("Layer for the Playground", range(result.config.layers), format_func=lambda i: str(i + 1),
                                  index=result.config.layers - 1, key="induction.playground_layer")  # fmt: skip
     if playground.button("Open in Playground", icon=":material/open_in_new:", width="stretch", key="induction.open"):
-        head = (
-            int(prefix[layer].argmax())
-            if layer == result.config.layers - 1
-            else words.first_layer_head(previous, duplicate)
-        )
-        title = f"Induction experiment, {words.head_name(layer, head)}, on a fresh [r; r]"
-        open_in_playground(labels, *result.qkv(tokens, layer, head), causal=True, title=title, focus=query)
-    maps(result, tokens, labels, query, font)
+        title = f"Induction experiment, {words.head_name(layer, heads[layer])}, on a fresh [r; r]"
+        open_in_playground(labels, *result.qkv(tokens, layer, heads[layer]), causal=True, title=title, focus=query)
+    maps(result, heads, tokens, labels, query, font)
     knockouts(result)
     challenge(result)
 

@@ -91,3 +91,10 @@ def test_the_stale_note_is_said_exactly_when_a_setting_differs(layers, steps, se
     assert (note is None) == ((layers, steps) == (chosen_layers, chosen_steps))
     if note:
         assert f"{layers} layer" in note and f"{steps:,} steps" in note and f"seed {seed}" in note
+
+
+def test_the_heads_drawn_are_the_last_layers_best_and_the_first_layers_it_reads_from():
+    prefix = np.array([[0.1, 0.0, 0.2], [0.3, 0.9, 0.1]])
+    previous, duplicate = np.array([[0.0, 0.6, 0.1], [0, 0, 0]]), np.array([[0.7, 0.0, 0.2], [0, 0, 0]])
+    assert words.drawn_heads(prefix, previous, duplicate) == [0, 1]
+    assert words.drawn_heads(prefix[:1], previous[:1], duplicate[:1]) == [2]
