@@ -31,7 +31,9 @@ MAX_JSON_BYTES = 200_000  # what a share link may unpack to; a 6,000-character l
 MAX_CHOICE_CHARS, MAX_CHOICE = 40, 10_000  # a page's choice in a link (a stage, a layer); the page checks it offers it
 MAX_LESSON_LINK = 60_000  # characters: thirty steps of ordinary setups take a few thousand
 MAX_LESSON_FILE_BYTES = 4 * MAX_LESSON_LINK  # a lesson's JSON file (its steps written out, so larger than its link)
-MAX_LESSON_STEPS, MAX_LESSON_TITLE, MAX_LESSON_NOTE, MAX_LESSON_QUESTION = 30, 100, 600, 200
+# A step's words show whole in the lesson bar above the page (a clicker cannot scroll it): at the most, title,
+# question and note take about 6 lines of the bar at 1280×720, under a third of the screen.
+MAX_LESSON_STEPS, MAX_LESSON_TITLE, MAX_LESSON_NOTE, MAX_LESSON_QUESTION = 30, 80, 240, 160
 MAX_TOKEN_CHARS = 100  # an imported head's token text (a model's tokens are a few characters)
 MAX_TITLE_CHARS = 200  # an imported head's title
 

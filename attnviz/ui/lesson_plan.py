@@ -182,7 +182,7 @@ def lesson_bar(page: str) -> None:
         st.switch_page(page_named(step.view.page).file)
     asking = bool(step.question) and not answered
     with st.container(border=True, key="lesson_bar"):  # one compact row: the page keeps the screen
-        words, back, forward, stop, ask = st.columns([7.5, 1.1, 1.3, 1.1, 1.9], vertical_alignment="center")
+        words, back, forward, stop, ask = st.columns([8, 1.2, 1.3, 1.2, 1.9], vertical_alignment="center")
         said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))

@@ -23,7 +23,7 @@ SUBJECTS = {  # CSS selectors, the first found wins; all a selector finds are sh
     "real_model": (".st-key-rm_change", ".st-key-rm_explain"),  # what a token taken away did, else the head's check
     "watch_it_learn": (".st-key-induction-train",),  # the induction experiment's Train, with its choice of layers
 }
-# The bar keeps one height whatever it says (a long note scrolls inside it) and stays at the top as the page scrolls
+# The bar shows the step's words whole (a clicker cannot scroll it) and stays at the top as the page scrolls
 # to a step's subject; the class's answers cover the Playground's controls, which the question does not need (its
 # Answer sets them), so the views and the lens stay in sight.
 LESSON_CSS = """
@@ -31,8 +31,7 @@ LESSON_CSS = """
 [data-testid="stLayoutWrapper"]:has(> .st-key-lesson_bar) { position: sticky; top: 3.4rem; z-index: 999990; }
 .st-key-lesson_bar { background: var(--attnviz-page-bg, Canvas); }
 .st-key-lesson_bar [data-testid="stColumn"]:first-child [data-testid="stMarkdownContainer"]:not(.st-key-lesson_tally *) {
-  font-size: 0.9rem;
-  line-height: 1.4; max-height: 3.8rem; overflow-y: auto; }
+  font-size: 0.85rem; line-height: 1.35; } /* whole: the bar grows to the step's words (their limits: core/limits.py) */
 .st-key-lesson_tally { position: fixed; left: 0.5rem; top: 9rem; width: 25vw; max-height: calc(100vh - 9.5rem);
   overflow-y: auto; z-index: 999980; padding: 0.4rem 0.6rem; border-radius: 0.5rem; font-size: 1rem;
   background: var(--attnviz-page-bg, Canvas); border: 1px solid rgba(128, 128, 128, 0.55);

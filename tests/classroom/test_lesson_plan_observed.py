@@ -31,6 +31,7 @@ from attnviz.classroom.lesson_plan import (
     to_link,
 )
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.playground_state import set_sentence
 from attnviz.lessons.playground import OPENING
 
 LINKS = [
@@ -108,8 +109,8 @@ def test_editing_a_step_changes_only_what_was_given_and_only_that_step():
 @pytest.mark.parametrize(
     ("edit", "words"),
     [
-        ({"note": "n" * (MAX_LESSON_NOTE + 1)}, "A step's note is longer than 600 characters."),
-        ({"question": "q" * (MAX_LESSON_QUESTION + 1)}, "A step's question is longer than 200 characters."),
+        ({"note": "n" * (MAX_LESSON_NOTE + 1)}, "A step's note is longer than 240 characters."),
+        ({"question": "q" * (MAX_LESSON_QUESTION + 1)}, "A step's question is longer than 160 characters."),
         ({"note": 7}, "A step's note is not text."),
         ({"question": "\ud800"}, "A step's question is not valid text."),
     ],
@@ -128,7 +129,7 @@ def test_a_title_is_trimmed_an_empty_one_is_my_lesson_and_a_long_one_is_refused(
     assert retitled(plan, "  Masks  ") == replace(plan, title="Masks")
     assert retitled(plan, "   ").title == "My lesson"
     assert retitled(plan, "t" * MAX_LESSON_TITLE).title == "t" * MAX_LESSON_TITLE
-    assert refused(retitled, plan, "t" * (MAX_LESSON_TITLE + 1)) == "The lesson's title is longer than 100 characters."
+    assert refused(retitled, plan, "t" * (MAX_LESSON_TITLE + 1)) == "The lesson's title is longer than 80 characters."
     assert refused(retitled, plan, None) == "The lesson's title is not text."
 
 
@@ -152,7 +153,10 @@ def test_a_plan_too_long_for_a_link_says_to_download_it_instead():
     def words(count: int) -> str:
         return "".join(chr(draw.randrange(0x4E00, 0xA000)) for _ in range(count))
 
-    steps = (Step(LINKS[0], words(MAX_LESSON_NOTE), words(MAX_LESSON_QUESTION)) for _ in range(MAX_LESSON_STEPS))
+    def setup() -> str:  # each step a sentence of its own: 100 words of four characters
+        return share.encode(set_sentence(OPENING, " ".join(words(4) for _ in range(100)))[0])
+
+    steps = (Step(setup(), words(MAX_LESSON_NOTE), words(MAX_LESSON_QUESTION)) for _ in range(MAX_LESSON_STEPS))
     plan = LessonPlan(words(MAX_LESSON_TITLE), tuple(steps))
     said = refused(to_link, plan)
     assert said.startswith("This lesson is too long for one link (") and said.endswith(
@@ -186,7 +190,7 @@ def test_a_damaged_lesson_link_is_refused_in_one_sentence(link):
          "Step 3 of this lesson can't be opened: This share link is damaged or incomplete, perhaps cut off when it "
          "was copied. Copy the whole link again, or ask for a new one."),
         ({"steps": [{"link": LINKS[0], "note": "n" * 601}]},
-         "Step 1 of this lesson can't be opened: A step's note is longer than 600 characters."),
+         "Step 1 of this lesson can't be opened: A step's note is longer than 240 characters."),
         ({"title": 5, "steps": []}, "The lesson's title is not text."),
     ],
 )  # fmt: skip

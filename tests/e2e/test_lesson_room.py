@@ -10,6 +10,7 @@ import pytest
 
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
+from attnviz.core.limits import MAX_LESSON_NOTE, MAX_LESSON_QUESTION, MAX_LESSON_TITLE
 from attnviz.lessons.playground import OPENING
 from tests.e2e.conftest import SCREENSHOTS
 from tests.support.live import open_app_page, wait_for_app
@@ -35,6 +36,12 @@ OWN = plans.LessonPlan(
     ),
 )
 
+# The bar's words (title, question, note) all shown: nothing scrolled or cut off inside the bar.
+WORDS_WHOLE_JS = """() => {
+  const bar = document.querySelector('.st-key-lesson_bar');
+  const words = bar.querySelector('[data-testid="stColumn"] [data-testid="stMarkdownContainer"]');
+  return words.scrollHeight <= words.clientHeight + 1 && words.getBoundingClientRect().bottom <= bar.getBoundingClientRect().bottom;
+}"""
 IN_VIEW_JS = """([subject]) => {
   const found = document.querySelector(subject), bar = document.querySelector('.st-key-lesson_bar');
   if (!found || !bar) return null;
@@ -75,6 +82,7 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
     assert seen and seen["inView"], f"{where}: {subject} is not on screen below the bar: {seen}"
     bar = page.locator(".st-key-lesson_bar").bounding_box()
     assert bar["height"] <= 0.2 * PROJECTOR["height"], f"{where}: the bar takes {bar['height']} px of the screen"
+    assert page.evaluate(WORDS_WHOLE_JS), f"{where}: the bar cuts its words"
     if step.view.page == "step_by_step":  # the chosen row, large, in sight with the formula under it
         lens = page.evaluate(IN_VIEW_JS, [".attnviz-lens:not([hidden])"])
         assert lens and lens["inView"], f"{where}: the chosen row's lens is not on screen below the bar: {lens}"
@@ -136,3 +144,23 @@ def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(pag
     views = page.locator(".attnviz-main").bounding_box()
     assert placed["y"] + placed["height"] <= PROJECTOR["height"] and placed["x"] + placed["width"] <= views["x"], (placed, views)
     page.screenshot(path=str(SCREENSHOTS / f"lesson-ask-the-class-{plan.title.split()[0].lower()}-1280x720.png"))
+
+
+def test_the_longest_words_a_step_may_have_show_whole_in_the_bar(page, server):
+    """The editor's limits (attnviz/core/limits.py) at their most: the bar grows to show every word, and stays under a
+    third of the projector's screen."""
+    word = "attention "
+    note = (word * 30)[: MAX_LESSON_NOTE - 4] + " END"
+    step = plans.Step(encode(OPENING), note=note, question=(word * 20)[: MAX_LESSON_QUESTION - 1] + "?")
+    longest = plans.LessonPlan((word * 8)[:MAX_LESSON_TITLE], (step,))
+    assert (len(longest.title), len(step.note), len(step.question)) == (80, 240, 160)
+    page.set_viewport_size(PROJECTOR)
+    present(page, server, longest)
+    page.locator(".st-key-lesson_bar").filter(has_text="step 1 of 1 · Question").wait_for()
+    wait_for_app(page)
+    page.keyboard.press("PageDown")  # the answer: question and note together, the most words a step shows
+    page.locator(".st-key-lesson_bar").filter(has_text="END").wait_for()
+    wait_for_app(page)
+    assert page.evaluate(WORDS_WHOLE_JS)
+    assert page.locator(".st-key-lesson_bar").bounding_box()["height"] <= PROJECTOR["height"] / 3
+    page.screenshot(path=str(SCREENSHOTS / "lesson-longest-words-1280x720.png"))
