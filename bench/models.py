@@ -7,7 +7,8 @@ installed, and the RSS of a server-like process.
   never answers: tokenizing, every layer, every head through ``attnviz.attention``.
 - PyTorch: when $ATTNVIZ_TORCH_PYTHON names a Python with torch and transformers (or this one has them), that Python
   runs bench/models_torch.py on the very files attnviz reads, float32, one thread, and each pass of attnviz is paired
-  with a PyTorch pass on the same token ids, in turn (A B, then B A): the ratio is the median of the pairs' ratios.
+  with a PyTorch pass on the same token ids, in turn (A B, then B A): the ratio is the median of the pairs' ratios,
+  of the clock and of each pass's thread CPU time (which other processes on a shared machine barely move).
 - RSS: a fresh Python process imports what the Streamlit server imports for the app, loads the encoder and runs a
   sentence near the token cap, then loads the decoder and does the same; it reports its VmRSS after each step.
 """
@@ -146,18 +147,20 @@ def _forward_rows(kind: str, model, n_tokens: int, repeat: int, torch_side: Torc
     warm_up = model.run(sentence(n_tokens - specials, next(_SEEDS)))  # not counted
     if torch_side:
         torch_side.ask(run=kind, ids=warm_up.token_ids.tolist())
-    ours, theirs, lengths = [], [], set()
+    ours, theirs, cpu_ratios, lengths = [], [], [], set()
     with threadpool_limits(limits=1, user_api="blas"):
         for i in range(repeat):
             text = sentence(n_tokens - specials, next(_SEEDS))  # never a sentence the run cache has seen
             ids = model.tokenize(text)[0]
-            if torch_side and i % 2:  # B A: PyTorch first every other time
-                theirs.append(torch_side.ask(run=kind, ids=ids)["ms"])
-            started = time.perf_counter()
+            torch_pass = torch_side.ask(run=kind, ids=ids) if torch_side and i % 2 else None  # B A every other time
+            started, cpu = time.perf_counter(), time.thread_time()
             model.run(text)
             ours.append((time.perf_counter() - started) * 1000)
-            if torch_side and not i % 2:
-                theirs.append(torch_side.ask(run=kind, ids=ids)["ms"])
+            our_cpu = (time.thread_time() - cpu) * 1000
+            if torch_side:
+                torch_pass = torch_pass or torch_side.ask(run=kind, ids=ids)
+                theirs.append(torch_pass["ms"])
+                cpu_ratios.append(our_cpu / torch_pass["cpu_ms"])
             lengths.add(len(ids))
     load = os.getloadavg()[0]  # the machine is shared: say how busy it was
     size = "/".join(map(str, sorted(lengths)))
@@ -178,6 +181,8 @@ def _forward_rows(kind: str, model, n_tokens: int, repeat: int, torch_side: Torc
             _row(f"{kind}: attnviz / PyTorch, {n_tokens} tokens", ratios, "×",
                  TARGET_RATIO if n_tokens == SHORT else None,
                  f"median of {len(ratios)} interleaved pairs; range {min(ratios):.2f}–{max(ratios):.2f}"),
+            _row(f"{kind}: attnviz / PyTorch CPU time, {n_tokens} tokens", cpu_ratios, "×", None,
+                 f"each pass's own thread CPU time, the same pairs; range {min(cpu_ratios):.2f}–{max(cpu_ratios):.2f}"),
         ]  # fmt: skip
     return rows
 
