@@ -12,7 +12,7 @@ from attnviz.core.limits import MAX_DIM, MAX_SEED, VALUE_LIMIT
 from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import MATRICES, column_names, example_options
 from attnviz.figures.attention_grid import playground_data
-from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_title, source_line
+from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_box_label, example_title, source_line
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_views
@@ -38,7 +38,7 @@ else:
     heading.title("Attention playground")
     sentence.text_input("Sentence", **session.playground_control("sentence"))
     example.selectbox(
-        "Example",
+        example_box_label(session.playground()),
         example_options(session.playground()),
         format_func=partial(example_title, session.playground()),
         **session.playground_control("example"),

@@ -27,15 +27,21 @@ START_HERE = (
 
 
 def example_title(state: PlaygroundState, key: str) -> str:
+    """An option of the Example box. The same words whatever the sentence: the browser sends the option's words back,
+    and words that changed between two runs would be an option the box no longer has."""
     if key == RANDOM:
         return "Random vectors by position (seed)"
     if key == WORDS:
         return "Random vectors from the words (seed)"
     if key == IMPORTED and state.imported is not None:
         return state.imported.title
-    if key == state.example and state.tokens != PRESETS[key].tokens:  # a typed sentence: only the vectors are its
-        return f"{EXAMPLES[key][0]}: its vectors, your sentence"
     return EXAMPLES[key][0]
+
+
+def example_box_label(state: PlaygroundState) -> str:
+    """The Example box's own label: over a typed sentence, only the example's vectors are in use, and it says so."""
+    typed = state.example in PRESETS and state.tokens != PRESETS[state.example].tokens
+    return "Example (its vectors, your sentence)" if typed else "Example"
 
 
 def source_line(state: PlaygroundState) -> str:

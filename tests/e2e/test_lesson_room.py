@@ -164,3 +164,20 @@ def test_the_longest_words_a_step_may_have_show_whole_in_the_bar(page, server):
     assert page.evaluate(WORDS_WHOLE_JS)
     assert page.locator(".st-key-lesson_bar").bounding_box()["height"] <= PROJECTOR["height"] / 3
     page.screenshot(path=str(SCREENSHOTS / "lesson-longest-words-1280x720.png"))
+
+
+def test_presenter_mode_after_a_typed_sentence_brings_no_refusal(page, server):
+    """The Example box's options keep their words when a sentence is typed: the browser sends back the option it
+    shows, and a switch of presenter mode then finds it (it was refused as unreadable, in yellow, on the projector)."""
+    page.set_viewport_size(PROJECTOR)
+    open_app_page(page, f"{server.url}/")
+    box = page.get_by_role("textbox", name="Sentence")
+    box.fill("The cat sat on the mat")
+    box.press("Enter")
+    page.get_by_text("Example (its vectors, your sentence)").wait_for()
+    wait_for_app(page)
+    page.get_by_text("Presenter mode").click()
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'")
+    wait_for_app(page)
+    said = page.locator('[data-testid="stMain"]').inner_text()
+    assert "could not be read" not in said and "The cat sat on the mat" in page.get_by_role("textbox", name="Sentence").input_value()
