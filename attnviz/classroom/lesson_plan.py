@@ -222,7 +222,7 @@ def _mask_and_scale() -> LessonPlan:
                 replace(OPENING, causal=True),
                 "step_by_step",
                 {"stage": "mask"},
-                note="Masking happens on the scores: −∞ there, so e^−∞ = 0 in the softmax.",
+                note="Masking happens on the scores: −∞ there, so exp(−∞) = 0 in the softmax.",
             ),
             _step(
                 replace(OPENING, predict="sharper"),

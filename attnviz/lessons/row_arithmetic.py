@@ -39,7 +39,7 @@ def mask_explanation(*, causal: bool, has_blocked_keys: bool) -> str:
         places.append("in the columns of blocked keys")
     if not places:
         return "No mask: every query may attend to every key (as in an encoder)."
-    return f"M is −∞ {' and '.join(places)}, and 0 elsewhere. Since e^−∞ = 0, those keys get weight 0."
+    return f"M is −∞ {' and '.join(places)}, and 0 elsewhere. Since exp(−∞) = 0, those keys get weight 0."
 
 
 @dataclass(frozen=True)

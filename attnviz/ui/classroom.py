@@ -18,8 +18,8 @@ from attnviz.ui.text import literal
 # What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
 # shared setup, and a guided page's sliders are one student's exploration of it, kept for as long as the tab is open.
 PER_TAB = (
-    "The page's own settings and presenter mode are in it too; Geometry's vectors, Multi-head's edited X and Watch it "
-    "learn's run are not: they last while this tab is open, and a reload starts them afresh."
+    "The page's own settings (Geometry's arrows among them) and presenter mode are in it too; Multi-head's edited X "
+    "and Watch it learn's trained runs are not: they last while this tab is open, and a reload starts them afresh."
 )
 
 

@@ -455,3 +455,14 @@ def test_watch_it_learns_run_settings_travel_in_the_link_and_are_checked():
     ):
         with pytest.raises(AttnvizInputError, match=message):
             decode(pack({"p": "watch_it_learn", "g": crafted}))
+
+
+def test_the_share_box_says_truly_what_a_link_carries():
+    """Geometry's arrows travel in a link (its page settings); Multi-head's edited X and Watch it learn's trained runs
+    do not: the Share box says so, and the settings a link may carry agree."""
+    from attnviz.classroom.page_settings import SHAREABLE
+    from attnviz.ui.classroom import PER_TAB
+
+    assert "Geometry's arrows among them" in PER_TAB and {f"{a}_x" for a in ("query", "key0")} <= set(SHAREABLE["geometry"])
+    assert "Multi-head's edited X and Watch it learn's trained runs are not" in PER_TAB
+    assert not {"x", "X", "edited_x"} & set(SHAREABLE.get("multi_head", {}))

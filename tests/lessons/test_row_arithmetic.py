@@ -70,11 +70,11 @@ def test_the_mask_is_explained_for_what_blocks_keys():
         "No mask: every query may attend to every key (as in an encoder)."
     )
     assert mask_explanation(causal=False, has_blocked_keys=True) == (
-        "M is −∞ in the columns of blocked keys, and 0 elsewhere. Since e^−∞ = 0, those keys get weight 0."
+        "M is −∞ in the columns of blocked keys, and 0 elsewhere. Since exp(−∞) = 0, those keys get weight 0."
     )
     assert mask_explanation(causal=True, has_blocked_keys=True) == (
         "M is −∞ where the key comes after the query (the causal mask) and in the columns of blocked keys, "
-        "and 0 elsewhere. Since e^−∞ = 0, those keys get weight 0."
+        "and 0 elsewhere. Since exp(−∞) = 0, those keys get weight 0."
     )
 
 

@@ -7,13 +7,14 @@ import { element } from './dom.js';
 // layout and every pass of Streamlit's over the page then took seconds.
 export const EAGER_CELLS = 1024;
 
-// What the canvas says it is, and where its numbers are.
+// What the canvas says it is, and where its numbers are. On a covered view, Enter answers its question (view.js).
 export function canvasLabel(view, enter) {
+  const pressing = view.cover ? 'Enter answers the question with that cell.' : enter;
   const large = view.colour.length > EAGER_CELLS;
   const table = view.reader === false ? '' // read another way (the Real model's overview: a table a layer beside it)
     : large ? ' The table after it holds every cell while the keyboard is in this view.' : ' The table below holds every cell.';
   return `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
-    + `Arrow keys read a cell at a time; ${enter} P saves it as a PNG.${table}`;
+    + `Arrow keys read a cell at a time; ${pressing} P saves it as a PNG.${table}`;
 }
 
 // The reader's table of a view inside ``figure``: ``show(view)`` after each new data. A small view's table is
