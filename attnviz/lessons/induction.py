@@ -69,9 +69,9 @@ def circuit_text(layers: int, accuracy: float, prefix, previous, duplicate) -> s
     )
     if layers == 1:
         return (
-            f"{looks}. {copies} One layer cannot build an induction head: its query and keys are each one token "
-            "(and its position), so a head can find the earlier copy of the token but not the token after it; "
-            "that needs a first layer to move something between neighbouring positions."
+            f"{looks}. {copies} One layer cannot build an induction head: its queries and keys each see one token "
+            "and its position, so a head can find the earlier copy of the current token but not the token after it; "
+            "that needs an earlier layer to write into each position something about another one."
         )
     first = first_layer_head(previous, duplicate)
     reads = (
