@@ -97,3 +97,5 @@ def test_a_share_link_names_a_hub_model_and_opens_it(monkeypatch, tmp_path):
             "connection, or open a model folder."
         )
     ]
+    shared = open_model(shared, str(TINY / "llama"))  # the page still works after the refusal
+    assert not shared.error and shared.caption[0].value.startswith("llama is a decoder (Llama design)")

@@ -1,7 +1,7 @@
 """Regenerates tests/fixtures/torch_reference.npz with real PyTorch (not needed to run the tests).
 
-    python -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch numpy
-    /tmp/torchvenv/bin/python tests/tools/make_torch_fixtures.py
+    python3 -m venv /work/torchvenv && /work/torchvenv/bin/pip install torch==2.13.0 numpy  # pinned: the CPU wheel
+    /work/torchvenv/bin/python tests/tools/make_torch_fixtures.py
 
 The test suite compares attnviz against these stored outputs, so it needs no PyTorch itself.
 """
