@@ -30,7 +30,7 @@ LARGEST = InductionConfig(
     steps=MAX_INDUCTION_STEPS,
     batch_size=MAX_INDUCTION_BATCH,
 )
-OTHER_SEEDS = range(1, 5)  # how often the default setting reaches the phase change: measured, not required
+OTHER_SEEDS = range(1, 8)  # how often the default setting reaches the phase change: measured, not required
 
 
 def _row(measure: str, value: float, unit: str, target: str, met: bool, detail: str) -> dict:
@@ -95,7 +95,7 @@ def run() -> list[dict]:
             f"plain [r; r]: {two.copy_accuracy(first_layer, plain):.3f}",
         ),
         _row(
-            "induction: seeds 1-4 reaching 0.9",
+            "induction: seeds 1-7 reaching 0.9",
             sum(c >= 0.9 for c in copies),
             "runs",
             "measured",

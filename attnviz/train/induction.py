@@ -51,7 +51,7 @@ class InductionConfig:
     seq_len: int = 10  # T: a sequence is 2T tokens ending in r then r again, r up to T long (induction_data)
     steps: int = 3000
     batch_size: int = 32
-    learning_rate: float = 0.003  # Adam's step size
+    learning_rate: float = 0.005  # Adam's step size: 7 of seeds 0-7 copy ≥ 0.9 in 3,000 steps (at 0.003, 3 of 0-4)
     seed: int = 0
     log_points: int = 100  # how many times the curves and the head scores are recorded
 
