@@ -26,7 +26,7 @@ keep_page_settings()
 begin()
 page = next(name for name, route in pages.items() if route.url_path == current.url_path)
 restore_from_link(page)
-open_from_link()  # a lesson link (?lesson=…), once
+open_from_link(page)  # a lesson link (?lesson=…), once: on Lesson plans, ready to present
 page_style(compact=page_named(page).compact, more_css=presenter_css())  # first: its "Skip to the views" is Tab 12
 if page_named(page).draws_views:
     share_the_instrument()  # the views' script and styles, once a run: a click redraws the views alone, without them

@@ -5,7 +5,9 @@ import streamlit as st
 from attnviz.classroom import lesson_plan as plans
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_NOTE, MAX_LESSON_QUESTION, MAX_LESSON_TITLE
+from attnviz.lessons.lesson_steps import step_label
 from attnviz.ui import lesson_plan as lesson
+from attnviz.ui import state
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
 
@@ -14,6 +16,8 @@ through_the_router()  # a fresh server's first visit to this address: through ap
 PAGE = "lesson_plans"
 
 st.title("Lesson plans")
+for message in state.take_confirmations():  # a lesson link just opened
+    st.success(literal(message), icon=":material/check_circle:")
 st.markdown(
     "A lesson is a list of setups, in order: any page, in any setup, each with a note and, if you like, a question "
     "the class answers before the step's answer shows (on the Playground its weights stay covered until then). Add "
@@ -42,9 +46,7 @@ for index, step in enumerate(plan.steps):
     view = step.view
     with st.container(border=True):
         head, up, down, remove = st.columns([5, 1, 1, 1], vertical_alignment="center")
-        head.markdown(
-            f"**Step {index + 1}**: {literal(view.page.replace('_', ' '))}, “{literal(view.state.sentence[:60])}”"
-        )
+        head.markdown(f"**Step {index + 1}**: {literal(step_label(step))}")  # what tells it apart
         moves = ((up, "Up", -1, index == 0), (down, "Down", 1, index == len(plan.steps) - 1))
         for column, label, by, off in moves:
             if column.button(label, key=f"step.{label}.{index}", disabled=off, width="stretch"):

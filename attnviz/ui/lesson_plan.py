@@ -24,6 +24,7 @@ from attnviz.ui.class_tally import class_tally
 from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
+LESSON_PLANS = "lesson_plans"  # the page a lesson link opens on
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
 QR_PX = 130  # the join QR code's side at most, beside the code: at 1280×720 on a 3 m screen, about 27 cm
 QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
@@ -47,17 +48,22 @@ export default function ({ setTriggerValue }) {
 }
 """
 _KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
-def open_from_link() -> None:
-    """On a session's first run, a lesson link (``?lesson=L1.…``) becomes the plan being built, ready to present."""
+def open_from_link(page: str) -> None:
+    """On a session's first run, a lesson link (``?lesson=L1.…``) becomes the plan being built, and opens on Lesson
+    plans, ready to present."""
     link = st.query_params.get(plans.PARAM)
     if link is None or state.kept(state.LESSON_PLAN) is not None:
         return
     try:
         set_building(plans.from_link(link))
-        state.confirm("The lesson from the link is open: see Lesson plans to present it.")
+        state.confirm("The lesson from the link is open below: Present starts it.")
     except AttnvizInputError as error:
         st.error(literal(str(error)))
-    del st.query_params[plans.PARAM]
+        return
+    finally:
+        del st.query_params[plans.PARAM]
+    if page != LESSON_PLANS:
+        st.switch_page(page_named(LESSON_PLANS).file)
 
 
 def building() -> plans.LessonPlan:
@@ -138,12 +144,17 @@ def _next() -> None:
     if (run := running()) is None:
         return
     plan, index, answered = run
+    if index == len(plan.steps):
+        return  # the end screen: Back or Stop
     if plan.steps[index].question and not answered:
         final = _final_counts()
         _go(plan, index, answered=True)
         state.keep(state.CLASS_ANSWERED, final)
     elif index + 1 < len(plan.steps):
         _go(plan, index + 1, answered=False)
+    else:  # past the last step: the end screen, on the page the lesson ended on
+        _close_class_question()
+        state.keep(state.LESSON_RUN, (plan, len(plan.steps), True))
 
 
 def _back() -> None:
@@ -151,7 +162,7 @@ def _back() -> None:
     if (run := running()) is None:
         return
     plan, index, answered = run
-    if plan.steps[index].question and answered:
+    if index < len(plan.steps) and plan.steps[index].question and answered:
         _go(plan, index, answered=False)
     elif index > 0:
         _go(plan, index - 1, answered=bool(plan.steps[index - 1].question))
@@ -177,6 +188,8 @@ def lesson_bar(page: str) -> None:
     if run is None:
         return
     plan, index, answered = run
+    if index == len(plan.steps):
+        return _end(plan)
     step = plan.steps[index]
     if state.take(state.LESSON_MOVED, False) and step.view.page != page:
         st.switch_page(page_named(step.view.page).file)
@@ -186,10 +199,9 @@ def lesson_bar(page: str) -> None:
         said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
-        last = index + 1 == len(plan.steps) and not asking
         back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
                     help="Or the ← key (a clicker's Page Up).")  # fmt: skip
-        forward.button("Answer" if asking else "Next", width="stretch", disabled=last, key="lesson.next",
+        forward.button("Answer" if asking else "Next", width="stretch", key="lesson.next",
                        type="primary", on_click=_next,
                        help="Or the → key (a clicker's Page Down). A asks the class; Q shows its code large.")  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
@@ -201,6 +213,16 @@ def lesson_bar(page: str) -> None:
                 _answered(final, predictions.option_of(asked := _asked_of(step), predictions.right_answer(asked)))
     state.take(state.LESSON_KEYED)
     show_subject(page)
+
+
+def _end(plan: plans.LessonPlan) -> None:
+    """The screen after the last step: the lesson is over; Back shows its last step again, Stop leaves it."""
+    with st.container(border=True, key="lesson_bar"):
+        words, back, stop = st.columns([8, 1.2, 1.2], vertical_alignment="center")
+        words.markdown(f"**{literal(plan.title)}** · the end: all {len(plan.steps)} steps shown. Back shows the last.")
+        back.button("Back", width="stretch", key="lesson.back", on_click=_back)
+        stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop, type="primary")
+        _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
 
 
 def _asked_of(step: plans.Step):

@@ -95,6 +95,8 @@ def present_ready(title: str):
 def follow(at):
     """After Back or Next: AppTest stays where it is told, so it is sent to the step's page as the browser is."""
     plan, index, _ = at.session_state[LESSON_RUN]
+    if index == len(plan.steps):  # the end screen stays on the page the lesson ended on
+        return at.run()
     return at.switch_page(f"pages/{plan.steps[index].view.page}.py").run()
 
 
@@ -291,3 +293,30 @@ def test_reloads_of_one_browser_count_once_and_a_crafted_id_is_the_session_s_own
         assert not student.exception
     counts = shared_tally().counts(code, now=time.time())
     assert counts.voters == 1 + 4 and counts.counts[10] == 1 and counts.counts[3] == 4
+
+
+def test_a_lesson_link_opens_on_lesson_plans_ready_to_present():
+    link = plans.to_link(plans.READY["Why the mask and the scale exist"])
+    at = open_app(lesson=link)  # the app's address with ?lesson=…, as a teacher pastes it
+    assert at.session_state[LESSON_PLAN] == plans.READY["Why the mask and the scale exist"]
+    assert "The lesson from the link is open below: Present starts it." in texts(at.success).replace("\\", "")
+    assert at.button(key="plan.present").label == "Present" and "lesson" not in at.query_params
+    follow(at.button(key="plan.present").click().run())
+    assert at.session_state[LESSON_RUN][1:] == (0, False)
+
+
+def test_after_the_last_step_the_lesson_ends_on_an_end_screen_and_back_returns():
+    plan = plans.READY["Why the mask and the scale exist"]
+    at = present_ready(plan.title)
+    screens = sum(2 if step.question else 1 for step in plan.steps)
+    for _ in range(screens):  # Next through every question and answer, and once past the last
+        follow(at.button(key="lesson.next").click().run())
+    assert at.session_state[LESSON_RUN][1] == len(plan.steps)
+    assert f"the end: all {len(plan.steps)} steps shown" in texts(at.markdown) and "lesson.next" not in [
+        b.key for b in at.button
+    ]
+    follow(at.button(key="lesson.back").click().run())  # the last step again, as Next left it
+    assert at.session_state[LESSON_RUN][1:] == (len(plan.steps) - 1, bool(plan.steps[-1].question))
+    at.button(key="lesson.next").click().run()
+    at.button(key="lesson.stop").click().run()
+    assert LESSON_RUN not in at.session_state

@@ -1,0 +1,37 @@
+"""Steps in the lesson editor are told apart by their labels: two setups that differ in anything a lesson can vary
+(a switch, τ, sizes, blocked keys, typed values, the focus, the question, a page setting) get different labels."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.share import encode
+from attnviz.lessons.lesson_steps import step_label
+from attnviz.lessons.playground import OPENING
+
+setups = st.builds(
+    lambda causal, scale, temperature, d_k, blocked, focus, predict: replace(
+        OPENING, causal=causal, scale=scale, temperature=temperature, d_k=d_k, d_v=d_k,
+        blocked_keys=blocked, focus=focus, predict=predict,
+    ),
+    st.booleans(), st.booleans(), st.sampled_from([0.5, 1.0, 2.0]), st.integers(1, 4),
+    st.sampled_from([(), (3,), (3, 10)]), st.integers(0, 11), st.sampled_from(["", "most", "sharper", "zeroed"]),
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(setups, setups)
+def test_two_steps_on_one_page_with_different_setups_have_different_labels(one, other):
+    first, second = plans.Step(encode(one)), plans.Step(encode(other))
+    assert (step_label(first) == step_label(second)) == (first.view.state == second.view.state)
+    assert step_label(first).startswith("Playground · “The movie was not good, but the soundtr…” · ")
+
+
+def test_a_page_setting_and_the_page_are_in_the_label():
+    high, low = (plans.Step(encode(OPENING, "why_scale", {"d_k": d_k})) for d_k in (512, 4))
+    assert step_label(high).endswith("d_k = 512") and step_label(low).endswith("d_k = 4")
+    assert step_label(high).startswith("Why we scale · ")
