@@ -53,6 +53,8 @@ MAX_MODEL_SENTENCE_CHARS = 2_000
 # float32, stay within MAX_USER_MODEL_BYTES; with the shipped two (about 900 MB) that fits one Community Cloud app.
 MAX_USER_MODEL_PARAMETERS = 200_000_000
 MAX_USER_MODEL_BYTES = 1_000_000_000  # model.safetensors on disk; 200M parameters are 800 MB in float32
+MAX_MODEL_NAME_CHARS = 500  # a hub id is at most 96 + 1 + 96 characters; a folder's path rarely longer
+MAX_SAFETENSORS_HEADER_BYTES = 100_000_000  # a header names each tensor once: a few kB for a small model
 MAX_WAITING = 32  # sentences waiting for the model worker, every session's together: one more is refused, not queued
 
 # Watch it learn: the largest run allowed trains in about 10 s on a shared 2-core machine (see bench/train.py).

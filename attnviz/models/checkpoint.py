@@ -13,11 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from attnviz import AttnvizInputError
-from attnviz.core.limits import MAX_USER_MODEL_BYTES, MAX_USER_MODEL_PARAMETERS
+from attnviz.core.limits import MAX_SAFETENSORS_HEADER_BYTES, MAX_USER_MODEL_BYTES, MAX_USER_MODEL_PARAMETERS
 
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 PICKLES = ("pytorch_model.bin", "model.pt", "model.pth", "model.ckpt", "tf_model.h5", "flax_model.msgpack")
-MAX_HEADER_BYTES = 100_000_000  # a safetensors header names each tensor once: a few kB for a small model
 KNOWN = "BERT, GPT-2, Llama and Qwen2"
 LIMITS = (  # what a refusal for size says, with why
     f"{MAX_USER_MODEL_PARAMETERS / 1e6:.0f}M parameters and {MAX_USER_MODEL_BYTES / 1e9:g} GB of weights: "
@@ -135,7 +134,7 @@ def read_safetensors(path: Path, name: str, *, limits: bool = True) -> dict[str,
     try:
         with path.open("rb") as stream:
             length = int.from_bytes(stream.read(8), "little")
-            if not 2 <= length <= min(MAX_HEADER_BYTES, size - 8):
+            if not 2 <= length <= min(MAX_SAFETENSORS_HEADER_BYTES, size - 8):
                 raise ValueError("header length")
             header = json.loads(stream.read(length))
         header.pop("__metadata__", None)

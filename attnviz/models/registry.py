@@ -9,13 +9,13 @@ import threading
 from pathlib import Path
 
 from attnviz import AttnvizInputError
+from attnviz.core.limits import MAX_MODEL_NAME_CHARS
 from attnviz.models import hub
 from attnviz.models.base import Model
 from attnviz.models.sources import require
 
 MODEL_NAMES = ("all-MiniLM-L6-v2", "SmolLM2-135M")
 BLAS_THREADS = 1
-MAX_NAME_CHARS = 500  # a hub id is at most 96 + 1 + 96; a folder's path rarely longer
 
 _loaded: dict[str, Model] = {}
 _user: dict[str, Model] = {}  # the one model a user opened, by the name it was opened as
@@ -44,7 +44,7 @@ def check_model_name(name) -> str:
 
 
 def _folder(name: str) -> Path | None:
-    folder = Path(name).expanduser() if 0 < len(name) <= MAX_NAME_CHARS and "\0" not in name else None
+    folder = Path(name).expanduser() if 0 < len(name) <= MAX_MODEL_NAME_CHARS and "\0" not in name else None
     return folder if folder is not None and folder.is_dir() else None
 
 
