@@ -12,10 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from attnviz import AttnvizInputError
 from attnviz.models import load_model, loaded_models, registry
+from attnviz.models.checkpoint import read_safetensors
 from attnviz.models.transformer import Transformer
 from tests.support.hub_endpoint import HubEndpoint
 from tests.support.live import REPO, free_port
@@ -237,3 +239,33 @@ def test_the_page_draws_a_model_the_real_client_downloaded(hub_files, tmp_path):
     assert drawn["caption"].startswith("tiny/gpt2 is a decoder (GPT-2 design)")
     assert drawn["subheaders"] == ["Is this attention an explanation?", "What comes next"]
     assert sorted(endpoint.downloads()) == sorted(FILES)
+
+
+def write_safetensors(path: Path, tensors: dict, dtype: str) -> None:
+    """``tensors`` (float32) stored as float16 or bfloat16 (bfloat16: each float32's top 16 bits, rounded down)."""
+    header, blobs, offset = {}, [], 0
+    for name, array in tensors.items():
+        array = np.ascontiguousarray(array, dtype="<f4")
+        blob = array.astype("<f2").tobytes() if dtype == "F16" else (array.view("<u4") >> 16).astype("<u2").tobytes()
+        header[name] = {"dtype": dtype, "shape": list(array.shape), "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    encoded = json.dumps(header).encode()
+    path.write_bytes(len(encoded).to_bytes(8, "little") + encoded + b"".join(blobs))
+
+
+@pytest.mark.parametrize("dtype", ["F16", "BF16"])
+def test_half_precision_weights_are_read_once_as_float32(tmp_path, dtype):
+    folder = tiny_copy(tmp_path, "qwen2")
+    full = Transformer(TINY / "qwen2", "float32")
+    write_safetensors(folder / "model.safetensors", read_safetensors(TINY / "qwen2" / "model.safetensors", "x"), dtype)
+    half = Transformer(folder, dtype)
+    embed = full.weights["embed"]
+    expected = (
+        embed.astype(np.float16).astype(np.float32)
+        if dtype == "F16"
+        else (embed.view("<u4") & 0xFFFF0000).view(np.float32)
+    )
+    np.testing.assert_array_equal(half.weights["embed"], expected)  # exactly the stored numbers, in float32
+    a, b = half.run("The cat sat."), full.run("The cat sat.")
+    assert a.q.dtype == np.float32 and 0 < np.abs(a.attention - b.attention).max() < 0.05  # rounded weights, same model
