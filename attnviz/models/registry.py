@@ -37,6 +37,10 @@ def check_model_name(name) -> str:
     """``name`` if it can name a model: a shipped one, a folder here, or a hub id; else a refusal in one line."""
     if isinstance(name, str) and (name in MODEL_NAMES or _folder(name) or hub.HUB_ID.fullmatch(name)):
         return name
+    if isinstance(name, str) and len(name) > MAX_MODEL_NAME_CHARS:
+        raise AttnvizInputError(
+            f"A model's name or folder is at most {MAX_MODEL_NAME_CHARS} characters long, not {len(name):,}."
+        )
     raise AttnvizInputError(
         f"There is no model called {name!r}: choose {' or '.join(MODEL_NAMES)}, a Hugging Face id such as "
         "openai-community/gpt2, or a model folder."

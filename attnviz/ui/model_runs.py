@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from attnviz.core.limits import MAX_MODEL_NAME_CHARS
 from attnviz.figures.real_model import HeadMaps, head_maps
 from attnviz.lessons.real_model import layer_table, model_label, overview_side, progress_text, sinks_said
 from attnviz.models import MODEL_NAMES, HeadStatistics, ModelRun, background, head_statistics, hide_sinks
@@ -38,7 +37,6 @@ def model_choice(page: str, column, open_column) -> str:
         "Open a model",
         key=f"{page}.open",
         placeholder="a Hugging Face id, or a folder",
-        max_chars=MAX_MODEL_NAME_CHARS,
         help="A BERT, GPT-2, Llama or Qwen2 model with model.safetensors and tokenizer.json, up to 200M parameters.",
         on_change=_open,
         args=(page,),

@@ -109,6 +109,21 @@ def test_each_refusal_is_one_plain_line_and_loads_nothing(tmp_path, refusal):
     assert loaded_models() == before
 
 
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("x" * 501, "A model's name or folder is at most 500 characters long, not 501."),
+        ("no such model!", "There is no model called 'no such model!': choose all-MiniLM-L6-v2 or SmolLM2-135M, a "
+         "Hugging Face id such as openai-community/gpt2, or a model folder."),
+        (None, "There is no model called None: choose"),
+    ],
+)  # fmt: skip
+def test_a_name_that_names_no_model_is_refused_before_anything_loads(name, message):
+    with pytest.raises(AttnvizInputError) as refused:
+        load_model(name)
+    assert str(refused.value).startswith(message)
+
+
 def test_a_hub_that_cannot_be_reached_is_said_so(monkeypatch, tmp_path):
     from huggingface_hub import constants
 
