@@ -74,20 +74,14 @@ def charts(history, total_steps: int, cls_rows, target: int, *, at_step: int | N
     rows.echarts_chart(option, key="chart.cls_row", height=CHART_HEIGHT)
 
 
-def finish(run) -> None:
-    """The run has ended: keep its result (or say why there is none) and forget the run."""
-    result, message = run.outcome()
-    state.say(message)
-    if result is not None:
-        state.keep(state.TRAINING_RESULT, result)
-        state.set_setting(PAGE, "snapshot", result.snapshots[-1].step)
-    state.keep(state.TRAINING_RUN, None)
+def last_snapshot(result) -> None:
+    state.set_setting(PAGE, "snapshot", result.snapshots[-1].step)  # the scrubber starts at the end
 
 
 @st.fragment(run_every=POLL_S if state.kept(state.TRAINING_RUN) is not None else None)
 def live_view() -> None:
     """While a run trains or waits: its progress, a Stop button and the charts, redrawn from the worker's latest."""
-    run, progress = watched(state.TRAINING_RUN, finish, words.progress_text)
+    run, progress = watched(state.TRAINING_RUN, state.TRAINING_RESULT, words.progress_text, on_result=last_snapshot)
     cls_rows = progress.cls_rows if progress else words.starting_rows(run.config)
     charts(progress.history if progress else (), run.config.total_steps, cls_rows, run.config.target_position)
 

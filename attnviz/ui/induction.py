@@ -85,18 +85,10 @@ def charts(history, total_steps: int) -> None:
     scores.echarts_chart(option, key="chart.induction_prefix", height=CHART_HEIGHT)
 
 
-def finish(run) -> None:
-    result, message = run.outcome()
-    state.say(message)
-    if result is not None:
-        state.keep(state.INDUCTION_RESULT, result)
-    state.keep(state.INDUCTION_RUN, None)
-
-
 @st.fragment(run_every=POLL_S)
 def live_view() -> None:
     """While a run trains or waits: its progress, Stop, and the two charts from the worker's latest progress."""
-    run, progress = watched(state.INDUCTION_RUN, finish, words.progress_text, stop_key="induction.stop")
+    run, progress = watched(state.INDUCTION_RUN, state.INDUCTION_RESULT, words.progress_text, stop_key="induction.stop")
     charts(progress.history if progress else (), run.config.steps)
 
 

@@ -11,13 +11,20 @@ from attnviz.lessons.training import queue_message
 from attnviz.ui import state
 
 
-def watched(run_key: str, finish: Callable, progress_text: Callable, *, stop_key: str | None = None):
+def watched(run_key: str, result_key: str, progress_text: Callable, *, on_result=None, stop_key: str | None = None):
     """In a live fragment: draws the run's bar and Stop, and returns the run and its latest progress (None while it
-    waits). When the run is over, ``finish(run)`` and the whole page runs again: the result, and Train back."""
+    waits). When the run is over, it keeps the result under ``result_key`` (and hands it to ``on_result``) or says
+    why there is none, forgets the run, and runs the whole page again: the result, and Train back."""
     run = state.kept(run_key)
     if run is None or run.done:
         if run is not None:
-            finish(run)
+            result, message = run.outcome()
+            state.say(message)
+            if result is not None:
+                state.keep(result_key, result)
+                if on_result is not None:
+                    on_result(result)
+            state.keep(run_key, None)
         st.rerun()
     progress = run.poll()
     bar, stop = st.columns([5, 1], vertical_alignment="bottom")
