@@ -5,7 +5,7 @@ import streamlit as st
 from attnviz.classroom import lesson_plan as plans
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_NOTE, MAX_LESSON_QUESTION, MAX_LESSON_TITLE
-from attnviz.lessons.lesson_steps import step_label
+from attnviz.lessons.lesson_steps import cover_label, step_label
 from attnviz.ui import lesson_plan as lesson
 from attnviz.ui import state
 from attnviz.ui.routes import through_the_router
@@ -67,8 +67,12 @@ for index, step in enumerate(plan.steps):
             max_chars=MAX_LESSON_QUESTION,
             key=f"step.q.{index}.{hash(step)}",
         )
-        if (note, question) != (step.note, step.question):
-            lesson.set_building(plans.edit_step(plan, index, note=note, question=question))
+        cover = step.cover
+        if view.page == "playground":  # what covers its views while the class thinks
+            cover = st.selectbox("Cover while it asks", plans.COVERS, plans.COVERS.index(step.cover),
+                                 format_func=cover_label, key=f"step.cover.{index}.{hash(step)}")  # fmt: skip
+        if (note, question, cover) != (step.note, step.question, step.cover):
+            lesson.set_building(plans.edit_step(plan, index, note=note, question=question, cover=cover))
             st.rerun()
 
 if plan.steps:

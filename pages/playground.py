@@ -20,6 +20,7 @@ from attnviz.ui.challenges import bar_outdated, tried_on
 from attnviz.ui.class_join import class_answer_line, in_a_class, join_box
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
+from attnviz.ui.lesson_plan import asking_words
 from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import pass_the_run_gate, through_the_router
@@ -84,6 +85,7 @@ def attention_views() -> None:
         picks=now.current_picks(),
         lens=state.presenting(),  # the focus row again, large, for the back of the room
         answer_line=(answered.text, answered.tone) if answered else None,
+        question=asking_words(),  # a lesson's own question, on the cover
     )
     in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
     if in_class:

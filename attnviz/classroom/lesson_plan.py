@@ -24,10 +24,12 @@ from attnviz.core.limits import (
 )
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.playground import OPENING
+from attnviz.lessons.predictions import KINDS
 
 PARAM = "lesson"  # the query parameter: ?lesson=L1.<payload>
 FORMAT, VERSION = "attnviz-lesson", 1
 _LINK = re.compile(r"L1\.([A-Za-z0-9_-]+)")
+COVERS = ("", "none", *(kind for kind in KINDS if kind))  # a step's choices of cover (Step.cover)
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class Step:
     link: str  # a share-link value (attnviz.classroom.share): the page and its setup
     note: str = ""  # what to say or look at, shown with the answer
     question: str = ""  # asked first; on the Playground its views stay covered until the answer is shown
+    cover: str = ""  # on the Playground, what covers the views while it asks: a prediction question
+    # (attnviz.lessons.predictions.KINDS), "none", or "" for the setup's own question, else "which key most"
 
     @property
     def view(self) -> share.SharedView:
@@ -67,10 +71,17 @@ def remove_step(plan: LessonPlan, index: int) -> LessonPlan:
     return replace(plan, steps=plan.steps[:index] + plan.steps[index + 1 :])
 
 
-def edit_step(plan: LessonPlan, index: int, *, note: str | None = None, question: str | None = None) -> LessonPlan:
+def edit_step(
+    plan: LessonPlan, index: int, *, note: str | None = None, question: str | None = None, cover: str | None = None
+) -> LessonPlan:
     old = plan.steps[index]
     new = _checked_step(
-        replace(old, note=old.note if note is None else note, question=old.question if question is None else question)
+        replace(
+            old,
+            note=old.note if note is None else note,
+            question=old.question if question is None else question,
+            cover=old.cover if cover is None else cover,
+        )
     )
     return replace(plan, steps=(*plan.steps[:index], new, *plan.steps[index + 1 :]))
 
@@ -121,7 +132,10 @@ def from_json(data: bytes) -> LessonPlan:
 def _to_wire(plan: LessonPlan) -> dict:
     return {
         "title": plan.title,
-        "steps": [{"link": s.link, "note": s.note, "question": s.question} for s in plan.steps],
+        "steps": [
+            {"link": s.link, "note": s.note, "question": s.question} | ({"cover": s.cover} if s.cover else {})
+            for s in plan.steps
+        ],
     }
 
 
@@ -132,10 +146,11 @@ def _from_wire(wire) -> LessonPlan:
         raise AttnvizInputError(f"This lesson has more than {MAX_LESSON_STEPS} steps, so it was not opened.")
     steps = []
     for number, item in enumerate(wire["steps"], start=1):
-        if not isinstance(item, dict) or set(item) - {"link", "note", "question"}:
+        if not isinstance(item, dict) or set(item) - {"link", "note", "question", "cover"}:
             raise AttnvizInputError(f"Step {number} of this lesson is damaged.")
         try:
-            steps.append(_checked_step(Step(item.get("link"), item.get("note", ""), item.get("question", ""))))
+            words = (item.get("note", ""), item.get("question", ""), item.get("cover", ""))
+            steps.append(_checked_step(Step(item.get("link"), *words)))
         except AttnvizInputError as error:
             raise AttnvizInputError(f"Step {number} of this lesson can't be opened: {error}") from None
     return LessonPlan(_text(wire.get("title", "My lesson"), "The lesson's title", MAX_LESSON_TITLE), tuple(steps))
@@ -143,10 +158,13 @@ def _from_wire(wire) -> LessonPlan:
 
 def _checked_step(step: Step) -> Step:
     share.decode(step.link)  # the step's own link must open, with all its checks
+    if step.cover not in COVERS:
+        raise AttnvizInputError("A step's cover is not one of the questions predict mode asks.")
     return Step(
         step.link,
         _text(step.note, "A step's note", MAX_LESSON_NOTE),
         _text(step.question, "A step's question", MAX_LESSON_QUESTION),
+        step.cover,
     )
 
 

@@ -130,23 +130,27 @@ def playground_data(
     picks: tuple[int, ...] = (),
     lens: bool = False,
     answer_line: tuple[str, str] | None = None,
+    question: str = "",
 ) -> dict:
     """The Playground's instrument as the component takes it, for either host (a page, a notebook widget): its
     controls in a rail beside the four views, the example's note, a warning (``warning``, else a fully masked row's)
     and the line saying what moved. ``made`` is predict mode's (prediction, state it was asked on), None until the
     student clicks one: until then the weights and outputs are covered (the mask question's ``picks`` outlined on
     them), and after it the prediction is outlined on the weights. ``lens``: presenter mode's focus row, large
-    (attnviz.figures.lens). ``answer_line``: where a class answer stands, (words, tone), under the weights a student
-    answers on."""
+    (attnviz.figures.lens), hidden while the weights are covered (the focus row would answer the question).
+    ``answer_line``: where a class answer stands, (words, tone), under the weights a student answers on.
+    ``question``: a lesson's own question, said on the cover instead of predict mode's."""
     covered_ = bool(state.predict) and made is None
     asking = predictions.PlaygroundQuestion(state, picks)
-    covers = {"weights": asking.cover(), "output": predictions.COVERED_OUTPUT} if covered_ else None
+    asked = "" if not covered_ else predictions.cover_asking(state, question) if question else asking.cover()
+    covers = {"weights": asked, "output": predictions.COVERED_OUTPUT} if covered_ else None
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
     views = playground_views(
         state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state, picks), marks=marks
     )
     if state.predict:
-        said = predictions.prompt(state) if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
+        prompt = f"Predict first: {asked}" if question else predictions.prompt(state)
+        said = prompt if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
     else:
         said = describe_change(previous, state, views[2])
     if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
@@ -164,4 +168,4 @@ def playground_data(
         enter="Enter makes its row the focus token.",
         lines={"weights": answer_line} if answer_line else None,
     )
-    return data | {"lens": lens_of(views) if lens else None}
+    return data | {"lens": lens_of(views) if lens and not covered_ else None}

@@ -16,15 +16,13 @@ GRID = "The grid's other numbers are smaller or left out: hover or arrow keys re
 
 def lens_of(views: list[dict]) -> dict | None:
     """The lens of the Playground's views (attnviz.figures.attention_grid.playground_views): the weights' focus row and
-    the output it makes; while the weights are covered (predict mode), the scaled scores' row, with no formula (it
-    would give the answer away). None when the views have no focus row."""
+    the output it makes. None when the views have no focus row. Never drawn while the weights are covered: any row of
+    numbers before the weights (the scores, their mask) would give predict mode's answer away."""
     by_name = {view["name"]: view for view in views}
     weights, output = by_name["weights"], by_name["output"]
-    read = by_name["scaled"] if weights.get("cover") else weights
-    if read["focus"] is None:
+    if weights["focus"] is None:
         return None
-    formula = "" if read is not weights or output.get("cover") else output_formula(weights, output)
-    return row_lens(read, read["focus"], formula=formula)
+    return row_lens(weights, weights["focus"], formula=output_formula(weights, output))
 
 
 def row_lens(view: dict, row: int, *, chosen: int | None = None, formula: str = "", then: str = "") -> dict:

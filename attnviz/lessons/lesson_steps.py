@@ -7,6 +7,13 @@ from attnviz.lessons import predictions
 from attnviz.pages import page_named
 
 
+def cover_label(cover: str) -> str:
+    """A choice of the editor's "Cover while it asks" (attnviz.classroom.lesson_plan.COVERS)."""
+    if cover == "none":
+        return "No cover: the views stay open"
+    return predictions.KINDS[cover] if cover else "The setup's own question (else: which key most?)"
+
+
 def step_label(step) -> str:
     """What tells ``step`` (attnviz.classroom.lesson_plan.Step) apart in the editor: its page, its sentence
     (shortened), what its setup changes from the Playground's defaults, its prediction question and the page's own

@@ -96,6 +96,19 @@ def cover(state: PlaygroundState) -> str:
     return f"Which key will “{token}” attend to most? Click its cell in the outlined row."
 
 
+HOW_TO_ANSWER = {
+    "most": "Click a key's cell in the outlined row.",
+    "zeroed": "Click each key (again to take it back), then Check.",
+    "sharper": "Answer with a button below.",
+}
+
+
+def cover_asking(state: PlaygroundState, question: str) -> str:
+    """The cover's words while a lesson asks its own ``question`` of ``state``: the teacher's words (never the
+    standard question beside them), then how to answer on this cover."""
+    return f"{question} {HOW_TO_ANSWER[state.predict]}"
+
+
 def choices(state: PlaygroundState, picks: tuple[int, ...] = ()) -> list[str]:
     """Buttons on the covered view: the sharper question's answers; the zeroed question's Check, naming the keys
     picked so far (``picks``)."""

@@ -5,29 +5,21 @@ are tallied live on the teacher's screen. What a plan is: attnviz.classroom.less
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import streamlit as st
 
-from attnviz.classroom import join
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
-from attnviz.classroom.tally import TallyCounts
 from attnviz.core.errors import AttnvizInputError
-from attnviz.figures.tally import tally_bars
 from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
-from attnviz.ui.charts import show_chart
-from attnviz.ui.class_tally import class_tally
+from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts
 from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
 LESSON_PLANS = "lesson_plans"  # the page a lesson link opens on
-TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
-QR_PX = 130  # the join QR code's side at most, beside the code: at 1280×720 on a 3 m screen, about 27 cm
-QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
 # While a lesson is presented, the arrow keys (and a presenter's clicker, which sends Page Down and Page Up) move it,
 # and A and Q ask the class and show the join code large, unless the keyboard is in a field or a view that uses the
 # keys itself. Sent as the trigger "move": next, back, ask or qr.
@@ -116,29 +108,9 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     state.keep(state.LESSON_RUN, (plan, index, answered))
     state.keep(state.LESSON_MOVED, True)  # the bar goes to the step's page on this run
     arrived()
-    _close_class_question()
+    close_class_question()
 
 
-def _close_class_question() -> None:
-    """The step moved on (Answer, Back, Next, Stop): its class question closes, so a late answer is told so, and the
-    bars of the step before go."""
-    state.take(state.CLASS_ANSWERED)
-    if code := state.take(state.CLASS_QUESTION):
-        class_tally().close(code, now=time.time())
-
-
-def _final_counts() -> TallyCounts | None:
-    """The open class question's answers as they stand, read before Answer closes it (None: none asked, or the store
-    is not answering): the bars stay beside the revealed weights."""
-    code = state.kept(state.CLASS_QUESTION)
-    try:
-        return class_tally().counts(code, now=time.time()) if code else None
-    except AttnvizInputError:
-        return None
-
-
-# Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
-# that arrives before the first one's run has drawn the bar again moves the lesson on again.
 def _next() -> None:
     """Next: the step's answer, if it asked a question; else the next step."""
     if (run := running()) is None:
@@ -147,13 +119,13 @@ def _next() -> None:
     if index == len(plan.steps):
         return  # the end screen: Back or Stop
     if plan.steps[index].question and not answered:
-        final = _final_counts()
+        final = final_counts()
         _go(plan, index, answered=True)
         state.keep(state.CLASS_ANSWERED, final)
     elif index + 1 < len(plan.steps):
         _go(plan, index + 1, answered=False)
     else:  # past the last step: the end screen, on the page the lesson ended on
-        _close_class_question()
+        close_class_question()
         state.keep(state.LESSON_RUN, (plan, len(plan.steps), True))
 
 
@@ -179,7 +151,7 @@ def _by_key() -> None:
 
 def _stop() -> None:
     state.take(state.LESSON_RUN)
-    _close_class_question()
+    close_class_question()
 
 
 def lesson_bar(page: str) -> None:
@@ -207,10 +179,9 @@ def lesson_bar(page: str) -> None:
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if asking and page == "playground":
-            _class_question(step, ask)
+            class_question(step, ask)
         elif page == "playground" and (final := state.kept(state.CLASS_ANSWERED)):
-            with st.container(key="lesson_tally"):
-                _answered(final, predictions.option_of(asked := _asked_of(step), predictions.right_answer(asked)))
+            answered_bars(final, _asked_of(step))
     state.take(state.LESSON_KEYED)
     show_subject(page)
 
@@ -226,66 +197,19 @@ def _end(plan: plans.LessonPlan) -> None:
 
 
 def _asked_of(step: plans.Step):
-    """The state a Playground step's question is asked on (as _go shows it)."""
+    """The state a Playground step's question is asked on (as _go shows it): covered by the step's choice of cover,
+    else the setup's own prediction question, else "which key most"; "none" leaves the views open."""
     shown = step.view.state
-    return replace(shown, predict=shown.predict or "most")
+    return replace(shown, predict={"": shown.predict or "most", "none": ""}.get(step.cover, step.cover))
 
 
-def _class_question(step: plans.Step, place) -> None:
-    """Opens the step's question to the class (a code on the projector, in ``place``) and shows the answers as they
-    come, under the bar."""
-    opened = state.kept(state.CLASS_QUESTION)
-    if opened is None:
-        pressed = place.button("Ask the class", key="lesson.ask", width="stretch")
-        if pressed or state.kept(state.LESSON_KEYED) == "ask":
-            current = playground_session.playground()
-            try:
-                setup = encode(current, "playground")  # the code alone opens it for a student
-                code = class_tally().open(step.question, predictions.options(current), now=time.time(), setup=setup)
-            except AttnvizInputError as error:
-                st.warning(str(error))
-                return
-            state.keep(state.CLASS_QUESTION, code)
-            st.rerun()
-        return
-    with st.container(key="lesson_tally"):  # over the controls (attnviz.ui.lesson_screen), not under the bar
-        _tally(opened)
+def asking_words() -> str:
+    """The question of the Playground step being presented, while the class thinks ("" otherwise): the cover says
+    it, in the teacher's words."""
+    run = running()
+    if run is None or run[1] == len(run[0].steps):
+        return ""
+    step = run[0].steps[run[1]]
+    return step.question if step.view.page == "playground" and not run[2] else ""
 
 
-@st.fragment(run_every=TALLY_EVERY_S)
-def _tally(code: str) -> None:
-    """The class question's panel while it is asked: the QR code and the code, large, the address, and the bars."""
-    try:
-        counts = class_tally().counts(code, now=time.time())
-    except AttnvizInputError as error:
-        st.caption(str(error))
-        return
-    address = join.join_address(join.app_root(st.context.url), code)
-    full = address.startswith("http")  # a QR code of an address a phone can open
-    qr, words = st.columns([0.8, 1.2], vertical_alignment="center") if full else (None, st.container())
-    if qr is not None:
-        qr.html(join.qr_image(address, QR_PX))
-    with words:
-        with st.container(key="lesson_code"):  # the code for the back row (the lesson's styles: lesson_screen)
-            st.markdown(f"Class code **{code}**")
-        st.caption("Scan it, or open:" if full else "Open the app's address followed by:")
-        if full and (
-            st.button("QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:")
-            or state.kept(state.LESSON_KEYED) == "qr"
-        ):
-            _large_qr(address)
-    st.code(address, language=None, wrap_lines=True)
-    show_chart(tally_bars(counts), key="lesson.tally")
-
-
-def _answered(final: TallyCounts, right: int) -> None:
-    """The class's bars after Answer, beside the revealed weights: the question closed, the right answer marked."""
-    st.markdown(f"Right answer: **{literal(final.options[right])}** (✓ in the bars).")
-    show_chart(tally_bars(final, right=right), key="lesson.tally")
-
-
-@st.dialog("Join the class question", width="large")
-def _large_qr(address: str) -> None:
-    """The join code as large as the projector allows, for the back of the room; Esc or the cross closes it."""
-    st.html(join.qr_image(address, QR_LARGE_PX))
-    st.code(address, language=None, wrap_lines=True)

@@ -4,6 +4,7 @@ by several students at once, tallied on the teacher's screen."""
 
 import re
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -13,6 +14,7 @@ from attnviz.classroom.share import decode, encode
 from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
+from attnviz.lessons.predictions import KINDS
 from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
 from bench.attack import HOSTILE_NOTE, HOSTILE_TITLE, hostile_lesson
 from bench.harness.triggers import trigger_state
@@ -29,6 +31,7 @@ from tests.support.apptest import (
     texts,
     use_control,
     views,
+    views_data,
 )
 
 
@@ -320,3 +323,32 @@ def test_after_the_last_step_the_lesson_ends_on_an_end_screen_and_back_returns()
     at.button(key="lesson.next").click().run()
     at.button(key="lesson.stop").click().run()
     assert LESSON_RUN not in at.session_state
+
+
+def test_a_teachers_own_question_covers_the_views_in_their_words_with_the_cover_they_chose():
+    """Issue 50: "Which keys can “amazing” still see?" was covered by "which key will “amazing” attend to most?", and
+    the lens (the focus row, large) showed the −∞ that answers it. The editor's cover choice decides the question's
+    kind; the cover says the teacher's words; the lens waits for the answer."""
+    setup = replace(OPENING, focus=10)
+    step = plans.Step(encode(setup), question="Which keys can “amazing” still see?")
+    at = open_app("lesson_plans", lesson=plans.to_link(plans.LessonPlan("Own", (step,))))
+    (choice,) = [box for box in at.selectbox if box.label == "Cover while it asks"]
+    assert choice.options == ["The setup's own question (else: which key most?)", "No cover: the views stay open",
+                              *[KINDS[kind] for kind in KINDS if kind]]  # fmt: skip
+    choice.set_value("zeroed").run()
+    assert at.session_state[LESSON_PLAN].steps[0].cover == "zeroed"
+    follow(at.button(key="plan.present").click().run())
+    weights = views(at)["weights"]
+    assert weights["cover"] == "Which keys can “amazing” still see? Click each key (again to take it back), then Check."
+    assert views_data(at)["lens"] is None and at.session_state["presenter"] is True  # no −∞ row before the answer
+    follow(at.button(key="lesson.next").click().run())  # Answer: the mask on, the views and the lens open
+    assert "cover" not in views(at)["weights"] and views_data(at)["lens"] is not None and playground(at).causal
+    none = plans.edit_step(at.session_state[LESSON_PLAN], 0, cover="none")
+    plain = open_app("lesson_plans", lesson=plans.to_link(none))
+    follow(plain.button(key="plan.present").click().run())
+    assert "cover" not in views(plain)["weights"]  # no cover: the question is in the bar, the views stay open
+
+
+def test_a_cover_no_question_of_predict_mode_asks_is_refused():
+    with pytest.raises(AttnvizInputError, match="cover is not one of the questions"):
+        plans.edit_step(plans.READY["Attention in 15 minutes"], 0, cover="which word")

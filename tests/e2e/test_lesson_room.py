@@ -19,7 +19,7 @@ PROJECTOR = {"width": 1280, "height": 720}
 # What each page's notes talk about, as the room sees it: the Playground's focus row (the lens, in presenter mode),
 # Step by step's formula, Geometry's arrows, Multi-head's heads, Why we scale's spread of the scores.
 SUBJECTS = {
-    "playground": ".attnviz-lens",
+    "playground": '.attnviz-view[data-view="weights"]',
     "step_by_step": ".st-key-stage_formula",
     "geometry": ".st-key-geometry_arrows",
     "multi_head": ".st-key-mh-heads",
@@ -86,7 +86,10 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
     if step.view.page == "step_by_step":  # the chosen row, large, in sight with the formula under it
         lens = page.evaluate(IN_VIEW_JS, [".attnviz-lens:not([hidden])"])
         assert lens and lens["inView"], f"{where}: the chosen row's lens is not on screen below the bar: {lens}"
-    if step.view.page in ("playground", "step_by_step"):
+    asking = step.view.page == "playground" and step.question and not answered
+    if asking:  # nothing drawn large that answers the question: the lens waits for the answer
+        assert page.locator(".attnviz-lens:not([hidden])").count() == 0, f"{where}: the lens shows the answer"
+    elif step.view.page in ("playground", "step_by_step"):
         digits = page.evaluate(
             "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
         )
@@ -130,7 +133,7 @@ def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(pag
     panel = page.locator(".st-key-lesson_tally")
     panel.filter(has_text="Class code").wait_for()
     wait_for_app(page)
-    assert page.evaluate(IN_VIEW_JS, [".attnviz-lens"])["inView"]
+    assert page.evaluate(IN_VIEW_JS, ['.attnviz-view[data-view="weights"]'])["inView"]
     boxes = page.evaluate(
         "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().toJSON())"
     )

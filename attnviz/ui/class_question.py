@@ -1,0 +1,108 @@
+"""The teacher's side of a class question, asked from a presented lesson's Playground step: the code, its QR code and
+join address, and the class's bars, live while it asks and kept beside the revealed weights after Answer, the right
+answer marked. A student's side: attnviz.ui.class_join. Where the answers live: attnviz.classroom.tally."""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from attnviz.classroom import join
+from attnviz.classroom import lesson_plan as plans
+from attnviz.classroom.share import encode
+from attnviz.classroom.tally import TallyCounts
+from attnviz.core.errors import AttnvizInputError
+from attnviz.core.playground_state import PlaygroundState
+from attnviz.figures.tally import tally_bars
+from attnviz.lessons import predictions
+from attnviz.ui import playground_session, state
+from attnviz.ui.charts import show_chart
+from attnviz.ui.class_tally import class_tally
+from attnviz.ui.text import literal
+
+TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
+QR_PX = 130  # the join QR code's side at most, beside the code: at 1280×720 on a 3 m screen, about 27 cm
+QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
+
+
+def close_class_question() -> None:
+    """The step moved on (Answer, Back, Next, Stop): its class question closes, so a late answer is told so, and the
+    bars of the step before go."""
+    state.take(state.CLASS_ANSWERED)
+    if code := state.take(state.CLASS_QUESTION):
+        class_tally().close(code, now=time.time())
+
+
+def final_counts() -> TallyCounts | None:
+    """The open class question's answers as they stand, read before Answer closes it (None: none asked, or the store
+    is not answering): the bars stay beside the revealed weights."""
+    code = state.kept(state.CLASS_QUESTION)
+    try:
+        return class_tally().counts(code, now=time.time()) if code else None
+    except AttnvizInputError:
+        return None
+
+
+# Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
+# that arrives before the first one's run has drawn the bar again moves the lesson on again.
+def class_question(step: plans.Step, place) -> None:
+    """Opens the step's question to the class (a code on the projector, in ``place``) and shows the answers as they
+    come, under the bar."""
+    opened = state.kept(state.CLASS_QUESTION)
+    if opened is None:
+        pressed = place.button("Ask the class", key="lesson.ask", width="stretch")
+        if pressed or state.kept(state.LESSON_KEYED) == "ask":
+            current = playground_session.playground()
+            try:
+                setup = encode(current, "playground")  # the code alone opens it for a student
+                code = class_tally().open(step.question, predictions.options(current), now=time.time(), setup=setup)
+            except AttnvizInputError as error:
+                st.warning(str(error))
+                return
+            state.keep(state.CLASS_QUESTION, code)
+            st.rerun()
+        return
+    with st.container(key="lesson_tally"):  # over the controls (attnviz.ui.lesson_screen), not under the bar
+        _tally(opened)
+
+
+@st.fragment(run_every=TALLY_EVERY_S)
+def _tally(code: str) -> None:
+    """The class question's panel while it is asked: the QR code and the code, large, the address, and the bars."""
+    try:
+        counts = class_tally().counts(code, now=time.time())
+    except AttnvizInputError as error:
+        st.caption(str(error))
+        return
+    address = join.join_address(join.app_root(st.context.url), code)
+    full = address.startswith("http")  # a QR code of an address a phone can open
+    qr, words = st.columns([0.8, 1.2], vertical_alignment="center") if full else (None, st.container())
+    if qr is not None:
+        qr.html(join.qr_image(address, QR_PX))
+    with words:
+        with st.container(key="lesson_code"):  # the code for the back row (the lesson's styles: lesson_screen)
+            st.markdown(f"Class code **{code}**")
+        st.caption("Scan it, or open:" if full else "Open the app's address followed by:")
+        if full and (
+            st.button("QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:")
+            or state.kept(state.LESSON_KEYED) == "qr"
+        ):
+            _large_qr(address)
+    st.code(address, language=None, wrap_lines=True)
+    show_chart(tally_bars(counts), key="lesson.tally")
+
+
+def answered_bars(final: TallyCounts, asked: PlaygroundState) -> None:
+    """The class's bars after Answer, beside the revealed weights: the question closed, the right answer marked."""
+    right = predictions.option_of(asked, predictions.right_answer(asked))
+    with st.container(key="lesson_tally"):
+        st.markdown(f"Right answer: **{literal(final.options[right])}** (✓ in the bars).")
+        show_chart(tally_bars(final, right=right), key="lesson.tally")
+
+
+@st.dialog("Join the class question", width="large")
+def _large_qr(address: str) -> None:
+    """The join code as large as the projector allows, for the back of the room; Esc or the cross closes it."""
+    st.html(join.qr_image(address, QR_LARGE_PX))
+    st.code(address, language=None, wrap_lines=True)
