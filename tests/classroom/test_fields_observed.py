@@ -105,3 +105,27 @@ def test_a_link_that_is_not_text_is_damaged_in_the_same_words(link):
         "This share link is damaged or incomplete, perhaps cut off when it was copied. "
         "Copy the whole link again, or ask for a new one."
     )
+
+
+def test_the_hottest_temperature_is_taken_and_a_long_bad_value_is_echoed_cut_short():
+    assert set_field(OPENING, "temperature", 5.0)[0].temperature == 5.0
+    with pytest.raises(AttnvizInputError) as error:
+        set_field(OPENING, "seed", "1234567890" * 3)
+    assert str(error.value) == "the seed must be a whole number from 0 to 2,147,483,647, not 12345678901234567890."
+    with pytest.raises(AttnvizInputError) as error:
+        set_field(OPENING, "example", "e" * 50)
+    assert str(error.value).endswith(f", not {'e' * 40!r}.")
+    wire = unpack(encode(OPENING, "geometry", {"query_x": 1.0}))
+    assert refused(pack({**wire, "g": {"q" * 30: 1}})) == f"{BAD_SETTING}: the page has no setting called {'q' * 20!r}."
+
+
+def test_a_broken_imported_head_is_refused_in_whole_words():
+    wire = unpack(encode(head_state(2, 2)))
+    not_a_head = {**wire, "m": {"t": "T", "q": [[1.0]]}}
+    assert refused(pack(not_a_head)) == f"{BAD_SETTING}: the imported head is not a title with Q, K and V."
+    unequal = {**wire, "m": {"t": "T", "q": [[1.0]], "k": [[1.0], [2.0]], "v": [[1.0]]}}
+    assert refused(pack(unequal)) == f"{BAD_SETTING}: the imported head's Q, K and V don't fit together."
+    long_token = {**wire, "o": ["a" * 100, "b"]}
+    assert decode(pack(long_token)).state.tokens[0] == "a" * 100
+    long_title = {**wire, "m": {**wire["m"], "t": "t" * 200}}
+    assert decode(pack(long_title)).state.imported.title == "t" * 200

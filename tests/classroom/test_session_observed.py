@@ -113,3 +113,8 @@ def test_keys_picked_for_the_mask_question_are_dropped_by_any_change():
     assert session.current_picks() == (5,)
     changed = session.apply(control("temperature", 2.0))
     assert changed.current_picks() == () and changed.question().picked({"row": 4, "col": 6}) == (6,)
+
+
+@pytest.mark.parametrize("event", [None, {"control": "causal", "value": True, "extra": 1}])
+def test_an_event_of_no_known_shape_clears_a_refusal(event):
+    assert refused_first().apply(event).said == Said()
