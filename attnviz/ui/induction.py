@@ -7,6 +7,7 @@ the session's one run, whichever experiment it belongs to."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import partial
 
 import numpy as np
@@ -187,8 +188,9 @@ def show() -> None:
     st.caption(words.TASK_TEXT)  # first, above the settings on a phone too
     rail, main = st.columns([1.15, 3.2], gap="medium")
     with rail:
-        settings()
         busy = state.kept(state.INDUCTION_RUN) is not None
+        with st.expander("Settings of the next run") if busy else nullcontext():  # folded: a phone sees the charts
+            settings()
         st.button("Train", type="primary", icon=":material/play_arrow:", disabled=busy, on_click=start_run,
                   width="stretch", key="induction.train")  # fmt: skip
         for message in state.take_messages():
