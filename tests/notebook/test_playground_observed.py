@@ -135,6 +135,8 @@ def test_show_head_refuses_a_layer_or_head_the_model_has_not(encoder):
         )
     widget = show_head(run, 5, 11)
     np.testing.assert_allclose(widget.result.weights, run.attention[5, 11], atol=1e-6)
+    first = show_head(run, 0, 0)  # the first layer and head are heads too
+    np.testing.assert_allclose(first.result.weights, run.attention[0, 0], atol=1e-6)
     assert widget.state.causal is False
     assert sent(widget)["caption"].startswith("all-MiniLM-L6-v2, layer 6, head 12: a click")
 
@@ -148,3 +150,17 @@ def test_a_decoders_head_is_drawn_with_its_causal_mask(decoder):
     n = len(run.tokens)
     weights = sent(widget)["views"][2]
     assert [weights["text"][i * n + j] for i in range(n) for j in range(i + 1, n)] == ["0"] * (n * (n - 1) // 2)
+
+
+def test_an_example_given_with_a_size_takes_the_size_as_the_settings_are_listed():
+    widget = Playground(example="cat_sat", d_k=5, blocked_keys=[1])
+    assert widget.state.example == "cat_sat" and widget.d_k == 5 == widget.state.matrices()[0].shape[1]
+    assert widget.blocked_keys == [1]
+
+
+def test_the_views_are_drawn_at_the_apps_size_in_two_columns_and_say_what_enter_does():
+    drawn = [sent(show(*attnviz.random_qkv(n=3, d_k=2, d_v=2, seed=1))), sent(Playground())]
+    for data in drawn:
+        assert (data["height"], data["font_size"], data["columns"]) == (250, 13, [1, 1])
+    assert drawn[0]["enter"] == "Enter outlines its row."
+    assert drawn[0]["views"][0]["tick_font"] == drawn[1]["views"][0]["tick_font"]  # the Playground's numbers' size
