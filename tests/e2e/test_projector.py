@@ -165,3 +165,32 @@ def test_every_view_of_a_stage_shows_its_whole_title(page, server, settings, scr
     titles.first.wait_for()
     cut = titles.evaluate_all("found => found.filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.textContent)")
     assert titles.count() >= 3 and cut == []
+
+
+DRAWN_JS = """(name) => {
+  const canvas = document.querySelector(`.attnviz-view[data-view="${name}"] canvas`);
+  const box = canvas.getBoundingClientRect();
+  return {rowLabels: JSON.parse(canvas.dataset.rowLabels), font: Number(canvas.dataset.cellFontPx), width: box.width,
+          height: box.height, visible: box.height > 0};
+}"""
+
+
+def test_a_teacher_makes_one_view_large_with_every_label_and_a_number_in_every_cell(page, server):
+    """Issue 50: presenter mode's grids carried no numbers and every other row label. Any one view can be made large
+    (its Large button, or L on its cells): all 12 row labels and a number in every cell, its text at 14 px or more."""
+    presented(page, server, encode(OPENING, presenter=True))
+    weights = page.locator('.attnviz-view[data-view="weights"]')
+    weights.get_by_role("button", name="Large").click()
+    page.wait_for_function(f"() => ({DRAWN_JS})('weights').font >= 14")
+    drawn = page.evaluate(DRAWN_JS, "weights")
+    assert len(drawn["rowLabels"]) == 12 and drawn["font"] >= 14, drawn  # every label; every number at 14 px
+    assert drawn["height"] <= PROJECTOR["height"] and not page.evaluate(DRAWN_JS, "scores")["visible"]
+    assert page.evaluate("() => document.querySelector('.attnviz-views').dataset.large") == "weights"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "presenter-view-large-1280x720.png"))
+    weights.get_by_role("button", name="All four").click()
+    page.wait_for_function(f"() => ({DRAWN_JS})('scores').visible")
+    page.locator('.attnviz-view[data-view="output"] canvas').focus()
+    page.keyboard.press("l")  # from the keyboard: the output large
+    page.wait_for_function("() => document.querySelector('.attnviz-views').dataset.large === 'output'")
+    page.wait_for_function(f"() => ({DRAWN_JS})('output').font >= 14")

@@ -24,6 +24,10 @@ function build(parentElement) {
   main.append(caption, note);
   const instrument = element('div', { className: 'attnviz-instrument' }, rail, main);
   parentElement.appendChild(instrument);
+  views.addEventListener('keydown', (event) => { // L on a view's cells: that view large, or the four again
+    const figure = event.target.closest?.('.attnviz-view');
+    if ((event.key === 'l' || event.key === 'L') && figure && instrument.dataset.presenter === 'true') enlarge(views, figure);
+  });
   return { instrument, rail: new Rail(rail), warning, views, lens, caption, note };
 }
 
@@ -54,7 +58,33 @@ export function mount(parentElement, data, send) {
   setIfNew(note, 'hidden', !data.note);
   drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }));
   showLines(views, data);
+  offerLarge(views);
   lens.update(data, theme(instrument));
+}
+
+// Presenter mode: any one view large (its button, or L on its cells), the others hidden until it is pressed again,
+// so a discussion can read every number of it from the back of the room (grid.css sizes it).
+function offerLarge(views) {
+  for (const figure of views.querySelectorAll(':scope > .attnviz-view')) {
+    if (figure.querySelector('.attnviz-enlarge')) continue;
+    const button = element('button', { className: 'attnviz-enlarge attnviz-png', type: 'button', tabIndex: -1 });
+    button.addEventListener('click', () => enlarge(views, figure));
+    figure.querySelector('figcaption').insertBefore(button, figure.querySelector('.attnviz-png'));
+  }
+  for (const figure of views.querySelectorAll(':scope > .attnviz-view')) {
+    const large = figure.classList.contains('attnviz-large');
+    const button = figure.querySelector('.attnviz-enlarge');
+    setIfNew(button, 'textContent', large ? 'All four' : 'Large');
+    button.setAttribute('aria-pressed', String(large));
+  }
+}
+
+function enlarge(views, figure) {
+  const large = !figure.classList.contains('attnviz-large');
+  for (const other of views.querySelectorAll(':scope > .attnviz-view')) other.classList.remove('attnviz-large');
+  figure.classList.toggle('attnviz-large', large);
+  if (large) views.dataset.large = figure.dataset.view; else delete views.dataset.large;
+  offerLarge(views);
 }
 
 // A view's own line under its cells, where Python gives one (where a class answer stands, under the view the student

@@ -160,6 +160,7 @@ class View {
     dataset.layout = JSON.stringify({ left: box.left, top: box.top, cellW: box.cellW, cellH: box.cellH });
     dataset.rowLabels = JSON.stringify(box.rowLabels.map((i) => view.row_ticks[i]));
     dataset.digitPx = digitHeight(ctx, box.cellFont);
+    dataset.cellFontPx = box.cellFont;
     if (this.shared.lens?.view !== view.name) dataset.focusDigitPx = dataset.digitPx;
     return box;
   }
