@@ -266,17 +266,16 @@ def _explanation() -> LessonPlan:
     capital = {"model": "SmolLM2-135M", "sentence": "The capital of France is", "layer": 29, "head": 1, "query": 4}
     animal = {"model": "all-MiniLM-L6-v2", "sentence": "The animal didn't cross the street because it was too tired."}
     animal |= {"layer": 1, "head": 0, "query": 10}
-    steps = (  # (setup, view, token taken away, note, question)
-        (capital, "raw", "none", "Layer 30, head 2 puts 0.62 of “ is”'s attention on “ is” itself, and the model's "
-         "next word is “ Paris” (77.3%).", "Will taking away the token this head attends to most change the next word?"),
-        (capital, "raw", 4, "No: without “ is”, “ Paris” stays the most likely next token (77.3% → 61.5%; total "
-         "variation 0.169). The largest weight did not pick the token that decides.", ""),
+    steps = (  # (setup, view, token taken away, note, question); a question holds back the removal and the view
+        (capital, "raw", 4, "No: layer 30, head 2 puts 0.62 of “ is”'s attention on “ is” itself, yet without “ is” "
+         "the next word stays “ Paris” (77.3% → 61.5%; total variation 0.169). The largest weight did not pick the "
+         "token that decides.", "Will taking away the token this head attends to most change the next word?"),
         (capital, "raw", 3, "Yes: without “ France”, “ Paris” (77.3%) gives way to a space (7.4%; total variation "
          "0.846), though no head of the last layer looked at it most. Attention is not by itself an explanation.",
          "No head of the last layer attends to “ France” most. Will taking it away change the next word?"),
         (animal, "value", "none", "Layer 2, head 1 gives [CLS] and [SEP] 68.9% of its weight, but they hand on 15.0% "
-         "of what arrives: their value vectors through this head are short. A weight is what is taken, not what "
-         "arrives.", "This head parks most of its weight on [CLS] and [SEP]. How much of what arrives comes from them?"),
+         "of what arrives: their value vectors are short. A weight is what is taken, not what arrives.",
+         "This head parks most of its weight on [CLS] and [SEP]. How much of what arrives comes from them?"),
         (animal, "rollout", "none", "Rolled out, every head and the residual mix through the layers: after layer 2 the "
          "sinks' share is 37.2%. A single head's map is one step of that mixing.", ""),
     )  # fmt: skip

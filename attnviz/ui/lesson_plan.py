@@ -90,8 +90,9 @@ def present(plan: plans.LessonPlan) -> None:
     _go(plan, 0, answered=False)
 
 
-# Settings that show a question's answer, held back until it is answered: a token taken away shows what it did.
-_ANSWERS = {"real_model": {"removed": "none"}}
+# Settings that show a question's answer, held back until it is answered: a token taken away shows what it did, and
+# a view other than the raw weights (value-weighted: what arrives) says the number asked for under the map.
+_ANSWERS = {"real_model": {"removed": "none", "view": "raw"}}
 
 
 def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:

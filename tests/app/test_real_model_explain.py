@@ -162,24 +162,25 @@ def test_the_ready_lesson_is_presented_on_the_real_model_page_question_first(enc
     from tests.app.test_lesson_plans import follow, present_ready
 
     at = ready(present_ready("Is attention an explanation?"))
-    assert at.session_state["presenter"] is True and "step 1 of 5" in "\n".join(m.value for m in at.markdown)
+    assert at.session_state["presenter"] is True and "step 1 of 4" in "\n".join(m.value for m in at.markdown)
     assert any("Will taking away the token this head attends to most change the next word?" in as_read(m.value)
                for m in at.markdown)  # fmt: skip
     assert setting(at, "selectbox", "layer").value == 29 and setting(at, "selectbox", "head").value == 1
     row = shown_matrix(matrix_views(at, "rm.head")["head"])[4]
     assert np.nanargmax(row) == 4 and f"{np.nanmax(row):.2f}" == "0.62"  # the note's number, as the page shows it
     shown, changes = [], []
-    for _ in range(7):  # Answer and Next through the five steps (steps 1, 3 and 4 ask first, then answer)
+    for _ in range(7):  # Answer and Next through the four steps (steps 1, 2 and 3 ask first), and to the end
         at.button(key="lesson.next").click().run()
         ready(follow(at))
         assert not at.exception
         shown.append((setting(at, "selectbox", "removed").value, setting(at, "radio", "view").value))
         changes.append(next((as_read(m.value) for m in at.markdown if as_read(m.value).startswith("Without")), ""))
-    assert [shown[i] for i in (1, 3, 5, 6)] == [(4, "raw"), (3, "raw"), ("none", "value"), ("none", "rollout")]
-    assert shown[2] == ("none", "raw") and changes[2] == ""  # step 3's question holds back its token's removal
-    assert button_disabled(at, "lesson.next")  # the last step
-    assert "the most likely next token stays “ Paris” (77.3% → 61.5%)" in changes[1]  # as the note says
-    assert "changes from “ Paris” (77.3%) to “␣” (7.4%)" in changes[3] and "0.846" in changes[3]
+    assert [shown[i] for i in (0, 2, 4, 5)] == [(4, "raw"), (3, "raw"), ("none", "value"), ("none", "rollout")]
+    assert shown[1] == ("none", "raw") and changes[1] == ""  # step 2's question holds back its token's removal
+    assert shown[3] == ("none", "raw")  # and step 3's its view: value-weighted says the number asked for
+    assert at.session_state["lesson.run"][1] == 4  # past the last step: the end screen
+    assert "the most likely next token stays “ Paris” (77.3% → 61.5%)" in changes[0]  # as the note says
+    assert "changes from “ Paris” (77.3%) to “␣” (7.4%)" in changes[2] and "0.846" in changes[2]
 
 
 def test_the_views_keep_the_sinks_when_the_maps_above_hide_them(page, encoder):

@@ -34,7 +34,7 @@ def test_a_note_names_a_row_by_the_label_the_views_draw_on_it():
 
 def test_is_attention_an_explanation_quotes_the_models_numbers(encoder, decoder):
     """Each number in the lesson's notes, from the step's own run, with numpy written out here."""
-    asked, kept, ignored, sinks, rolled = READY["Is attention an explanation?"].steps
+    asked, ignored, sinks, rolled = READY["Is attention an explanation?"].steps
     settings = dict(asked.view.settings)
     run = decoder.run(settings["sentence"])
     row = run.attention[settings["layer"], settings["head"], settings["query"]]
@@ -49,8 +49,8 @@ def test_is_attention_an_explanation_quotes_the_models_numbers(encoder, decoder)
 
     p, first, share = top(run.last_logits)
     assert row.argmax() == 4 and f"puts {row.max():.2f} of “ is”'s attention on “ is”" in asked.note
-    assert first == " Paris" and f"“ Paris” ({share})" in asked.note
-    for step, gone in ((kept, 4), (ignored, 3)):
+    assert first == " Paris" and f"“ Paris” ({share}" in asked.note
+    for step, gone in ((asked, 4), (ignored, 3)):  # each question's answer: the token taken away
         assert dict(step.view.settings)["removed"] == gone
         q, after, after_share = top(decoder.run(settings["sentence"], gone).last_logits)
         assert f"total variation {0.5 * np.abs(p - q).sum():.3f}" in step.note
