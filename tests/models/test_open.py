@@ -201,7 +201,11 @@ def hub_files(tmp_path_factory):
     large = tmp_path_factory.mktemp("large")
     shutil.copytree(TINY / "gpt2", large, dirs_exist_ok=True)
     safetensors_claiming(large, [8], size=1_200_000_000)
-    return files | {("tiny/large", name): large / name for name in FILES}
+    files |= {("tiny/large", name): large / name for name in FILES}
+    remote = tmp_path_factory.mktemp("remote")
+    shutil.copytree(TINY / "gpt2", remote, dirs_exist_ok=True)
+    remote_code(remote)
+    return files | {("tiny/remote", name): remote / name for name in FILES}
 
 
 def test_the_real_client_downloads_a_hub_model_once_then_opens_it_offline(hub_files, tmp_path):
@@ -215,14 +219,16 @@ def test_the_real_client_downloads_a_hub_model_once_then_opens_it_offline(hub_fi
 
 def test_the_hub_refuses_before_the_weights_are_downloaded(hub_files, tmp_path):
     with HubEndpoint(hub_files) as endpoint:
-        out = open_from(endpoint.url, tmp_path, "tiny/pickled", "tiny/large", "tiny/none")
+        out = open_from(endpoint.url, tmp_path, "tiny/pickled", "tiny/large", "tiny/none", "tiny/remote")
     assert out == {
+        "tiny/remote": "AttnvizInputError: tiny/remote needs trust_remote_code: it runs its own Python code, which "
+        "attnviz never runs. Open a BERT, GPT-2, Llama or Qwen2 model instead.",
         "tiny/pickled": "AttnvizInputError: tiny/pickled has its weights only as pytorch_model.bin, a pickle, which "
         "can run code when it is read: attnviz reads model.safetensors only.",
         "tiny/large": "AttnvizInputError: tiny/large's weights are 1.2 GB; " + LIMITS,
         "tiny/none": "AttnvizInputError: There is no public model tiny/none on the Hugging Face hub.",
     }
-    assert sorted(endpoint.downloads()) == ["config.json", "config.json"]  # no weights, no tokenizer fetched
+    assert sorted(endpoint.downloads()) == ["config.json"] * 3  # no weights, no tokenizer fetched
 
 
 DRAW = """
