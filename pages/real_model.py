@@ -37,7 +37,7 @@ sinks = words.sink_words(tokens, run.sinks)
 st.caption(
     f"{words.model_label(model)} is {words.kind(run.causal, run.family)}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
     f"is {MAX_TOKENS}, about 90 words, its special tokens included; press Enter to run a new sentence). Every weight below is what attnviz.attention, the Playground's own function, gives on "
-    "the model's queries, keys and values, to the last digit (all heads of a layer computed at once)."
+    f"the model's queries, keys and values, to the last digit (all heads of a layer computed at once). {words.OPEN_TEXT}"
 )
 
 

@@ -8,6 +8,7 @@ from pathlib import PurePath
 
 import numpy as np
 
+from attnviz.core.limits import MAX_USER_MODEL_PARAMETERS
 from attnviz.models.stats import HeadStatistics
 
 OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each head's small map gets an equal share
@@ -22,6 +23,12 @@ PATTERNS = {
 
 
 DESIGNS = {"bert": "BERT", "gpt2": "GPT-2", "llama": "Llama", "qwen2": "Qwen2"}  # attnviz.models.families
+
+
+OPEN_TEXT = (  # said in sight, under the page's heading: a phone and a projector have no hover
+    f"Open a model: a BERT, GPT-2, Llama or Qwen2 model's Hugging Face id or folder (config.json, model.safetensors, "
+    f"tokenizer.json), up to {MAX_USER_MODEL_PARAMETERS // 10**6}M parameters."
+)
 
 
 def model_label(name: str) -> str:

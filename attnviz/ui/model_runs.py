@@ -14,7 +14,6 @@ import streamlit as st
 from attnviz.figures.real_model import HeadMaps, head_maps
 from attnviz.lessons.real_model import layer_table, model_label, overview_side, progress_text, sinks_said
 from attnviz.models import MODEL_NAMES, HeadStatistics, ModelRun, background, head_statistics, hide_sinks
-from attnviz.models.checkpoint import LIMITS
 from attnviz.ui import state
 from attnviz.ui.lessons import explained_errors
 
@@ -38,7 +37,6 @@ def model_choice(page: str, column, open_column) -> str:
         "Open a model",
         key=f"{page}.open",
         placeholder="a Hugging Face id, or a folder",
-        help=f"A BERT, GPT-2, Llama or Qwen2 model with model.safetensors and tokenizer.json, up to {LIMITS}.",
         on_change=_open,
         args=(page,),
     )
