@@ -175,9 +175,9 @@ def line_view(weights, tokens: list[str], *, focus: int, title: str, font_size: 
 
     axis = {"show": False, "min": 0, "max": 1}
     return {
-        # Its name and text alternative: ECharts' own opening (the title; tests read it) and the lines in words, then
-        # the points ECharts lists.
-        "aria": {"enabled": True, "label": {"general": {"withTitle": line_view_words(weights, names, focus)}}},
+        # Its name and text alternative, whole: the title and the lines in words. ECharts' own would go on to list
+        # every series and point (about 1,800 characters, "NaN" among them), which no reader can follow.
+        "aria": {"enabled": True, "label": {"description": line_view_words(weights, names, focus, title=title)}},
         "animation": False,
         "title": {"text": title, "left": 0, "textStyle": {"fontSize": font_size + 1}},
         "tooltip": {},
@@ -217,15 +217,15 @@ def line_opacity(weight: float) -> float:
     return round(weight, 2) if weight < 0.095 else round(weight, 1)
 
 
-def line_view_words(weights, names: list[str], focus: int, *, keys: int = 3) -> str:
-    """The line view in words, after its title (ECharts puts it for "{title}"): what it draws, and the ``keys`` keys
+def line_view_words(weights, names: list[str], focus: int, *, title: str, keys: int = 3) -> str:
+    """The line view in words, the chart's whole text alternative: its title, what it draws, and the ``keys`` keys
     the focus query looks at most, with their weights."""
     row = np.asarray(weights, dtype=float)[focus]
     top = [j for j in np.argsort(-row, kind="stable")[:keys].tolist() if row[j] > 0]
     most = ", ".join(f"{j}: {names[j]} ({row[j]:.2f})" for j in top) or "no key"
-    return (  # no full stop: ECharts puts one after it
-        'This is a chart about "{title}": every query on the left joined to the keys on the right, a line\'s opacity '
-        f"its weight ({lines_not_drawn(weights, focus)}). Query {focus}: {names[focus]} looks most at {most}"
+    return (
+        f"{title}: every query on the left joined to the keys on the right, a line's opacity its weight "
+        f"({lines_not_drawn(weights, focus)}). Query {focus}: {names[focus]} looks most at {most}."
     )
 
 

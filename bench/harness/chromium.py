@@ -42,7 +42,8 @@ def launch_chromium(playwright, executable: str | None):
 
 
 # JavaScript run in the page. A chart "draws" when its Plotly element has data and either a heatmap image with a
-# data URL or at least one SVG trace/point/line; an ECharts chart when its canvas has its aria label; a Playground view
+# data URL or at least one SVG trace/point/line; an ECharts chart when its canvas has its aria label (set as it draws
+# its option: ECharts' own description, or the option's own words); a Playground view
 # (attnviz/ui/attention_grid) when its canvas has painted data.
 CHARTS_DRAWN_JS = """
 () => {
@@ -50,7 +51,7 @@ CHARTS_DRAWN_JS = """
   const echarts = [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
   const views = [...document.querySelectorAll('.attnviz-view')];
   if (!charts.length && !echarts.length && !views.length) return {count: 0, drawn: 0};
-  let drawn = echarts.filter(e => e.querySelector('canvas') && (e.getAttribute('aria-label') || '').includes('data')).length
+  let drawn = echarts.filter(e => e.querySelector('canvas') && (e.getAttribute('aria-label') || '').length > 0).length
     + views.filter(v => v.querySelector('canvas[data-revision]') || !v.getClientRects().length).length; // hidden: in a closed tab
   for (const chart of charts) {
     const plot = chart.querySelector('.js-plotly-plot');

@@ -127,3 +127,14 @@ def test_on_a_projector_the_switch_and_its_map_are_on_screen_with_the_chosen_hea
     for shown in (HEAD_MAP, "switch", CHECK_MAP):
         where = box(page, shown)
         assert below_bar - 1 <= where["y"] and where["y"] + where["height"] <= 720, (shown, where)
+
+
+def test_the_line_view_is_named_in_one_sentence_not_by_its_points(real_model):
+    """Issue 50: its name was about 1,800 characters of ECharts' own listing of series and points, "NaN" among them."""
+    chart = real_model.locator('.st-key-rm-lines [data-testid="stEChartsChart"]')
+    real_model.wait_for_function(
+        """() => document.querySelector('.st-key-rm-lines [data-testid="stEChartsChart"]')?.getAttribute('aria-label')"""
+    )
+    label = chart.get_attribute("aria-label")
+    assert "who looks at whom: every query on the left joined to the keys on the right" in label, label
+    assert len(label) < 400 and "NaN" not in label and "series" not in label, label
