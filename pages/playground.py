@@ -80,7 +80,7 @@ def attention_views() -> None:
         now.previous,
         now.asked(),
         font_size=chart_font_size(),
-        height=250 if not state.presenting() else 120,
+        height=180 if not state.presenting() else 120,  # the least: the screen's height decides (grid.css)
         can_undo=now.can_undo,
         picks=now.current_picks(),
         lens=state.presenting(),  # the focus row again, large, for the back of the room

@@ -194,3 +194,15 @@ def test_a_teacher_makes_one_view_large_with_every_label_and_a_number_in_every_c
     page.keyboard.press("l")  # from the keyboard: the output large
     page.wait_for_function("() => document.querySelector('.attnviz-views').dataset.large === 'output'")
     page.wait_for_function(f"() => ({DRAWN_JS})('output').font >= 14")
+
+
+def test_at_1280x720_without_presenter_mode_every_view_ends_on_screen(page, server):
+    """Issue 50: at 1280 × 720 (a projector, presenter mode off) the last row of views 3 and 4 was cut off."""
+    page.set_viewport_size(PROJECTOR)
+    open_app_page(page, f"{server.url}/")
+    bottoms = page.evaluate(
+        "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().bottom)"
+    )
+    line = page.locator(".attnviz-caption").bounding_box()
+    assert len(bottoms) == 4 and max(bottoms) <= PROJECTOR["height"], bottoms
+    assert line["y"] + line["height"] <= PROJECTOR["height"] + 1, line  # and the line saying what the last move did
