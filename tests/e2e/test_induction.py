@@ -26,7 +26,7 @@ def gated_server(browser_executable, tmp_path_factory):
 def test_the_phase_change_is_drawn_live_and_the_heads_after(page, gated_server):
     server, fifo = gated_server
     open_app_page(page, f"{server.url}/watch_it_learn")
-    page.get_by_role("radio", name="Induction heads").click()
+    page.locator("[data-testid=stRadio] label").filter(has_text="Induction heads").click()
     wait_for_app(page)
     page.locator(".st-key-induction-train button").click()
     gate = open_gate(fifo)
