@@ -143,4 +143,4 @@ def test_a_reload_restores_the_playground_and_the_guided_pages_own_settings():
     assert any(title.value == "Why we divide by √d_k" for title in reloaded.title)
     assert reloaded.slider(key=setting_key("why_scale", "d_k")).value == 16  # from the link
     captions = " ".join(caption.value for caption in reloaded.caption)
-    assert "Multi-head's edited X and Watch it learn's run are not" in captions
+    assert "Multi-head's edited X and Watch it learn's trained runs are not" in captions
