@@ -17,6 +17,8 @@
 //    is the same words: "d_k d_k"); without that list the thumb's name is its label, once.
 // 6. The page's background as a CSS variable (--attnviz-page-bg), for the bars that stay at the top while the page
 //    scrolls under them: Streamlit's theme sets no variable of its own, and Canvas is white under its dark theme.
+// 7. Two Tab stops that lead nowhere leave the Tab order: Streamlit's <main> (tabindex 0, no visible focus) and each
+//    heading's "Link to heading" anchor (a hover helper). "Skip to the views" still focuses <main> from script.
 
 const AROUND = '[data-testid="stHorizontalBlock"], [data-field]';
 const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabled)';
@@ -100,6 +102,12 @@ function notePageBackground(app) {
   if (background && root.getPropertyValue('--attnviz-page-bg') !== background) root.setProperty('--attnviz-page-bg', background);
 }
 
+function untab() {
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (main && main.tabIndex !== -1) main.tabIndex = -1;
+  for (const anchor of document.querySelectorAll('a[aria-label="Link to heading"]:not([tabindex="-1"])')) anchor.tabIndex = -1;
+}
+
 export default function () {
   if (window.__attnvizKeyboard) return;
   window.__attnvizKeyboard = true;
@@ -170,11 +178,12 @@ export default function () {
   nameSlidersOnce();
   nameTables();
   notePageBackground(app);
+  untab();
   // The background is read once a frame, not once a mutation: a rerun mutates the page hundreds of times, and each
   // read of a computed style made the browser restyle the page mid-render. Names are given at once, before a reader
   // can land on an unnamed table.
   let noting = false;
-  const noteOnce = () => { noting = false; notePageBackground(app); };
+  const noteOnce = () => { noting = false; notePageBackground(app); untab(); };
   new MutationObserver(() => {
     keepFocus(); nameSlidersOnce(); nameTables();
     if (!noting) requestAnimationFrame(noteOnce);

@@ -251,3 +251,16 @@ def test_pages_with_views_have_h2_after_h1(browser, server):
             assert all(b - a <= 1 for a, b in pairwise(levels)), (page_name, levels)
         finally:
             context.close()
+
+
+def test_tab_never_stops_on_main_or_a_headings_link(page, server):
+    """Issue 50: <main> (no visible focus) and each heading's "Link to heading" were Tab stops that lead nowhere."""
+    open_app_page(page, f"{server.url}/geometry")
+    stops = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(
+            "() => [document.activeElement.tagName, document.activeElement.getAttribute('aria-label') || '']"
+        ))  # fmt: skip
+    assert ["MAIN", ""] not in stops and not [stop for stop in stops if stop[1] == "Link to heading"], stops
+    assert any(tag == "INPUT" for tag, _ in stops)  # the walk reached the page's own controls
