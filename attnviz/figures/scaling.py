@@ -35,7 +35,7 @@ def variance_plot(curve: VarianceCurve, chosen_dk: int, *, height: int = 380) ->
     # A variance is plotted: it grows like d_k, while the spread (its square root) grows like √d_k. Short enough
     # for a phone's width: a plotly title does not wrap.
     title = "Var(q·k) grows like d_k; ÷ √d_k, it stays near 1"
-    return finish(figure, title=title, height=height, legend_y=-0.25)
+    return finish(figure, title=title, height=height, legend_y=-0.4)  # below the axis title, at presenter-sized text
 
 
 def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) -> go.Figure:
@@ -67,14 +67,15 @@ def saturation_plot(curves: Saturation, chosen_dk: int, *, height: int = 380) ->
         annotation_position="bottom right",
     )
     figure.add_hline(
-        y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="all weight on one key"
-    )
-    for col, top in ((1, curves.uniform_entropy * 1.05), (2, 1.02)):
-        marker(figure, chosen_dk, (0, top), f"d_k = {chosen_dk}", "#444", row=1, col=col)
+        y=1.0, line={"color": "#999", "dash": "dot"}, row=1, col=2, annotation_text="all weight on one key",
+        annotation_position="bottom left",  # under the line, clear of the panel's title above it
+    )  # fmt: skip
+    for col, top in ((1, curves.uniform_entropy * 1.05), (2, 1.02)):  # labelled at the foot: the top has the lines' words
+        marker(figure, chosen_dk, (0, top), f"d_k = {chosen_dk}", "#444", label_low=True, row=1, col=col)
     figure.update_xaxes(type="log", title="d_k", tickvals=list(dims), ticktext=[f"{d:g}" for d in dims])
     figure.update_yaxes(range=[0, curves.uniform_entropy * 1.1], row=1, col=1)
     figure.update_yaxes(range=[0, 1.05], row=1, col=2)
-    return finish(figure, height=height, legend_y=-0.25)
+    return finish(figure, height=height, legend_y=-0.4)  # below the axis title, at presenter-sized text too
 
 
 def row_weights_bars(row: OneRow, d_k: int, *, height: int = 340) -> go.Figure:

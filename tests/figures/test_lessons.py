@@ -272,3 +272,14 @@ def test_chosen_width_and_length_are_marked_in_data_coordinates():
     lengths, linear, quadratic = costs.cost_curve([1, 10, 100], 8, 2)
     now, crossover = cost_figures.cost_plot(lengths, linear, quadratic, current_n=12, crossover=16.5).data[-2:]
     assert list(now.x) == [12, 12] and list(crossover.x) == [16.5, 16.5]
+
+
+def test_the_saturation_charts_words_keep_clear_of_each_other():
+    """Issue 50: at presenter-sized text the d_k marker's label sat on the reference lines' words and the panel's
+    title, and the legend on the axis title. The marker is labelled at its foot, "all weight on one key" under its
+    line, the legend below the axis title."""
+    figure = scaling_figures.saturation_plot(scaling.saturation([1, 4, 16, 64]), 16)
+    markers = [trace for trace in figure.data if trace.name == "d_k = 16"]
+    assert len(markers) == 2 and all(list(m.text) == ["d_k = 16", ""] for m in markers)  # the text at the foot
+    assert [a.yanchor for a in figure.layout.annotations if a.text == "all weight on one key"] == ["top"]
+    assert figure.layout.legend.y == -0.4
