@@ -15,11 +15,13 @@ import json
 import sys
 import time
 
-import torch
-from transformers import AutoModel, AutoModelForCausalLM
-
 
 def main() -> None:
+    # Imported here, not at the top: the app's own venv imports every bench module (tests/bench/test_imports.py),
+    # and has neither.
+    import torch
+    from transformers import AutoModel, AutoModelForCausalLM
+
     torch.set_num_threads(1)  # as attnviz: one thread each
     torch.set_grad_enabled(False)
     models = {}
