@@ -109,14 +109,17 @@ def query_key_arrows(result: GeometryResult, query_label: str, key_labels, *, he
     reach = _square_axes(figure, points)
     shifts = _label_shifts(points, px_per_unit=(height - 110) / (2 * reach))
     for (tip, text, colour), shift in zip(labels, shifts, strict=True):
+        # Towards the middle from the tip: a label beyond a tip in the plot's right half ran off a phone's 390 px
+        # (the plot is square, so on a phone a unit is a few pixels and a label several units wide).
+        right = tip[0] < 0
         figure.add_annotation(
             x=tip[0],
             y=tip[1],
             text=text,
             showarrow=False,
-            xanchor="left" if tip[0] >= 0 else "right",
+            xanchor="left" if right else "right",
             yanchor="bottom",
-            xshift=6 if tip[0] >= 0 else -6,
+            xshift=6 if right else -6,
             yshift=shift,
             font={"color": colour, "size": 12},
             align="left",

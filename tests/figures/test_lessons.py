@@ -283,3 +283,10 @@ def test_the_saturation_charts_words_keep_clear_of_each_other():
     assert len(markers) == 2 and all(list(m.text) == ["d_k = 16", ""] for m in markers)  # the text at the foot
     assert [a.yanchor for a in figure.layout.annotations if a.text == "all weight on one key"] == ["top"]
     assert figure.layout.legend.y == -0.4
+
+
+def test_the_arrows_labels_sit_towards_the_middle_so_a_phone_shows_them_whole():
+    """Issue 50: at 390 px the label of a key in the plot's right half ran past its right edge."""
+    figure = geometry_figures.query_key_arrows(PRONOUN, "it", geometry.PRONOUN_KEY_LABELS)
+    sides = {(a.x > 0, a.xanchor) for a in figure.layout.annotations if a.x != 0}
+    assert sides <= {(True, "right"), (False, "left")} and (True, "right") in sides
