@@ -288,5 +288,5 @@ def test_the_saturation_charts_words_keep_clear_of_each_other():
 def test_the_arrows_labels_sit_towards_the_middle_so_a_phone_shows_them_whole():
     """Issue 50: at 390 px the label of a key in the plot's right half ran past its right edge."""
     figure = geometry_figures.query_key_arrows(PRONOUN, "it", geometry.PRONOUN_KEY_LABELS)
-    sides = {(a.x > 0, a.xanchor) for a in figure.layout.annotations if a.x != 0}
+    sides = {(bool(a.x > 0), a.xanchor) for a in figure.layout.annotations if a.x != 0 and a.bgcolor}  # the labels
     assert sides <= {(True, "right"), (False, "left")} and (True, "right") in sides
