@@ -193,7 +193,9 @@ def join_box() -> None:
 
 def class_answer_line() -> AnswerLine | None:
     """Sends the student's kept answer if it can be counted now, and says where it stands, for the line under the
-    view the student answers on (seen where they tapped, heard as a status): None outside a class."""
+    view the student answers on (seen where they tapped, heard as a status): None for a student who typed no code."""
+    if not in_a_class():
+        return None  # a student working alone: nothing to say about a class
     if code := state.class_code():
         _send_kept_answer(code)
     kept, asked = _kept_answer(), asked_setup()

@@ -95,3 +95,12 @@ def test_a_code_typed_on_another_setup_opens_the_asked_one():
     assert playground(student) == replace(setup, causal=True)
     type_code(student, code)
     assert playground(student) == setup and counted(code) == (0, {})
+
+
+def test_a_student_working_alone_is_told_nothing_about_a_class():
+    """Issue 51: "Your answer is kept: type the class code …" followed every answer of a student working alone."""
+    student = open_app()
+    use_control(student, "predict", "most")
+    guess(student, 4, 3)
+    assert "cover" not in views(student)["weights"] and answer_said(student) == ""
+    assert "class code" not in texts(student.caption).lower() and not student.warning
