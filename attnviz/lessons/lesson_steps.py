@@ -17,7 +17,7 @@ def cover_label(cover: str) -> str:
 def step_label(step) -> str:
     """What tells ``step`` (attnviz.classroom.lesson_plan.Step) apart in the editor: its page, its sentence
     (shortened), what its setup changes from the Playground's defaults, its prediction question and the page's own
-    settings, e.g. "Playground · “The movie was …” · causal mask on, focus “good”"."""
+    settings, e.g. "Playground · “The movie was …” · causal mask on, focus “4: good”"."""
     view, default = step.view, PlaygroundState()
     state = view.state
     said = []
@@ -30,10 +30,10 @@ def step_label(step) -> str:
     if (state.d_k, state.d_v) != (default.d_k, default.d_v):
         said.append(f"d_k = {state.d_k}, d_v = {state.d_v}")
     if state.blocked_keys:
-        said.append("keys blocked: " + ", ".join(f"“{state.tokens[k]}”" for k in state.blocked_keys))
+        said.append("keys blocked: " + ", ".join(f"“{state.labels[k]}”" for k in state.blocked_keys))
     if state.edits:
         said.append(f"{len(state.edits)} typed value{'s' if len(state.edits) != 1 else ''}")
-    said.append(f"focus “{state.tokens[state.focus]}”")
+    said.append(f"focus “{state.labels[state.focus]}”")  # by position: a word may come twice
     if state.predict:
         said.append(f"predict: {predictions.KINDS[state.predict].rstrip('?').lower()}")
     said += [f"{name} = {value}" for name, value in view.settings]

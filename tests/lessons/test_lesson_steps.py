@@ -24,7 +24,7 @@ setups = st.builds(
 
 
 @settings(max_examples=300, deadline=None)
-@given(setups, setups)
+@given(setups, setups)  # the movie review has "was" twice (2 and 9): focus on either is told apart
 def test_two_steps_on_one_page_with_different_setups_have_different_labels(one, other):
     first, second = plans.Step(encode(one)), plans.Step(encode(other))
     assert (step_label(first) == step_label(second)) == (first.view.state == second.view.state)
@@ -35,3 +35,8 @@ def test_a_page_setting_and_the_page_are_in_the_label():
     high, low = (plans.Step(encode(OPENING, "why_scale", {"d_k": d_k})) for d_k in (512, 4))
     assert step_label(high).endswith("d_k = 512") and step_label(low).endswith("d_k = 4")
     assert step_label(high).startswith("Why we scale · ")
+
+
+def test_a_word_that_comes_twice_is_told_apart_by_its_position():
+    first, second = (plans.Step(encode(replace(OPENING, focus=focus))) for focus in (2, 9))
+    assert "focus “2: was”" in step_label(first) and "focus “9: was”" in step_label(second)
