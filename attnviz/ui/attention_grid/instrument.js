@@ -67,7 +67,7 @@ export function mount(parentElement, data, send) {
 function offerLarge(views) {
   for (const figure of views.querySelectorAll(':scope > .attnviz-view')) {
     if (figure.querySelector('.attnviz-enlarge')) continue;
-    const button = element('button', { className: 'attnviz-enlarge attnviz-png', type: 'button', tabIndex: -1 });
+    const button = element('button', { className: 'attnviz-enlarge', type: 'button', tabIndex: -1 });
     button.addEventListener('click', () => enlarge(views, figure));
     figure.querySelector('figcaption').insertBefore(button, figure.querySelector('.attnviz-png'));
   }
