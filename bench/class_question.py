@@ -29,7 +29,7 @@ class Bars:
     counts: tuple[int, ...]
 
 
-def _said(result: RunResult) -> str:
+def said(result: RunResult) -> str:
     """What the run says in words: its texts and alerts, and the line under the views' weights (where a class
     answer stands)."""
     views = result.find(**VIEWS)
@@ -47,10 +47,10 @@ async def ask_the_class(teacher: Session) -> tuple[str, str]:
     await teacher.rerun()  # the lesson's bar sends the session to the Playground, asking
     teacher.press(teacher.find(kind="button", key_part="ask"))
     asked = await teacher.rerun()
-    code = CODE.search(_said(asked))
+    code = CODE.search(said(asked))
     address = next((text for text in asked.texts if "?join=" in text), None)
     if code is None or address is None:
-        raise ProtocolError(f"ask the class: no code or join address on the teacher's screen: {_said(asked)[:300]}")
+        raise ProtocolError(f"ask the class: no code or join address on the teacher's screen: {said(asked)[:300]}")
     return code[1], address.split("?", 1)[1]
 
 
@@ -70,8 +70,8 @@ async def answer(student: Session, key: int) -> RunResult:
     ProtocolError when the page says it was not counted."""
     student.trigger(student.find(**VIEWS), "event", {"guess": {"row": FOCUS_ROW, "col": key}})
     result = await student.rerun(fragment_id=student.find(**VIEWS).fragment_id)
-    if result.exceptions or NOT_COUNTED in _said(result):
-        raise ProtocolError(f"answer: {result.exceptions or _said(result)}")
+    if result.exceptions or NOT_COUNTED in said(result):
+        raise ProtocolError(f"answer: {result.exceptions or said(result)}")
     return result
 
 
@@ -80,8 +80,8 @@ async def bars(teacher: Session) -> tuple[Bars | None, str]:
     shown = await teacher.rerun()
     chart = shown.find(kind="plotly_chart", key_part="tally")
     if chart is None:
-        return None, _said(shown)
+        return None, said(shown)
     data = json.loads(chart.element.spec)
     title = data["layout"]["title"]["text"]
-    counts = tuple(int(y) for y in data["data"][0]["y"])
-    return Bars(int(title.split(" answered")[0]), counts), _said(shown)
+    counts = tuple(int(x) for x in data["data"][0]["x"])  # one horizontal bar an answer: its count along x
+    return Bars(int(title.split(" answered")[0]), counts), said(shown)
