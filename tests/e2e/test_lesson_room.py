@@ -88,6 +88,8 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
         assert lens and lens["inView"], f"{where}: the chosen row's lens is not on screen below the bar: {lens}"
     asking = step.view.page == "playground" and step.question and not answered
     if asking:  # nothing drawn large that answers the question: the lens waits for the answer
+        with contextlib.suppress(PlaywrightTimeout):  # the component takes the new data just after the run ends
+            page.locator(".attnviz-lens:not([hidden])").wait_for(state="detached", timeout=30_000)
         assert page.locator(".attnviz-lens:not([hidden])").count() == 0, f"{where}: the lens shows the answer"
     elif step.view.page in ("playground", "step_by_step"):
         digits = page.evaluate(
