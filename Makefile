@@ -37,8 +37,10 @@ upgrade: $(VENV)/.dev-installed
 	$(LOCK) --upgrade requirements-dev.in --constraint requirements.txt -o requirements-dev.txt
 	$(MAKE) test
 
+# On your own machine the Real model page opens model folders under your home (ATTNVIZ_MODEL_FOLDERS); a served
+# app without it opens none.
 run: $(VENV)/.run-installed
-	$(BIN)/python -m streamlit run app.py --server.port $(PORT) --server.address localhost
+	ATTNVIZ_MODEL_FOLDERS=$${ATTNVIZ_MODEL_FOLDERS:-$$HOME} $(BIN)/python -m streamlit run app.py --server.port $(PORT) --server.address localhost
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/python -m ruff check .

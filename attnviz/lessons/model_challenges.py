@@ -1,5 +1,5 @@
 """The Real model page's challenges: is a head's attention an explanation? Each is checked from the run's numbers
-(attnviz.models.explain), on the page's own settings: the model, the sentence, the chosen head and query, the view
+(attnviz.models.explain), on the app page's own settings: the model, the sentence, the chosen head and query, the view
 and the token taken away."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ SHRUNK, HALF, FIFTH, TURNED = 0.1, 0.5, 0.2, 0.9
 def _run(s: Situation, removed=None):
     """The situation's run (None if its model or sentence cannot run here)."""
     try:
-        return load_model(s.settings.get("model", ENCODER)).run(s.settings.get("sentence", SENTENCE), removed)
+        return load_model(s.settings.get("model", ENCODER), served=True).run(s.settings.get("sentence", SENTENCE), removed)
     except AttnvizInputError:  # a missing model, a bad sentence or token: the goal is simply not met
         return None
 

@@ -89,10 +89,15 @@ def failed(model: str, sentence: str, error: Exception, removed: int | None = No
     return job
 
 
+def load_served(name: str) -> Model:
+    """A model as the app's visitors may name it (registry.SERVED_FOLDERS)."""
+    return load_model(name, served=True)
+
+
 class Worker:
     """A queue of jobs and the one thread that works through it, started on the first job."""
 
-    def __init__(self, load: Callable[[str], Model] = load_model, loaded: Callable[[], tuple] = loaded_models):
+    def __init__(self, load: Callable[[str], Model] = load_served, loaded: Callable[[], tuple] = loaded_models):
         self._load, self._loaded = load, loaded
         self._jobs: OrderedDict[tuple, Job] = OrderedDict()  # by (model, sentence, removed), oldest first
         self._queue: queue.Queue[Job] = queue.Queue()
@@ -104,7 +109,7 @@ class Worker:
         one, else the one waiting or running, else a new one. Bad input that needs no model (a name, an empty
         sentence) fails at once; a bad ``removed`` fails in the worker, which knows the sentence's tokens."""
         try:
-            check_model_name(model)
+            check_model_name(model, served=True)
             sentence = check_sentence(sentence)
         except AttnvizInputError as error:
             return failed(model, sentence, error, removed)

@@ -16,6 +16,7 @@ from attnviz import AttnvizInputError
 from attnviz.core.limits import MAX_SAFETENSORS_HEADER_BYTES, MAX_USER_MODEL_BYTES, MAX_USER_MODEL_PARAMETERS
 
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
+SHARDS_INDEX = "model.safetensors.index.json"  # the weights in several files, as larger checkpoints are saved
 PICKLES = ("pytorch_model.bin", "model.pt", "model.pth", "model.ckpt", "tf_model.h5", "flax_model.msgpack")
 KNOWN = "BERT, GPT-2, Llama and Qwen2"
 LIMITS = (  # what a refusal for size says, with why
@@ -38,17 +39,27 @@ class Checkpoint:
         self.config = read_config(self.folder / "config.json", name)
         self.family = family_of(self.config, name)
         self.tokenizer_path = self.folder / "tokenizer.json"
-        self.tensors = read_safetensors(self._weights_path(), name, limits=limits)
+        self.tensors = self._read_weights(limits)
         if not self.tokenizer_path.is_file():
             raise no_tokenizer(name)
 
-    def _weights_path(self) -> Path:
+    def _read_weights(self, limits: bool) -> dict[str, np.ndarray]:
+        """model.safetensors, or every file its shards' index names, checked for size before any weight is read."""
         path = self.folder / "model.safetensors"
         if path.is_file():
-            return path
-        if (self.folder / "model.safetensors.index.json").is_file():
-            raise sharded(self.name)
-        raise no_safetensors(self.name, [name for name in PICKLES if (self.folder / name).is_file()])
+            return read_safetensors(path, self.name, limits=limits)
+        if not (self.folder / SHARDS_INDEX).is_file():
+            raise no_safetensors(self.name, [name for name in PICKLES if (self.folder / name).is_file()])
+        shards = [self.folder / shard for shard in shard_names((self.folder / SHARDS_INDEX).read_bytes(), self.name)]
+        if missing := [shard.name for shard in shards if not shard.is_file()]:
+            raise AttnvizInputError(f"{self.name} lacks {missing[0]}, one of the files its weights are kept in.")
+        size = sum(shard.stat().st_size for shard in shards)
+        if limits and size > MAX_USER_MODEL_BYTES:
+            raise too_large(self.name, size)
+        tensors = {key: tensor for shard in shards for key, tensor in read_safetensors(shard, self.name, limits=False).items()}
+        if limits:
+            check_parameters(self.name, sum(tensor.size for tensor in tensors.values()))
+        return tensors
 
     def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
         """The tensor ``name``, which must have ``shape`` (what the config implies); else the config and the weights
@@ -70,8 +81,20 @@ def no_tokenizer(name: str) -> AttnvizInputError:
     )
 
 
-def sharded(name: str) -> AttnvizInputError:
-    return AttnvizInputError(f"{name} keeps its weights in several files: it is larger than attnviz opens ({LIMITS}).")
+def shard_names(index: bytes, name: str) -> list[str]:
+    """The weight files a shards' index names (each a plain file name beside it), in order, or a refusal."""
+    try:
+        names = list(dict.fromkeys(json.loads(index)["weight_map"].values()))
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise AttnvizInputError(f"{name}'s {SHARDS_INDEX} is not an index of its weight files.") from error
+    if not names or not all(isinstance(n, str) and n.endswith(".safetensors") and Path(n).name == n for n in names):
+        raise AttnvizInputError(f"{name}'s {SHARDS_INDEX} names no safetensors files beside it.")
+    return names
+
+
+def check_parameters(name: str, parameters: int) -> None:
+    if parameters > MAX_USER_MODEL_PARAMETERS:
+        raise AttnvizInputError(f"{name} has {parameters / 1e6:.0f}M parameters; attnviz opens models up to {LIMITS}.")
 
 
 def no_safetensors(name: str, pickles: list[str]) -> AttnvizInputError:
@@ -145,16 +168,15 @@ def read_safetensors(path: Path, name: str, *, limits: bool = True) -> dict[str,
         }
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise AttnvizInputError(
-            f"{name}'s model.safetensors is not a safetensors file of float32, float16 or bfloat16 weights."
+            f"{name}'s {path.name} is not a safetensors file of float32, float16 or bfloat16 weights."
         ) from error
-    parameters = sum(int(np.prod(shape)) for _, shape, _, _ in entries.values())
-    if limits and parameters > MAX_USER_MODEL_PARAMETERS:
-        raise AttnvizInputError(f"{name} has {parameters / 1e6:.0f}M parameters; attnviz opens models up to {LIMITS}.")
+    if limits:
+        check_parameters(name, sum(int(np.prod(shape)) for _, shape, _, _ in entries.values()))
     data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length)
     tensors = {}
     for key, (dtype, shape, start, end) in entries.items():
         if not 0 <= start <= end <= data.size or end - start != np.dtype(dtype).itemsize * int(np.prod(shape)):
-            raise AttnvizInputError(f"{name}'s model.safetensors is cut short or damaged (tensor {key}).")
+            raise AttnvizInputError(f"{name}'s {path.name} is cut short or damaged (tensor {key}).")
         tensors[key] = _float32(data[start:end], dtype, shape)
     return tensors
 

@@ -42,8 +42,7 @@ def download(repo: str) -> Path:
     except (errors.HfHubHTTPError, OSError) as error:
         raise unreachable(repo) from error
     checkpoint.family_of(checkpoint.read_config(config, repo), repo)  # its family, before any weight is fetched
-    _check_files(hub, errors, repo)
-    for name in ("tokenizer.json", "model.safetensors"):
+    for name in ("tokenizer.json", *_weight_files(hub, errors, repo)):
         try:
             hub.hf_hub_download(repo, name)
         except (errors.HfHubHTTPError, OSError) as error:
@@ -51,18 +50,28 @@ def download(repo: str) -> Path:
     return config.parent
 
 
-def _check_files(hub, errors, repo: str) -> None:
-    """Refuses, from the sizes the hub gives, a model whose weights or tokenizer attnviz would not open."""
-    weights = _size(hub, errors, repo, "model.safetensors")
-    if weights is None:
-        if _size(hub, errors, repo, "model.safetensors.index.json") is not None:
-            raise checkpoint.sharded(repo)
+def _weight_files(hub, errors, repo: str) -> list[str]:
+    """The files holding the weights (model.safetensors, or its shards with their index), after refusing, from the
+    sizes the hub gives, a model whose weights or tokenizer attnviz would not open."""
+    files, size = ["model.safetensors"], _size(hub, errors, repo, "model.safetensors")
+    if size is None and _size(hub, errors, repo, checkpoint.SHARDS_INDEX) is not None:
+        try:
+            index = Path(hub.hf_hub_download(repo, checkpoint.SHARDS_INDEX)).read_bytes()
+        except (errors.HfHubHTTPError, OSError) as error:
+            raise unreachable(repo) from error
+        files = checkpoint.shard_names(index, repo)
+        sizes = [_size(hub, errors, repo, name) for name in files]
+        if None in sizes:
+            raise AttnvizInputError(f"{repo} lacks {files[sizes.index(None)]}, one of the files its weights are kept in.")
+        size = sum(sizes)
+    if size is None:
         pickles = [name for name in checkpoint.PICKLES if _size(hub, errors, repo, name) is not None]
         raise checkpoint.no_safetensors(repo, pickles)
-    if weights > MAX_USER_MODEL_BYTES:
-        raise checkpoint.too_large(repo, weights)
+    if size > MAX_USER_MODEL_BYTES:
+        raise checkpoint.too_large(repo, size)
     if _size(hub, errors, repo, "tokenizer.json") is None:
         raise checkpoint.no_tokenizer(repo)
+    return files
 
 
 def _size(hub, errors, repo: str, filename: str) -> int | None:

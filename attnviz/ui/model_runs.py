@@ -14,6 +14,7 @@ import streamlit as st
 from attnviz.figures.real_model import HeadMaps, head_maps
 from attnviz.lessons.real_model import layer_table, model_label, overview_side, progress_text, sinks_said
 from attnviz.models import MODEL_NAMES, HeadStatistics, ModelRun, background, head_statistics, hide_sinks
+from attnviz.models.registry import opens_folders
 from attnviz.ui import state
 from attnviz.ui.lessons import explained_errors
 
@@ -36,7 +37,7 @@ def model_choice(page: str, column, open_column) -> str:
     open_column.text_input(
         "Open a model",
         key=f"{page}.open",
-        placeholder="a Hugging Face id, or a folder",
+        placeholder="a Hugging Face id, or a folder" if opens_folders(served=True) else "a Hugging Face id",
         on_change=_open,
         args=(page,),
     )

@@ -19,6 +19,7 @@ PAGE = "real_model"
 @pytest.fixture(autouse=True)
 def no_user_model(monkeypatch):
     monkeypatch.setattr(registry, "_user", {})
+    monkeypatch.setenv(registry.SERVED_FOLDERS, "/")  # this server's visitors may open any folder
 
 
 def ready(at, timeout: float = 120):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from attnviz.models.registry import SERVED_FOLDERS
 from tests.support.live import REPO, ServerError, StreamlitServer, find_browser, launch_chromium
 
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
@@ -76,8 +77,8 @@ def quiet_server(env: dict | None = None):
 
 @pytest.fixture(scope="session")
 def server(browser_executable):
-    """The e2e session's one server."""
-    yield from quiet_server()
+    """The e2e session's one server; its visitors may open the tiny model folders (tests/fixtures/tiny_models)."""
+    yield from quiet_server({SERVED_FOLDERS: str(REPO / "tests" / "fixtures" / "tiny_models")})
 
 
 # In normal use the server log holds its start-up lines and nothing else: no traceback, no stack printed with a

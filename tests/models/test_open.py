@@ -263,11 +263,16 @@ def test_the_page_draws_a_model_the_real_client_downloaded(hub_files, tmp_path):
 
 
 def write_safetensors(path: Path, tensors: dict, dtype: str) -> None:
-    """``tensors`` (float32) stored as float16 or bfloat16 (bfloat16: each float32's top 16 bits, rounded down)."""
+    """``tensors`` (float32) stored as float32, float16 or bfloat16 (bfloat16: each float32's top 16 bits, rounded
+    down)."""
     header, blobs, offset = {}, [], 0
     for name, array in tensors.items():
         array = np.ascontiguousarray(array, dtype="<f4")
-        blob = array.astype("<f2").tobytes() if dtype == "F16" else (array.view("<u4") >> 16).astype("<u2").tobytes()
+        blob = {
+            "F32": array.tobytes,
+            "F16": lambda array=array: array.astype("<f2").tobytes(),
+            "BF16": lambda array=array: (array.view("<u4") >> 16).astype("<u2").tobytes(),
+        }[dtype]()
         header[name] = {"dtype": dtype, "shape": list(array.shape), "data_offsets": [offset, offset + len(blob)]}
         blobs.append(blob)
         offset += len(blob)
