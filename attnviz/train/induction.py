@@ -14,7 +14,7 @@ Never imports streamlit: a page drives ``InductionTraining(config).steps()`` as 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +35,7 @@ from attnviz.core.limits import (
 from attnviz.train.config import _learning_rate, _whole_number
 from attnviz.train.induction_data import Repeats, head_scores, repeated_sequences
 from attnviz.train.induction_model import Params, forward, init_params, train_step
+from attnviz.train.stepping import SteppedRun
 
 HELD_OUT_SEQUENCES = 500  # fresh sequences, never trained on, for the verdict (copying, knock-outs, head scores)
 PROBE_SEQUENCES = 64  # fresh sequences whose head scores are recorded at every log point
@@ -171,11 +172,12 @@ def check_sequences(tokens, config: InductionConfig) -> np.ndarray:
     return sequences
 
 
-class InductionTraining:
+class InductionTraining(SteppedRun):
     """One run's model, optimiser and data streams. ``steps()`` trains; it can be stopped and resumed."""
 
     def __init__(self, config: InductionConfig):
         validate_induction(config)
+        super().__init__(config.steps, config.log_points)
         self.config = config
         self.started = time.perf_counter()
         data_rng, held_out_rng, init_rng = (
@@ -186,34 +188,12 @@ class InductionTraining:
         self._probe = Repeats(self.held_out.tokens[:PROBE_SEQUENCES], self.held_out.lengths[:PROBE_SEQUENCES])
         self.params, self._adam = init_params(init_rng, config)
         self._head_on = _head_on(config.layers, config.heads)
-        self.step = 0
-        self.history: list[dict] = []
-        log_steps = np.linspace(0, config.steps, min(config.log_points, config.steps) + 1)
-        self._log_steps = set(np.round(log_steps[1:]).astype(int).tolist())  # always includes the last step
         self._since_log: list[tuple[np.ndarray, Repeats]] = []  # each batch's losses (B, 2T-1) and sequences
-        self._stop_requested = False
         self._log()  # step 0: the untrained model's scores, and its losses on one batch
 
-    @property
-    def done(self) -> bool:
-        return self.step >= self.config.steps
-
-    def stop(self) -> None:
-        """Make ``steps()`` end before its next training step."""
-        self._stop_requested = True
-
-    def steps(self) -> Iterator[InductionProgress]:
-        """Train, yielding progress before the first step and at every log point. Calling it again resumes."""
-        self._stop_requested = False
-        if self.step == 0:
-            yield self._progress()
-        while not self.done and not self._stop_requested:
-            batch = repeated_sequences(self._data_rng, self.config.batch_size, self.config)
-            self._since_log.append((train_step(self.params, self._adam, batch.tokens, self._head_on), batch))
-            self.step += 1
-            if self.step in self._log_steps:
-                self._log()
-                yield self._progress()
+    def _train_step(self) -> None:
+        batch = repeated_sequences(self._data_rng, self.config.batch_size, self.config)
+        self._since_log.append((train_step(self.params, self._adam, batch.tokens, self._head_on), batch))
 
     def result(self) -> InductionResult:
         return InductionResult(
@@ -255,8 +235,4 @@ def train_induction(
     config: InductionConfig, on_progress: Callable[[InductionProgress], bool | None] | None = None
 ) -> InductionResult:
     """Train to the end. ``on_progress`` may return False to stop early."""
-    training = InductionTraining(config)
-    for progress in training.steps():
-        if on_progress is not None and on_progress(progress) is False:
-            break
-    return training.result()
+    return InductionTraining(config).train_to_end(on_progress)

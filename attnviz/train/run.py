@@ -8,7 +8,7 @@ result = training.result()          # held-out metrics of the model as it is now
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +17,7 @@ from attnviz.train.config import TrainConfig, validate
 from attnviz.train.data import make_samples
 from attnviz.train.metrics import Confusion
 from attnviz.train.model import Adam, Params, backward, forward, init_params, qkv
+from attnviz.train.stepping import SteppedRun
 
 HOLDOUT_SAMPLES = 4000  # fresh samples, never trained on, drawn as they come (about 2 % positive)
 PROBE_PER_LABEL = 128  # the first held-out samples of each label (all the positives, about 80): drawn while training
@@ -101,11 +102,12 @@ class TrainResult:
         return self.holdout_tokens[matches[0] if len(matches) else 0].copy()
 
 
-class Training:
+class Training(SteppedRun):
     """One run's data, model and optimiser. ``steps()`` trains; it can be stopped and resumed."""
 
     def __init__(self, config: TrainConfig):
         validate(config)
+        super().__init__(config.total_steps, config.log_points)
         self.config = config
         data_rng, holdout_rng, init_rng, self._shuffle_rng = (
             np.random.default_rng(seed) for seed in np.random.SeedSequence(config.seed).spawn(4)
@@ -117,33 +119,9 @@ class Training:
         by_label = (np.flatnonzero(self.holdout_labels == label)[:PROBE_PER_LABEL] for label in (1, 0))
         self._probe = np.concatenate(list(by_label))  # (≤ 2 · PROBE_PER_LABEL,) held-out sample indices
         self._adam = Adam(self.params, config.learning_rate)
-        self.step = 0
-        self.history: list[dict] = []
         self.snapshots = [Snapshot(0, self._probe_rows())]
-        log_steps = np.linspace(0, config.total_steps, min(config.log_points, config.total_steps) + 1)
-        self._log_steps = set(np.round(log_steps[1:]).astype(int).tolist())  # always includes the last step
         self._order: np.ndarray | None = None  # this epoch's shuffled sample indices, drawn at its first step
         self._since_log: list[tuple[float, np.ndarray, np.ndarray]] = []  # (loss, labels, predicted) per batch
-        self._stop_requested = False
-
-    @property
-    def done(self) -> bool:
-        return self.step >= self.config.total_steps
-
-    def stop(self) -> None:
-        """Make ``steps()`` end before its next training step (e.g. from a callback or another thread)."""
-        self._stop_requested = True
-
-    def steps(self) -> Iterator[Progress]:
-        """Train, yielding a Progress before the first step and at every log point. Calling it again resumes."""
-        self._stop_requested = False
-        if self.step == 0:
-            yield self._progress()
-        while not self.done and not self._stop_requested:
-            self._train_step()
-            if self.step in self._log_steps:
-                self._log()
-                yield self._progress()
 
     def result(self) -> TrainResult:
         """The model as it is now (finished or not), judged on the held-out samples."""
@@ -177,7 +155,6 @@ class Training:
         labels = self.labels[batch]
         loss, probabilities, _, caches = forward(self.params, self.tokens[batch], labels)
         self._adam.update(backward(self.params, caches))
-        self.step += 1
         self._since_log.append((loss, labels, probabilities >= 0.5))
 
     def _log(self) -> None:
@@ -214,8 +191,4 @@ class Training:
 
 def train(config: TrainConfig, on_progress: Callable[[Progress], bool | None] | None = None) -> TrainResult:
     """Train to the end and judge on the held-out samples. ``on_progress`` may return False to stop early."""
-    training = Training(config)
-    for progress in training.steps():
-        if on_progress is not None and on_progress(progress) is False:
-            break
-    return training.result()
+    return Training(config).train_to_end(on_progress)
