@@ -12,13 +12,16 @@ The scripts touch a hash named from the index, so the store must be one node (or
 Redis Cluster.
 
 The store's clock expires questions; ``now`` only dates entries of the open-questions index. A store that does not
-answer raises ``TallyUnavailable``, which the pages show as a plain message.
+answer raises ``TallyUnavailable`` (every call, closing too), which the pages show as one plain line; the server log
+gets one line when the store stops answering and one when it answers again, never a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import threading
 from collections.abc import Iterator, Sequence
 
 from attnviz.classroom.tally import (
@@ -50,6 +53,10 @@ VOTER = "v:"  # voter fields' prefix, apart from the question's own fields
 QUESTION_FIELDS = 4  # question, options, n, setup
 CONNECT_TIMEOUT_S = 1.0  # a store that is gone is said within about a second, not after the page hangs
 COMMAND_TIMEOUT_S = 2.0
+STOPPED_LINE = "the class tally's store is not answering (%s): the class's answers wait until it does"
+BACK_LINE = "the class tally's store answers again"
+
+log = logging.getLogger("attnviz.tally")
 
 # KEYS: the index, the new hash, the closed codes. ARGV: code, now, ttl, max open, prefix, question, options (JSON),
 # option count, presented within, setup. 0: the code is taken (draw another); -1: every open question is being shown.
@@ -105,16 +112,6 @@ return 1
 """
 
 
-@contextlib.contextmanager
-def _reached() -> Iterator[None]:
-    from redis.exceptions import RedisError
-
-    try:
-        yield
-    except RedisError as error:  # refused, timed out, reset, read-only, out of memory: all one message
-        raise TallyUnavailable() from error
-
-
 def _code(code: str, ttl_s: int) -> str:
     """The typed code as stored (case-insensitive, trimmed); anything that cannot be a code is unknown at once, so
     no text a student pastes becomes a key."""
@@ -133,6 +130,28 @@ class RedisTally:
         self._open = client.register_script(_OPEN)
         self._answer = client.register_script(_ANSWER)
         self._close = client.register_script(_CLOSE)
+        self._lock = threading.Lock()
+        self._down = False  # the last call found the store not answering (logged once an outage)
+
+    @contextlib.contextmanager
+    def _reached(self) -> Iterator[None]:
+        from redis.exceptions import RedisError
+
+        try:
+            yield
+        except RedisError as error:  # refused, timed out, reset, read-only, out of memory: all one message
+            self._note(down=True, why=f"{type(error).__name__}: {error}")
+            raise TallyUnavailable() from error
+        self._note(down=False)
+
+    def _note(self, *, down: bool, why: str = "") -> None:
+        """One log line when the store stops answering, one when it answers again; none for each call between."""
+        with self._lock:
+            changed, self._down = down != self._down, down
+        if changed and down:
+            log.warning(STOPPED_LINE, " ".join(why.split())[:200])
+        elif changed:
+            log.warning(BACK_LINE)
 
     @classmethod
     def from_url(cls, url: str, *, ttl_s: int = QUESTION_TTL_S) -> RedisTally:
@@ -153,7 +172,7 @@ class RedisTally:
     def open(self, question: str, options: Sequence[str], *, now: float, setup: str = "") -> str:
         question, cleaned = checked_question(question, options)
         setup = checked_setup(setup)
-        with _reached():
+        with self._reached():
             while True:  # a collision is one in millions; draw again rather than reuse an open code
                 code = new_code()
                 args = [code, now, self.ttl_s, MAX_OPEN_QUESTIONS, PREFIX, question, json.dumps(cleaned), len(cleaned),
@@ -169,7 +188,7 @@ class RedisTally:
         checked_option(option, MAX_OPTIONS)  # the type and sign here; the question's own count in the store
         keys = [PREFIX + code, CLOSED, PREFIX + code + MINUTES]
         args = [VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS, code, minute_of(now), self.ttl_s]
-        with _reached():
+        with self._reached():
             done = self._answer(keys=keys, args=args)
         if done == -1:
             raise unknown_code(code, self.ttl_s)
@@ -183,7 +202,7 @@ class RedisTally:
     def counts(self, code: str, *, now: float) -> TallyCounts:
         code = _code(code, self.ttl_s)
         minutes = (minute_of(now), minute_of(now) - 1)
-        with _reached():
+        with self._reached():
             read = self._client.pipeline(transaction=False)
             read.hgetall(PREFIX + code).hmget(PREFIX + code + MINUTES, minutes).zscore(CLOSED, code)
             read.zadd(INDEX, {code: now}, xx=True)  # its counts were read: shown, so not evicted
@@ -200,8 +219,12 @@ class RedisTally:
         return TallyCounts(fields["question"], options, tuple(counts), len(votes), per, fields.get("setup", ""))
 
     def close(self, code: str, *, now: float) -> None:
-        with contextlib.suppress(AttnvizInputError):  # a code that is not open, or a store that is down: it expires
+        """Closes ``code``; a code that cannot be one is not open, so nothing is done. A store that does not answer
+        raises TallyUnavailable (the question then expires by its TTL, and a late answer hears it is unknown)."""
+        try:
             code = _code(code, self.ttl_s)
-            with _reached():
-                keys = [PREFIX + code, PREFIX + code + MINUTES, INDEX, CLOSED]
-                self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED_QUESTIONS])
+        except AttnvizInputError:
+            return
+        with self._reached():
+            keys = [PREFIX + code, PREFIX + code + MINUTES, INDEX, CLOSED]
+            self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED_QUESTIONS])

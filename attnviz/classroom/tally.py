@@ -1,10 +1,10 @@
 """Live class questions: a teacher opens a question under a short code, students answer anonymously, and the
 teacher's screen shows the counts before the reveal.
 
-``Tally`` is the one interface the pages use; ``tally_at(url)`` gives one. ``MemoryTally`` (no URL) keeps everything
-in this process, which is right for a single Streamlit process (Community Cloud). Replicas share a Redis-protocol
-store instead (a ``redis://`` URL: attnviz.classroom.redis_tally), so a question opened on one replica is answered on
-any. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to count one
+``Tally`` is the interface the pages use (attnviz.ui.class_tally picks one). ``MemoryTally`` keeps everything in
+this process, which is right for a single Streamlit process (Community Cloud). Replicas share a Redis-protocol store
+instead (attnviz.classroom.redis_tally, which uses the rules here), so a question opened on one replica is answered
+on any. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to count one
 answer per student and is never shown.
 
 The rules both stores keep (issue 36): a question whose counts were read in the last ``PRESENTED_WITHIN_S`` (the
@@ -19,7 +19,6 @@ import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Protocol
 
 from attnviz.core.errors import AttnvizInputError
@@ -53,9 +52,9 @@ class TallyCounts:
     setup: str = ""  # the asked setup's share link, which the code alone opens for a student ("" if none was given)
 
 
-class TallyUnavailable(AttnvizInputError):
-    """The shared store did not answer: said to the teacher or the student like any refused input, and the page goes
-    on without the class's answers."""
+class TallyUnavailable(Exception):
+    """The shared store did not answer. Not bad input (nothing the teacher or student typed is wrong): each page says
+    it in one plain line and goes on without the class's answers; a student's answer is kept and sent again."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -247,23 +246,3 @@ class MemoryTally:
             code = new_code()
             if code not in self._questions and code not in self._closed:
                 return code
-
-
-def tally_at(url: str | None, *, ttl_s: int = QUESTION_TTL_S) -> Tally:
-    """The tally for ``url``, one per process and URL: this process's own for None (or ""), the shared store's for a
-    ``redis://`` (or ``rediss://``, ``unix://``) URL. Questions live ``ttl_s`` seconds."""
-    return _tally_at(url or None, ttl_s)
-
-
-@cache
-def _tally_at(url: str | None, ttl_s: int) -> Tally:
-    if url is None:
-        return MemoryTally(ttl_s=ttl_s)
-    from attnviz.classroom.redis_tally import RedisTally  # the redis client is imported only where a store is used
-
-    return RedisTally.from_url(url, ttl_s=ttl_s)
-
-
-def shared_tally() -> Tally:
-    """This process's own tally, shared by every session (the tally without a store)."""
-    return tally_at(None)

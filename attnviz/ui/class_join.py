@@ -26,6 +26,15 @@ from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.text import literal
 
 NOT_COUNTED = "Your answer was not counted for the class"
+# The store not answering is not the student's fault: one plain line each, the answer kept and sent again.
+STORE_DOWN_ANSWER = (
+    f"{NOT_COUNTED} yet: the class's answers cannot be reached right now. It is kept and sent again with your "
+    "next move."
+)
+STORE_DOWN_CODE = (
+    "The class code cannot be checked right now (the class's answers cannot be reached): it is tried again with your "
+    "next move."
+)
 # One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
 # sent until the server has heard it (each render is a rerun's). Without storage (switched off), an empty id: the
 # session's own counts. An answer waits for it, else an answer made first would count once more after a reload.
@@ -61,6 +70,9 @@ def join_from_link(page: str) -> None:
     _join(str(code), opening=True)
     if problem := state.take(state.CLASS_PROBLEM):
         state.say(problem)  # at the top of the page, where a phone opens it (the box is only drawn when predicting)
+    if problem == STORE_DOWN_CODE:  # not checked: the address keeps the code, and the next run checks it again
+        state.take(state.CLASS_LINK_CHECKED)
+        st.query_params[join.PARAM] = str(code)[:MAX_CODE_CHARS]
     if page != DEFAULT_PAGE:
         st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:MAX_CODE_CHARS]})
 
@@ -88,6 +100,9 @@ def _join(code: str, *, opening: bool = False) -> None:
         return
     try:
         asked = _asked_setup(class_tally().counts(typed, now=time.time()).setup)
+    except TallyUnavailable:
+        state.keep(state.CLASS_PROBLEM, STORE_DOWN_CODE)
+        return
     except AttnvizInputError as error:
         state.keep(state.CLASS_PROBLEM, str(error))
         return
@@ -141,8 +156,8 @@ def _send_kept_answer(code: str) -> None:
     else:
         try:
             class_tally().answer(code, state.voter(), kept[1], now=now)
-        except TallyUnavailable as error:  # the store, not the answer: kept, and sent again on the next run
-            problem, again = f"{NOT_COUNTED} yet: {error} It is sent again with your next move.", True
+        except TallyUnavailable:  # the store, not the answer: kept, and sent again on the next run
+            problem, again = STORE_DOWN_ANSWER, True
         except AttnvizInputError as error:
             problem = f"{NOT_COUNTED}: {error}"
     state.keep(state.CLASS_SENT, (code, kept, problem, again))
@@ -196,6 +211,8 @@ def class_answer_line() -> AnswerLine | None:
     view the student answers on (seen where they tapped, heard as a status): None for a student who typed no code."""
     if not in_a_class():
         return None  # a student working alone: nothing to say about a class
+    if state.kept(state.CLASS_PROBLEM) == STORE_DOWN_CODE:
+        _join(state.kept(state.CLASS_TYPED))  # the code the store could not check, tried again
     if code := state.class_code():
         _send_kept_answer(code)
     kept, asked = _kept_answer(), asked_setup()

@@ -15,7 +15,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
-from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts
+from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts, store_said
 from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
@@ -157,6 +157,7 @@ def _stop() -> None:
 
 def lesson_bar(page: str) -> None:
     """Above every page while a plan is presented: where the lesson is, the question or the note, Back and Next."""
+    store_said()  # the class tally's store not answering a move (Stop included): one line
     run = running()
     if run is None:
         return

@@ -4,6 +4,7 @@ clock, and a plain message when the store is gone."""
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -16,10 +17,8 @@ from attnviz.classroom.tally import (
     MAX_OPEN_QUESTIONS,
     MAX_VOTERS,
     QUESTION_TTL_S,
-    MemoryTally,
     TallyCounts,
     TallyUnavailable,
-    tally_at,
 )
 from attnviz.core.errors import AttnvizInputError
 
@@ -41,13 +40,6 @@ def wait_until(state, *, what: str, timeout_s: float = 30.0):
 @pytest.fixture
 def tally(redis_server):
     return RedisTally.from_url(redis_server.url)
-
-
-def test_tally_at_gives_the_process_tally_without_a_url_and_the_store_with_one(redis_server):
-    assert isinstance(tally_at(None), MemoryTally) and tally_at(None) is tally_at("")
-    shared = tally_at(redis_server.url)
-    assert isinstance(shared, RedisTally) and shared is tally_at(redis_server.url)
-    assert shared.ttl_s == QUESTION_TTL_S
 
 
 def test_answers_are_counted_per_option_in_one_hash_and_every_key_has_a_ttl(tally, redis_server):
@@ -178,15 +170,37 @@ def test_concurrent_answers_from_many_clients_are_all_counted_once(redis_server)
     assert counts.voters == 180 and sum(counts.counts) == 180
 
 
-def test_a_stopped_store_is_a_plain_message(tally, redis_server):
+def test_a_stopped_store_is_a_plain_message_of_its_own_and_one_log_line(tally, redis_server, caplog):
     code = tally.open(QUESTION, OPTIONS, now=T0)
+    port = redis_server.port
     redis_server.stop()
+    caplog.set_level(logging.WARNING, logger="attnviz.tally")
     for call in (
         lambda: tally.counts(code, now=T0),
         lambda: tally.answer(code, "s1", 0, now=T0),
         lambda: tally.open(QUESTION, OPTIONS, now=T0),
+        lambda: tally.close(code, now=T0),  # never swallowed: the teacher is told the question was not closed
     ):
         with pytest.raises(TallyUnavailable, match=r"^The class's answers cannot be reached right now") as caught:
             call()
-        assert isinstance(caught.value, AttnvizInputError)
-    tally.close(code, now=T0)  # nothing to say: the question expires in the store
+        assert not isinstance(caught.value, AttnvizInputError)  # the store, not what anyone typed
+    lines = [(record.name, record.getMessage(), record.exc_info) for record in caplog.records]
+    assert len(lines) == 1, lines  # one line for the outage, not one a call
+    name, line, exc_info = lines[0]
+    assert name == "attnviz.tally" and exc_info is None and "\n" not in line
+    assert line.startswith("the class tally's store is not answering (ConnectionError: ")
+    assert f"127.0.0.1:{port}" in line and line.endswith("the class's answers wait until it does")
+    tally.close("K7P2Q!", now=T0)  # not a code: nothing to close, nothing asked of the store
+    redis_server.start()
+    code = tally.open(QUESTION, OPTIONS, now=T0)  # the same port: the same client reaches it again
+    assert [record.getMessage() for record in caplog.records][1:] == ["the class tally's store answers again"]
+
+
+def test_a_store_on_a_dead_port_is_the_same_message(caplog):
+    from bench.harness.server import free_port
+
+    tally = RedisTally.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    caplog.set_level(logging.WARNING, logger="attnviz.tally")
+    with pytest.raises(TallyUnavailable, match=r"^The class's answers cannot be reached right now"):
+        tally.answer("K7P2QX", "s1", 0, now=T0)
+    assert len(caplog.records) == 1 and caplog.records[0].exc_info is None

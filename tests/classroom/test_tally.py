@@ -16,9 +16,9 @@ from attnviz.classroom.tally import (
     MemoryTally,
     Tally,
     TallyCounts,
-    shared_tally,
 )
 from attnviz.core.errors import AttnvizInputError
+from attnviz.ui.class_tally import shared_tally
 
 T0 = 1_700_000_000.0
 OPTIONS = ("Keys", "Queries", "Values")
