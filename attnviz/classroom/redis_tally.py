@@ -2,8 +2,7 @@
 replica is answered on any, and the teacher's bars count every student once.
 
 One hash per code, ``attnviz:tally:<code>``: the question, its options, the asked setup and one field per voter (``v:<voter>`` →
-the option), with the question's TTL, so the store forgets a question by itself; ``attnviz:tally:<code>:m`` counts
-its answers by minute. A sorted set of the open codes by when their counts were last read, ``attnviz:tally:open``
+the option), with the question's TTL, so the store forgets a question by itself. A sorted set of the open codes by when their counts were last read, ``attnviz:tally:open``
 (TTL renewed on each opening), enforces the cap on open questions without evicting one being shown; another, of the
 closed codes by closing time, ``attnviz:tally:closed``, tells a late answer so. Opening, answering and closing are
 Lua scripts, so each check and its write are one atomic step however many replicas answer at once:
@@ -31,12 +30,10 @@ from attnviz.classroom.tally import (
     QUESTION_TTL_S,
     TallyCounts,
     TallyUnavailable,
-    answers_per_minute,
     checked_option,
     checked_question,
     checked_setup,
     class_full,
-    minute_of,
     new_code,
     question_closed,
     tally_full,
@@ -48,7 +45,6 @@ from attnviz.core.limits import MAX_CLOSED_QUESTIONS, MAX_OPEN_QUESTIONS, MAX_OP
 PREFIX = "attnviz:tally:"
 INDEX = PREFIX + "open"
 CLOSED = PREFIX + "closed"
-MINUTES = ":m"  # after a question's key: its answers by minute
 VOTER = "v:"  # voter fields' prefix, apart from the question's own fields
 QUESTION_FIELDS = 4  # question, options, n, setup
 CONNECT_TIMEOUT_S = 1.0  # a store that is gone is said within about a second, not after the page hangs
@@ -69,7 +65,7 @@ while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) do
   local gone = redis.call('EXISTS', ARGV[5] .. stalest[1]) == 0
   if not gone and now - tonumber(stalest[2]) < tonumber(ARGV[9]) then return -1 end
   redis.call('ZREM', KEYS[1], stalest[1])
-  redis.call('DEL', ARGV[5] .. stalest[1], ARGV[5] .. stalest[1] .. ':m')
+  redis.call('DEL', ARGV[5] .. stalest[1])
 end
 redis.call('HSET', KEYS[2], 'question', ARGV[6], 'options', ARGV[7], 'n', ARGV[8], 'setup', ARGV[10])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
@@ -77,9 +73,9 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
-# KEYS: the question's hash, the closed codes, its answers by minute. ARGV: voter field, option, max voters, fields
-# that are not voters, code, minute, ttl. -1: no such question; -2: no such option; -3: the class is full; -4: the
-# question has closed; 1: counted (a voter's last answer replaces theirs).
+# KEYS: the question's hash, the closed codes. ARGV: voter field, option, max voters, fields that are not voters,
+# code. -1: no such question; -2: no such option; -3: the class is full; -4: the question has closed; 1: counted (a
+# voter's last answer replaces theirs).
 _ANSWER = """
 local n = redis.call('HGET', KEYS[1], 'n')
 if not n then
@@ -91,23 +87,16 @@ if option < 0 or option >= tonumber(n) then return -2 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0
    and redis.call('HLEN', KEYS[1]) - tonumber(ARGV[4]) >= tonumber(ARGV[3]) then return -3 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-local minute = tonumber(ARGV[6])
-redis.call('HINCRBY', KEYS[3], ARGV[6], 1)
-for _, old in ipairs(redis.call('HKEYS', KEYS[3])) do  -- two minutes are all the rate needs
-  if tonumber(old) < minute - 1 then redis.call('HDEL', KEYS[3], old) end
-end
-redis.call('EXPIRE', KEYS[3], ARGV[7])
 return 1
 """
-# KEYS: the question's hash, its answers by minute, the index, the closed codes. ARGV: code, now, ttl, max closed.
+# KEYS: the question's hash, the index, the closed codes. ARGV: code, now, ttl, max closed.
 _CLOSE = """
 if redis.call('DEL', KEYS[1]) == 0 then return 0 end
-redis.call('DEL', KEYS[2])
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[4]) - 1)
-redis.call('EXPIRE', KEYS[4], ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
+redis.call('EXPIRE', KEYS[3], ARGV[3])
 return 1
 """
 
@@ -186,8 +175,8 @@ class RedisTally:
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
         code = _code(code, self.ttl_s)
         checked_option(option, MAX_OPTIONS)  # the type and sign here; the question's own count in the store
-        keys = [PREFIX + code, CLOSED, PREFIX + code + MINUTES]
-        args = [VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS, code, minute_of(now), self.ttl_s]
+        keys = [PREFIX + code, CLOSED]
+        args = [VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS, code]
         with self._reached():
             done = self._answer(keys=keys, args=args)
         if done == -1:
@@ -201,12 +190,11 @@ class RedisTally:
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
         code = _code(code, self.ttl_s)
-        minutes = (minute_of(now), minute_of(now) - 1)
         with self._reached():
             read = self._client.pipeline(transaction=False)
-            read.hgetall(PREFIX + code).hmget(PREFIX + code + MINUTES, minutes).zscore(CLOSED, code)
+            read.hgetall(PREFIX + code).zscore(CLOSED, code)
             read.zadd(INDEX, {code: now}, xx=True)  # its counts were read: shown, so not evicted
-            fields, per_minute, closed, _ = read.execute()
+            fields, closed, _ = read.execute()
         if "options" not in fields:
             raise question_closed(code) if closed is not None else unknown_code(code, self.ttl_s)
         options = tuple(json.loads(fields["options"]))
@@ -214,9 +202,7 @@ class RedisTally:
         votes = [int(value) for name, value in fields.items() if name.startswith(VOTER)]
         for option in votes:
             counts[option] += 1
-        by_minute = {m: int(n) for m, n in zip(minutes, per_minute, strict=True) if n is not None}
-        per = answers_per_minute(by_minute, now)
-        return TallyCounts(fields["question"], options, tuple(counts), len(votes), per, fields.get("setup", ""))
+        return TallyCounts(fields["question"], options, tuple(counts), len(votes), fields.get("setup", ""))
 
     def close(self, code: str, *, now: float) -> None:
         """Closes ``code``; a code that cannot be one is not open, so nothing is done. A store that does not answer
@@ -226,5 +212,5 @@ class RedisTally:
         except AttnvizInputError:
             return
         with self._reached():
-            keys = [PREFIX + code, PREFIX + code + MINUTES, INDEX, CLOSED]
+            keys = [PREFIX + code, INDEX, CLOSED]
             self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED_QUESTIONS])

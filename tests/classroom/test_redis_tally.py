@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from attnviz.classroom.redis_tally import CLOSED, INDEX, MINUTES, PREFIX, RedisTally
+from attnviz.classroom.redis_tally import CLOSED, INDEX, PREFIX, RedisTally
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
     MAX_OPEN_QUESTIONS,
@@ -47,9 +47,9 @@ def test_answers_are_counted_per_option_in_one_hash_and_every_key_has_a_ttl(tall
     assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
     for voter, option in [("s1", 0), ("s2", 0), ("s3", 2), ("s4", 0)]:
         tally.answer(code, voter, option, now=T0 + 1)
-    assert tally.counts(code, now=T0 + 2) == TallyCounts(QUESTION, OPTIONS, (3, 0, 1), 4, per_minute=4)
+    assert tally.counts(code, now=T0 + 2) == TallyCounts(QUESTION, OPTIONS, (3, 0, 1), 4)
     store = redis_server.client()
-    assert sorted(store.scan_iter("attnviz:*")) == sorted([INDEX, PREFIX + code, PREFIX + code + MINUTES])
+    assert sorted(store.scan_iter("attnviz:*")) == sorted([INDEX, PREFIX + code])
     assert store.type(PREFIX + code) == "hash" and store.hget(PREFIX + code, "v:s3") == "2"
     for key in store.scan_iter("*"):
         assert 0 < store.ttl(key) <= QUESTION_TTL_S, key

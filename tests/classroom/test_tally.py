@@ -34,7 +34,7 @@ def test_several_voters_are_counted_per_option():
     for voter, option in [("s1", 0), ("s2", 0), ("s3", 2), ("s4", 0)]:
         tally.answer(code, voter, option, now=T0 + 1)
     assert tally.counts(code, now=T0 + 2) == TallyCounts(
-        question="Which matrix is compared with the query?", options=OPTIONS, counts=(3, 0, 1), voters=4, per_minute=4
+        question="Which matrix is compared with the query?", options=OPTIONS, counts=(3, 0, 1), voters=4
     )
 
 
