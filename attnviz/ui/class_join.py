@@ -190,8 +190,8 @@ def join_box() -> None:
         on_change=_typed,
         max_chars=MAX_CODE_CHARS,
         placeholder="e.g. K7P2QX",
-        help="Your prediction is added to the class's bars, without your name.",
     )
+    st.caption("Your prediction is added to the class's bars, without your name.")  # in sight: a phone cannot hover
     heard = bool(state.kept(state.BROWSER_VOTER_HEARD))
     _BROWSER_VOTER(key=state.BROWSER_VOTER, data={"heard": heard}, on_id_change=_take_browser_voter)
     if problem := state.kept(state.CLASS_PROBLEM):

@@ -173,11 +173,10 @@ def lesson_bar(page: str) -> None:
         said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
-        back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
-                    help="Or the ← key (a clicker's Page Up).")  # fmt: skip
-        forward.button("Answer" if asking else "Next", width="stretch", key="lesson.next",
-                       type="primary", on_click=_next,
-                       help="Or the → key (a clicker's Page Down). A asks the class; Q shows its code large.")  # fmt: skip
+        # Their keys are said on Lesson plans, in sight before Present (a hover's tip is no help on a projector).
+        back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back)
+        forward.button("Answer" if asking else "Next", width="stretch", key="lesson.next", type="primary",
+                       on_click=_next)  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if asking and page == "playground":
