@@ -4,13 +4,17 @@ clock, and a plain message when the store is gone."""
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
+from attnviz.classroom import redis_tally
+from attnviz.classroom import tally as in_process
 from attnviz.classroom.redis_tally import CLOSED, INDEX, PREFIX, RedisTally
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
@@ -40,6 +44,18 @@ def wait_until(state, *, what: str, timeout_s: float = 30.0):
 @pytest.fixture
 def tally(redis_server):
     return RedisTally.from_url(redis_server.url)
+
+
+def imports(module) -> set[str]:
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    found = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    return found | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+
+
+def test_the_store_uses_the_tallys_rules_and_the_tally_imports_no_store():
+    """One way, no import circle: tally.py holds the rules both tallies keep, redis_tally.py builds on them."""
+    assert "attnviz.classroom.tally" in imports(redis_tally)
+    assert not {name for name in imports(in_process) if "redis" in name}
 
 
 def test_answers_are_counted_per_option_in_one_hash_and_every_key_has_a_ttl(tally, redis_server):
