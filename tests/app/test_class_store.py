@@ -123,7 +123,7 @@ def test_an_answer_the_store_refused_is_kept_and_sent_once_when_it_answers(on_st
     student = joined(code)
     on_store.refuse_clients()  # every client turned away at once; the question stays in the store
     guess(student, 4, 3)
-    for _ in range(3):  # moves while it is down: each tries again, and is told so again
+    for _ in range(2):  # moves while it is down: each tries again, and is told so again
         assert answer_said(student) == STORE_DOWN_ANSWER
         student.run()
     assert answer_said(student) == STORE_DOWN_ANSWER
@@ -133,6 +133,7 @@ def test_an_answer_the_store_refused_is_kept_and_sent_once_when_it_answers(on_st
     student.run()
     student.run()
     assert on_store.scripts_run() == 1  # sent again once the store answered, and not again once counted
+    assert answer_said(student).startswith(f"Counted for the class question {code}: 3: not.")
     counts = RedisTally.from_url(on_store.url).counts(code, now=time.time())
     assert counts.voters == 1 and counts.counts[3] == 1
     assert logged(caplog) == [logged(caplog)[0], "the class tally's store answers again"]
