@@ -88,6 +88,7 @@ def _join(code: str, *, opening: bool = False) -> None:
     """The code typed (or opened): checked at once; an open question's setup is opened unless the student's kept
     prediction already answers it, which is then sent (by the join box)."""
     typed = code[:MAX_CODE_CHARS].strip().upper()
+    again = typed == state.kept(state.CLASS_TYPED)  # the same code once more (the store did not answer): no new guess
     state.keep(state.CLASS_TYPED, typed)
     state.set_class_code(None)
     state.take(state.CLASS_ASKED)
@@ -95,7 +96,7 @@ def _join(code: str, *, opening: bool = False) -> None:
     st.query_params.pop(join.PARAM, None)  # the address holds a code only while it is the one joined
     if not typed:
         return
-    if not allowed("code", time.time()):
+    if not again and not allowed("code", time.time()):
         state.keep(state.CLASS_PROBLEM, "Too many codes tried at once: wait a few seconds, then type it again.")
         return
     try:

@@ -12,6 +12,7 @@ import pytest
 
 from attnviz.classroom.redis_tally import RedisTally
 from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally, TallyUnavailable
+from attnviz.core.limits import CODE_GUESSES_BURST
 from attnviz.ui.class_join import STORE_DOWN_ANSWER, STORE_DOWN_CODE
 from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING, class_tally, tally_at
 from tests.app.test_lesson_plans import present_ready
@@ -159,6 +160,8 @@ def test_a_code_the_store_could_not_check_is_tried_again_with_the_kept_answer(on
     on_store.refuse_clients()
     student = open_app(join=code)
     assert not student.exception and store_lines(student) == [STORE_DOWN_CODE]  # at the top, where a phone opens
+    for _ in range(CODE_GUESSES_BURST + 1):  # each move checks it again: the same code, so never "too many codes"
+        assert store_lines(student.run()) == [STORE_DOWN_CODE]
     on_store.admit_clients()
     student.run()
     assert store_lines(student) == [] and student.session_state["class.code"] == code  # joined on the next move
