@@ -26,10 +26,11 @@ from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.text import literal
 
 NOT_COUNTED = "Your answer was not counted for the class"
+RESEND = "class.resend"  # the component that asks for a run while an answer waits for the store
 # The store not answering is not the student's fault: one plain line each, the answer kept and sent again.
 STORE_DOWN_ANSWER = (
-    f"{NOT_COUNTED} yet: the class's answers cannot be reached right now. It is kept and sent again with your "
-    "next move."
+    f"{NOT_COUNTED} yet: the class's answers cannot be reached right now. It is kept and sent again every few "
+    "seconds until they can."
 )
 STORE_DOWN_CODE = (
     "The class code cannot be checked right now (the class's answers cannot be reached): it is tried again with your "
@@ -56,6 +57,18 @@ export default function ({ data, setTriggerValue }) {
 }
 """
 _BROWSER_VOTER = st.components.v2.component("attnviz_browser_voter", js=_BROWSER_VOTER_JS)
+# While the student's answer waits for the store, the browser asks for a run of the views a few seconds after each
+# (trigger "retry"), and that run sends it again: counted once the store answers, with no move needed. It stops as soon
+# as a run says nothing waits. Each such run's data is new ("waiting": a new number), so each arms one timer.
+_RESEND_JS = """
+export default function ({ data, setTriggerValue }) {
+  if (!data?.waiting) return undefined;
+  const timer = setTimeout(() => setTriggerValue('retry', data.waiting), data.after_ms);
+  return () => clearTimeout(timer);
+}
+"""
+_RESEND = st.components.v2.component("attnviz_class_resend", js=_RESEND_JS)
+RESEND_AFTER_MS = 3000
 _VOTER_ID = re.compile(r"[0-9a-f]{32}")
 
 
@@ -153,7 +166,7 @@ def _send_kept_answer(code: str) -> None:
     now = time.time()
     problem, again = None, False
     if not allowed("answer", now):
-        problem, again = f"{NOT_COUNTED} yet: too many answers at once. It is sent again with your next move.", True
+        problem, again = f"{NOT_COUNTED} yet: too many answers at once. It is sent again in a few seconds.", True
     else:
         try:
             class_tally().answer(code, state.voter(), kept[1], now=now)
@@ -172,6 +185,10 @@ def _take_browser_voter() -> None:
     if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
         state.keep(state.VOTER, voter)
     state.keep(state.BROWSER_VOTER_HEARD, True)
+
+
+def _retried() -> None:
+    """The browser's timer (trigger "retry"): the run it starts sends the waiting answer (class_answer_line)."""
 
 
 def in_a_class() -> bool:
@@ -195,6 +212,9 @@ def join_box() -> None:
     st.caption("Your prediction is added to the class's bars, without your name.")  # in sight: a phone cannot hover
     heard = bool(state.kept(state.BROWSER_VOTER_HEARD))
     _BROWSER_VOTER(key=state.BROWSER_VOTER, data={"heard": heard}, on_id_change=_take_browser_voter)
+    sent = state.kept(state.CLASS_SENT)
+    waiting = time.monotonic_ns() if sent is not None and sent[3] else 0
+    _RESEND(key=RESEND, data={"waiting": waiting, "after_ms": RESEND_AFTER_MS}, on_retry_change=_retried)
     if problem := state.kept(state.CLASS_PROBLEM):
         st.warning(literal(problem), icon=":material/error:")
     elif (code := state.class_code()) and not on_asked_setup():

@@ -4,6 +4,7 @@ answer is sent again once the store answers, and one line in the server log."""
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import time
@@ -15,6 +16,7 @@ from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally, TallyUnavailabl
 from attnviz.core.limits import CODE_GUESSES_BURST
 from attnviz.ui.class_join import STORE_DOWN_ANSWER, STORE_DOWN_CODE
 from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING, class_tally, tally_at
+from bench.harness.triggers import trigger_state
 from tests.app.test_lesson_plans import present_ready
 from tests.app.test_playground import guess
 from tests.support.apptest import answer_said, chart, open_app, texts, views
@@ -118,19 +120,36 @@ def test_stop_while_the_store_is_down_says_so_once(on_store, caplog):
     assert len(logged(caplog)) == 1
 
 
+def resend(at):
+    """What the page's own timer sends a few seconds after a run that left an answer waiting (trigger "retry"); it
+    fails if the page armed none."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_class_resend"]
+    assert json.loads(component.proto.json)["waiting"], "no answer waits: the page would not ask for a run"
+    states = at._tree.get_widget_states()
+    states.widgets.append(trigger_state(component.proto.id, "retry", 1))
+    return at._run(states)
+
+
+def waiting(at) -> bool:
+    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_class_resend"]
+    return bool(json.loads(component.proto.json)["waiting"])
+
+
 def test_an_answer_the_store_refused_is_kept_and_sent_once_when_it_answers(on_store, caplog):
     caplog.set_level(logging.WARNING, logger="attnviz.tally")
     _, code = asked_class()
     student = joined(code)
+    assert not waiting(student)
     on_store.refuse_clients()  # every client turned away at once; the question stays in the store
     guess(student, 4, 3)
-    for _ in range(2):  # moves while it is down: each tries again, and is told so again
-        assert answer_said(student) == STORE_DOWN_ANSWER
-        student.run()
+    for _ in range(2):  # while it is down the page asks for a run every few seconds: each sends it again
+        assert answer_said(student) == STORE_DOWN_ANSWER and waiting(student)
+        student = resend(student)
     assert answer_said(student) == STORE_DOWN_ANSWER
     on_store.admit_clients()
-    student.run()  # the next move: the kept answer goes again, and the store takes it
+    student = resend(student)  # no move from the student: the page's own run sends it, and the store takes it
     assert answer_said(student).startswith(f"Counted for the class question {code}: 3: not.")
+    assert not waiting(student)  # the page stops asking
     student.run()
     student.run()
     assert on_store.scripts_run() == 1  # sent again once the store answered, and not again once counted
