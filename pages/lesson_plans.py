@@ -22,7 +22,8 @@ st.markdown(
     "A lesson is a list of setups, in order: any page, in any setup, each with a note and, if you like, a question "
     "the class answers before the step's answer shows (on the Playground its weights stay covered until then). Add "
     "a setup from the **Share** box of any page with **Add to my lesson**. **Present** opens presenter mode with "
-    "Back and Next (or the arrow keys) above the page."
+    "Back and Next above the page: or the ← and → keys (a clicker's Page Up and Page Down); A asks the class, Q shows "
+    "its code large."
 )
 
 st.header("Ready to present")

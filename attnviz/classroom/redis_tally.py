@@ -2,8 +2,7 @@
 replica is answered on any, and the teacher's bars count every student once.
 
 One hash per code, ``attnviz:tally:<code>``: the question, its options, the asked setup and one field per voter (``v:<voter>`` →
-the option), with the question's TTL, so the store forgets a question by itself; ``attnviz:tally:<code>:m`` counts
-its answers by minute. A sorted set of the open codes by when their counts were last read, ``attnviz:tally:open``
+the option), with the question's TTL, so the store forgets a question by itself. A sorted set of the open codes by when their counts were last read, ``attnviz:tally:open``
 (TTL renewed on each opening), enforces the cap on open questions without evicting one being shown; another, of the
 closed codes by closing time, ``attnviz:tally:closed``, tells a late answer so. Opening, answering and closing are
 Lua scripts, so each check and its write are one atomic step however many replicas answer at once:
@@ -12,13 +11,16 @@ The scripts touch a hash named from the index, so the store must be one node (or
 Redis Cluster.
 
 The store's clock expires questions; ``now`` only dates entries of the open-questions index. A store that does not
-answer raises ``TallyUnavailable``, which the pages show as a plain message.
+answer raises ``TallyUnavailable`` (every call, closing too), which the pages show as one plain line; the server log
+gets one line when the store stops answering and one when it answers again, never a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import threading
 from collections.abc import Iterator, Sequence
 
 from attnviz.classroom.tally import (
@@ -28,12 +30,10 @@ from attnviz.classroom.tally import (
     QUESTION_TTL_S,
     TallyCounts,
     TallyUnavailable,
-    answers_per_minute,
     checked_option,
     checked_question,
     checked_setup,
     class_full,
-    minute_of,
     new_code,
     question_closed,
     tally_full,
@@ -45,11 +45,14 @@ from attnviz.core.limits import MAX_CLOSED_QUESTIONS, MAX_OPEN_QUESTIONS, MAX_OP
 PREFIX = "attnviz:tally:"
 INDEX = PREFIX + "open"
 CLOSED = PREFIX + "closed"
-MINUTES = ":m"  # after a question's key: its answers by minute
 VOTER = "v:"  # voter fields' prefix, apart from the question's own fields
 QUESTION_FIELDS = 4  # question, options, n, setup
 CONNECT_TIMEOUT_S = 1.0  # a store that is gone is said within about a second, not after the page hangs
 COMMAND_TIMEOUT_S = 2.0
+STOPPED_LINE = "the class tally's store is not answering (%s): the class's answers wait until it does"
+BACK_LINE = "the class tally's store answers again"
+
+log = logging.getLogger("attnviz.tally")
 
 # KEYS: the index, the new hash, the closed codes. ARGV: code, now, ttl, max open, prefix, question, options (JSON),
 # option count, presented within, setup. 0: the code is taken (draw another); -1: every open question is being shown.
@@ -62,7 +65,7 @@ while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) do
   local gone = redis.call('EXISTS', ARGV[5] .. stalest[1]) == 0
   if not gone and now - tonumber(stalest[2]) < tonumber(ARGV[9]) then return -1 end
   redis.call('ZREM', KEYS[1], stalest[1])
-  redis.call('DEL', ARGV[5] .. stalest[1], ARGV[5] .. stalest[1] .. ':m')
+  redis.call('DEL', ARGV[5] .. stalest[1])
 end
 redis.call('HSET', KEYS[2], 'question', ARGV[6], 'options', ARGV[7], 'n', ARGV[8], 'setup', ARGV[10])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
@@ -70,9 +73,9 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
-# KEYS: the question's hash, the closed codes, its answers by minute. ARGV: voter field, option, max voters, fields
-# that are not voters, code, minute, ttl. -1: no such question; -2: no such option; -3: the class is full; -4: the
-# question has closed; 1: counted (a voter's last answer replaces theirs).
+# KEYS: the question's hash, the closed codes. ARGV: voter field, option, max voters, fields that are not voters,
+# code. -1: no such question; -2: no such option; -3: the class is full; -4: the question has closed; 1: counted (a
+# voter's last answer replaces theirs).
 _ANSWER = """
 local n = redis.call('HGET', KEYS[1], 'n')
 if not n then
@@ -84,35 +87,18 @@ if option < 0 or option >= tonumber(n) then return -2 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0
    and redis.call('HLEN', KEYS[1]) - tonumber(ARGV[4]) >= tonumber(ARGV[3]) then return -3 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-local minute = tonumber(ARGV[6])
-redis.call('HINCRBY', KEYS[3], ARGV[6], 1)
-for _, old in ipairs(redis.call('HKEYS', KEYS[3])) do  -- two minutes are all the rate needs
-  if tonumber(old) < minute - 1 then redis.call('HDEL', KEYS[3], old) end
-end
-redis.call('EXPIRE', KEYS[3], ARGV[7])
 return 1
 """
-# KEYS: the question's hash, its answers by minute, the index, the closed codes. ARGV: code, now, ttl, max closed.
+# KEYS: the question's hash, the index, the closed codes. ARGV: code, now, ttl, max closed.
 _CLOSE = """
 if redis.call('DEL', KEYS[1]) == 0 then return 0 end
-redis.call('DEL', KEYS[2])
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[4]) - 1)
-redis.call('EXPIRE', KEYS[4], ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
+redis.call('EXPIRE', KEYS[3], ARGV[3])
 return 1
 """
-
-
-@contextlib.contextmanager
-def _reached() -> Iterator[None]:
-    from redis.exceptions import RedisError
-
-    try:
-        yield
-    except RedisError as error:  # refused, timed out, reset, read-only, out of memory: all one message
-        raise TallyUnavailable() from error
 
 
 def _code(code: str, ttl_s: int) -> str:
@@ -133,6 +119,28 @@ class RedisTally:
         self._open = client.register_script(_OPEN)
         self._answer = client.register_script(_ANSWER)
         self._close = client.register_script(_CLOSE)
+        self._lock = threading.Lock()
+        self._down = False  # the last call found the store not answering (logged once an outage)
+
+    @contextlib.contextmanager
+    def _reached(self) -> Iterator[None]:
+        from redis.exceptions import RedisError
+
+        try:
+            yield
+        except RedisError as error:  # refused, timed out, reset, read-only, out of memory: all one message
+            self._note(down=True, why=f"{type(error).__name__}: {error}")
+            raise TallyUnavailable() from error
+        self._note(down=False)
+
+    def _note(self, *, down: bool, why: str = "") -> None:
+        """One log line when the store stops answering, one when it answers again; none for each call between."""
+        with self._lock:
+            changed, self._down = down != self._down, down
+        if changed and down:
+            log.warning(STOPPED_LINE, " ".join(why.split())[:200])
+        elif changed:
+            log.warning(BACK_LINE)
 
     @classmethod
     def from_url(cls, url: str, *, ttl_s: int = QUESTION_TTL_S) -> RedisTally:
@@ -153,7 +161,7 @@ class RedisTally:
     def open(self, question: str, options: Sequence[str], *, now: float, setup: str = "") -> str:
         question, cleaned = checked_question(question, options)
         setup = checked_setup(setup)
-        with _reached():
+        with self._reached():
             while True:  # a collision is one in millions; draw again rather than reuse an open code
                 code = new_code()
                 args = [code, now, self.ttl_s, MAX_OPEN_QUESTIONS, PREFIX, question, json.dumps(cleaned), len(cleaned),
@@ -167,9 +175,9 @@ class RedisTally:
     def answer(self, code: str, voter: str, option: int, *, now: float) -> None:
         code = _code(code, self.ttl_s)
         checked_option(option, MAX_OPTIONS)  # the type and sign here; the question's own count in the store
-        keys = [PREFIX + code, CLOSED, PREFIX + code + MINUTES]
-        args = [VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS, code, minute_of(now), self.ttl_s]
-        with _reached():
+        keys = [PREFIX + code, CLOSED]
+        args = [VOTER + voter, option, MAX_VOTERS, QUESTION_FIELDS, code]
+        with self._reached():
             done = self._answer(keys=keys, args=args)
         if done == -1:
             raise unknown_code(code, self.ttl_s)
@@ -182,12 +190,11 @@ class RedisTally:
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
         code = _code(code, self.ttl_s)
-        minutes = (minute_of(now), minute_of(now) - 1)
-        with _reached():
+        with self._reached():
             read = self._client.pipeline(transaction=False)
-            read.hgetall(PREFIX + code).hmget(PREFIX + code + MINUTES, minutes).zscore(CLOSED, code)
+            read.hgetall(PREFIX + code).zscore(CLOSED, code)
             read.zadd(INDEX, {code: now}, xx=True)  # its counts were read: shown, so not evicted
-            fields, per_minute, closed, _ = read.execute()
+            fields, closed, _ = read.execute()
         if "options" not in fields:
             raise question_closed(code) if closed is not None else unknown_code(code, self.ttl_s)
         options = tuple(json.loads(fields["options"]))
@@ -195,13 +202,15 @@ class RedisTally:
         votes = [int(value) for name, value in fields.items() if name.startswith(VOTER)]
         for option in votes:
             counts[option] += 1
-        by_minute = {m: int(n) for m, n in zip(minutes, per_minute, strict=True) if n is not None}
-        per = answers_per_minute(by_minute, now)
-        return TallyCounts(fields["question"], options, tuple(counts), len(votes), per, fields.get("setup", ""))
+        return TallyCounts(fields["question"], options, tuple(counts), len(votes), fields.get("setup", ""))
 
     def close(self, code: str, *, now: float) -> None:
-        with contextlib.suppress(AttnvizInputError):  # a code that is not open, or a store that is down: it expires
+        """Closes ``code``; a code that cannot be one is not open, so nothing is done. A store that does not answer
+        raises TallyUnavailable (the question then expires by its TTL, and a late answer hears it is unknown)."""
+        try:
             code = _code(code, self.ttl_s)
-            with _reached():
-                keys = [PREFIX + code, PREFIX + code + MINUTES, INDEX, CLOSED]
-                self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED_QUESTIONS])
+        except AttnvizInputError:
+            return
+        with self._reached():
+            keys = [PREFIX + code, INDEX, CLOSED]
+            self._close(keys=keys, args=[code, now, self.ttl_s, MAX_CLOSED_QUESTIONS])

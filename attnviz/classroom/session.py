@@ -106,7 +106,7 @@ class Session:
         guess = question.answer(sent)
         if not self.state.predict or guess is None:
             return replace(self, said=Said())
-        return replace(self.moved(question.outcome), answers=self.answers.with_answer(question.key, guess))
+        return replace(self.moved(predictions.outcome(self.state)), answers=self.answers.with_answer(question.key, guess))
 
     def answered(self, key: tuple, guess) -> Session:
         """A guided page's question (attnviz.lessons.questions.RowQuestion) answered: kept beside the Playground's."""

@@ -1,25 +1,24 @@
 """Live class questions: a teacher opens a question under a short code, students answer anonymously, and the
 teacher's screen shows the counts before the reveal.
 
-``Tally`` is the one interface the pages use; ``tally_at(url)`` gives one. ``MemoryTally`` (no URL) keeps everything
-in this process, which is right for a single Streamlit process (Community Cloud). Replicas share a Redis-protocol
-store instead (a ``redis://`` URL: attnviz.classroom.redis_tally), so a question opened on one replica is answered on
-any. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to count one
+``Tally`` is the interface the pages use (attnviz.ui.class_tally picks one). ``MemoryTally`` keeps everything in
+this process, which is right for a single Streamlit process (Community Cloud). Replicas share a Redis-protocol store
+instead (attnviz.classroom.redis_tally, which uses the rules here), so a question opened on one replica is answered
+on any. A voter is an opaque id (random, one a session: attnviz.ui.state.name_voter): it is only used to count one
 answer per student and is never shown.
 
-The rules both stores keep (issue 36): a question whose counts were read in the last ``PRESENTED_WITHIN_S`` (the
+The rules both stores keep: a question whose counts were read in the last ``PRESENTED_WITHIN_S`` (the
 teacher's bars refresh every 2 s) is being presented and is never evicted: when every open question is, a new one is
 refused instead. A closed question is remembered as closed (at most ``MAX_CLOSED_QUESTIONS`` of them, for the TTL),
-so a late answer is told the question has closed rather than that its code is wrong. The teacher sees answers per minute.
+so a late answer is told the question has closed rather than that its code is wrong.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Protocol
 
 from attnviz.core.errors import AttnvizInputError
@@ -49,13 +48,12 @@ class TallyCounts:
     options: tuple[str, ...]
     counts: tuple[int, ...]
     voters: int
-    per_minute: int = 0  # answers (changes included) in the last 60 s
     setup: str = ""  # the asked setup's share link, which the code alone opens for a student ("" if none was given)
 
 
-class TallyUnavailable(AttnvizInputError):
-    """The shared store did not answer: said to the teacher or the student like any refused input, and the page goes
-    on without the class's answers."""
+class TallyUnavailable(Exception):
+    """The shared store did not answer. Not bad input (nothing the teacher or student typed is wrong): each page says
+    it in one plain line and goes on without the class's answers; a student's answer is kept and sent again."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -84,7 +82,6 @@ class _OpenQuestion:
     seen_at: float  # when its counts were last read
     setup: str
     answer_by_voter: dict[str, int] = field(default_factory=dict)
-    answers_by_minute: dict[int, int] = field(default_factory=dict)
 
 
 def checked_question(question: str, options: Sequence[str]) -> tuple[str, tuple[str, ...]]:
@@ -151,18 +148,6 @@ def tally_full() -> AttnvizInputError:
     )
 
 
-def minute_of(now: float) -> int:
-    return int(now // 60)
-
-
-def answers_per_minute(by_minute: Mapping[int, int], now: float) -> int:
-    """Answers in the 60 s before ``now``, from counts by whole minute: this minute's, and the part of the last
-    minute's still inside the window (a sliding window over two counters)."""
-    minute = minute_of(now)
-    left_of_last = 1 - (now / 60 - minute)
-    return round(by_minute.get(minute, 0) + by_minute.get(minute - 1, 0) * left_of_last)
-
-
 class MemoryTally:
     """A ``Tally`` for one process: thread-safe, and bounded in questions, voters and text so memory stays small."""
 
@@ -198,11 +183,6 @@ class MemoryTally:
             if voter not in asked.answer_by_voter and len(asked.answer_by_voter) >= MAX_VOTERS:
                 raise class_full()
             asked.answer_by_voter[voter] = option  # a second answer replaces the first
-            minute = minute_of(now)
-            by_minute = asked.answers_by_minute
-            by_minute[minute] = by_minute.get(minute, 0) + 1
-            for old in [m for m in by_minute if m < minute - 1]:  # two minutes are all the rate needs
-                del by_minute[old]
 
     def counts(self, code: str, *, now: float) -> TallyCounts:
         with self._lock:
@@ -211,9 +191,8 @@ class MemoryTally:
             counts = [0] * len(asked.options)
             for option in asked.answer_by_voter.values():
                 counts[option] += 1
-            per_minute = answers_per_minute(asked.answers_by_minute, now)
             voters = len(asked.answer_by_voter)
-            return TallyCounts(asked.question, asked.options, tuple(counts), voters, per_minute, asked.setup)
+            return TallyCounts(asked.question, asked.options, tuple(counts), voters, asked.setup)
 
     def close(self, code: str, *, now: float) -> None:
         code = code.strip().upper()
@@ -247,23 +226,3 @@ class MemoryTally:
             code = new_code()
             if code not in self._questions and code not in self._closed:
                 return code
-
-
-def tally_at(url: str | None, *, ttl_s: int = QUESTION_TTL_S) -> Tally:
-    """The tally for ``url``, one per process and URL: this process's own for None (or ""), the shared store's for a
-    ``redis://`` (or ``rediss://``, ``unix://``) URL. Questions live ``ttl_s`` seconds."""
-    return _tally_at(url or None, ttl_s)
-
-
-@cache
-def _tally_at(url: str | None, ttl_s: int) -> Tally:
-    if url is None:
-        return MemoryTally(ttl_s=ttl_s)
-    from attnviz.classroom.redis_tally import RedisTally  # the redis client is imported only where a store is used
-
-    return RedisTally.from_url(url, ttl_s=ttl_s)
-
-
-def shared_tally() -> Tally:
-    """This process's own tally, shared by every session (the tally without a store)."""
-    return tally_at(None)

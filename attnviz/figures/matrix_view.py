@@ -55,11 +55,14 @@ class Scale:
 
     @property
     def masked_text(self) -> str:
-        """What a masked cell says: a weight of 0, a score of −∞ (a masked score has no colour to claim)."""
-        return "0" if self.kind == "weights" else "−∞"
+        """What a masked cell of this scale says (a masked score has no colour to claim)."""
+        return MASKED[self.kind]
 
 
-MASKED_WORDS = "masked, score −∞, weight 0"  # what a hover on a masked cell says: what the mask did to it
+# The one rule for a masked cell: the mask makes its score −∞, so its weight exp(−∞) = 0. A cell says its own scale's;
+# a hover on it says both, what the mask did to it.
+MASKED = {"signed": "−∞", "weights": "0"}
+MASKED_WORDS = f"masked, score {MASKED['signed']}, weight {MASKED['weights']}"
 PACKED_STEPS = 65534  # a packed position's code: 0 masked, else 1 + its place on the scale in 65,534 steps
 
 

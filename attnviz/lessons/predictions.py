@@ -44,7 +44,8 @@ def kind_of(value) -> str:
 @dataclass(frozen=True)
 class PlaygroundQuestion:
     """The question ``state.predict`` asks about ``state``'s focus token (attnviz.lessons.questions.Question); the mask
-    question's ``picks``: the keys clicked so far, answered together by its Check."""
+    question's ``picks``: the keys clicked so far, answered together by its Check. The state it is answered on:
+    ``outcome(state)``."""
 
     state: PlaygroundState
     picks: tuple[int, ...] = ()
@@ -53,21 +54,57 @@ class PlaygroundQuestion:
     def key(self) -> tuple[str, PlaygroundState]:
         return (ASKER, self.state)
 
-    @property
-    def outcome(self) -> PlaygroundState:
-        return outcome(self.state)
-
     def cover(self) -> str:
-        return cover(self.state)
+        """The words on the covered weights view: the question, and how to answer it."""
+        state = self.state
+        token = state.tokens[state.focus]
+        if state.predict == "sharper":
+            return (
+                f"If scaling were switched {_switched(state.scale)} (÷ √d_k = ÷ {_root(state)}), would “{token}”'s "
+                "row get sharper or flatter?"
+            )
+        if state.predict == "zeroed":
+            if state.causal:
+                asked = f"If the causal mask were switched off, which of “{token}”'s keys would come back from 0?"
+            else:
+                asked = f"If the causal mask were switched on, which keys would it set to 0 in “{token}”'s row?"
+            return asked + " Click each key (again to take it back), then Check."
+        return f"Which key will “{token}” attend to most? Click its cell in the outlined row."
 
     def answer(self, sent) -> Guess | None:
-        return guess_of(self.state, sent, self.picks)
+        """What a click on a covered view predicts (a key, a choice, or the zeroed question's ``picks`` on its
+        Check), or None for no prediction (a pick is ``picked``'s)."""
+        state = self.state
+        if not isinstance(sent, dict):
+            return None
+        if state.predict in ("sharper", "zeroed"):
+            choice = sent.get("choice")
+            if not index_below(choice, len(choices(state))):
+                return None
+            return tuple(sorted(self.picks)) if state.predict == "zeroed" else choice
+        col = sent.get("col")
+        return col if index_below(col, state.n) else None
 
     def picked(self, sent) -> tuple[int, ...] | None:
-        return picked(self.state, sent, self.picks)
+        """The zeroed question's keys picked after a click on a covered cell (a second click takes a key back), or
+        None when the click picks nothing."""
+        state = self.state
+        if state.predict != "zeroed" or not isinstance(sent, dict) or not index_below(sent.get("col"), state.n):
+            return None
+        return tuple(sorted(set(self.picks) ^ {sent["col"]}))
 
     def reveal(self, guess: Guess) -> str:
-        return reveal(self.state, self.outcome, guess)
+        """The answer beside the prediction, with the numbers that decide it; the prediction is outlined in view 3."""
+        before, after = self.state, outcome(self.state)
+        right = right_answer(before)
+        if before.predict == "sharper":
+            said = f"You predicted {SHARPER_CHOICES[guess].lower()}: {'right' if guess == right else 'not this time'}. "
+            return said + _sharper_why(before, after)
+        if before.predict == "zeroed":
+            verdict = "right" if set(guess) == set(right) else "not this time"
+            said = f"You predicted {_named(before, guess)} (outlined in view 3): {verdict}. "
+            return said + _zeroed_why(before, after, guess)
+        return _most_why(after, guess)
 
 
 def outcome(state: PlaygroundState) -> PlaygroundState:
@@ -77,23 +114,6 @@ def outcome(state: PlaygroundState) -> PlaygroundState:
     if state.predict == "zeroed":
         return replace(state, causal=not state.causal)
     return state
-
-
-def cover(state: PlaygroundState) -> str:
-    """The words on the covered weights view: the question, and how to answer it."""
-    token = state.tokens[state.focus]
-    if state.predict == "sharper":
-        return (
-            f"If scaling were switched {_switched(state.scale)} (÷ √d_k = ÷ {_root(state)}), would “{token}”'s row "
-            "get sharper or flatter?"
-        )
-    if state.predict == "zeroed":
-        if state.causal:
-            asked = f"If the causal mask were switched off, which of “{token}”'s keys would come back from 0?"
-        else:
-            asked = f"If the causal mask were switched on, which keys would it set to 0 in “{token}”'s row?"
-        return asked + " Click each key (again to take it back), then Check."
-    return f"Which key will “{token}” attend to most? Click its cell in the outlined row."
 
 
 HOW_TO_ANSWER = {
@@ -126,7 +146,7 @@ def prompt(state: PlaygroundState) -> str:
             f"Predict first: which key will “{state.tokens[state.focus]}” ({state.focus}) attend to most? Click that "
             "key's cell in view 3; the weights and the outputs show once you have."
         )
-    return "Predict first. " + cover(state) + " The weights and the outputs show once you have."
+    return "Predict first. " + PlaygroundQuestion(state).cover() + " The weights and the outputs show once you have."
 
 
 def options(state: PlaygroundState) -> list[str]:
@@ -141,28 +161,6 @@ def option_of(state: PlaygroundState, guess: Guess) -> int:
     if state.predict == "zeroed":
         return 0 if set(guess) == set(right_answer(state)) else 1
     return guess
-
-
-def guess_of(state: PlaygroundState, sent, picks: tuple[int, ...] = ()) -> Guess | None:
-    """What a click on a covered view predicts (a key, a choice, or the zeroed question's ``picks`` on its Check), or
-    None for no prediction (a pick is ``picked``'s)."""
-    if not isinstance(sent, dict):
-        return None
-    if state.predict in ("sharper", "zeroed"):
-        choice = sent.get("choice")
-        if not index_below(choice, len(choices(state))):
-            return None
-        return tuple(sorted(picks)) if state.predict == "zeroed" else choice
-    col = sent.get("col")
-    return col if index_below(col, state.n) else None
-
-
-def picked(state: PlaygroundState, sent, picks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The zeroed question's keys picked after a click on a covered cell (a second click takes a key back), or None
-    when the click picks nothing."""
-    if state.predict != "zeroed" or not isinstance(sent, dict) or not index_below(sent.get("col"), state.n):
-        return None
-    return tuple(sorted(set(picks) ^ {sent["col"]}))
 
 
 def marked(state: PlaygroundState, guess: Guess, picks: tuple[int, ...] = ()) -> list[tuple[int, int, int, int]]:
@@ -183,19 +181,6 @@ def right_answer(before: PlaygroundState) -> Guess:
     if before.predict == "zeroed":
         return tuple(int(j) for j in _flipped_keys(before, after))
     return row_answer(before.result().weights, before.result().blocked, i)
-
-
-def reveal(before: PlaygroundState, after: PlaygroundState, guess: Guess) -> str:
-    """The answer beside the prediction, with the numbers that decide it; the prediction is outlined in view 3."""
-    right = right_answer(before)
-    if before.predict == "sharper":
-        said = f"You predicted {SHARPER_CHOICES[guess].lower()}: {'right' if guess == right else 'not this time'}. "
-        return said + _sharper_why(before, after)
-    if before.predict == "zeroed":
-        verdict = "right" if set(guess) == set(right) else "not this time"
-        said = f"You predicted {_named(before, guess)} (outlined in view 3): {verdict}. "
-        return said + _zeroed_why(before, after, guess)
-    return _most_why(after, guess)
 
 
 def _named(state: PlaygroundState, keys, most: int = 6) -> str:

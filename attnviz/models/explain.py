@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnviz import AttnvizInputError
+from attnviz.core.attention import softmax
 from attnviz.models.runs import DecoderRun, ModelRun, NextTokens
 
 TOP = 5  # next tokens shown before and after a token is taken away
@@ -91,8 +92,8 @@ def output_change(before: ModelRun, after: ModelRun) -> NextTokenChange | Embedd
     if after.removed is None or before.removed is not None or after.sentence != before.sentence:
         raise AttnvizInputError("Compare a sentence's run with the same sentence's run without one of its tokens.")
     if isinstance(before, DecoderRun):
-        p = _probabilities(before.last_logits)  # (vocab,)
-        q = _probabilities(after.last_logits)
+        p = softmax(before.last_logits)  # (vocab,)
+        q = softmax(after.last_logits)
         return NextTokenChange(
             removed=after.removed,
             before=before.next_token(top=TOP),
@@ -110,8 +111,3 @@ def output_change(before: ModelRun, after: ModelRun) -> NextTokenChange | Embedd
         at=at,
         size=float(np.linalg.norm(h[at])),
     )
-
-
-def _probabilities(logits: np.ndarray) -> np.ndarray:
-    shifted = logits.astype(np.float64) - logits.max()
-    return np.exp(shifted) / np.exp(shifted).sum()  # (vocab,)

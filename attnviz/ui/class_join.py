@@ -26,6 +26,16 @@ from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.text import literal
 
 NOT_COUNTED = "Your answer was not counted for the class"
+RESEND = "class.resend"  # the component that asks for a run while an answer waits for the store
+# The store not answering is not the student's fault: one plain line each, the answer kept and sent again.
+STORE_DOWN_ANSWER = (
+    f"{NOT_COUNTED} yet: the class's answers cannot be reached right now. It is kept and sent again every few "
+    "seconds until they can."
+)
+STORE_DOWN_CODE = (
+    "The class code cannot be checked right now (the class's answers cannot be reached): it is tried again with your "
+    "next move."
+)
 # One answer a browser, not a session (a reload is a new session): a random id kept in the browser's localStorage,
 # sent until the server has heard it (each render is a rerun's). Without storage (switched off), an empty id: the
 # session's own counts. An answer waits for it, else an answer made first would count once more after a reload.
@@ -47,6 +57,18 @@ export default function ({ data, setTriggerValue }) {
 }
 """
 _BROWSER_VOTER = st.components.v2.component("attnviz_browser_voter", js=_BROWSER_VOTER_JS)
+# While the student's answer waits for the store, the browser asks for a run of the views a few seconds after each
+# (trigger "retry"), and that run sends it again: counted once the store answers, with no move needed. It stops as soon
+# as a run says nothing waits. Each such run's data is new ("waiting": a new number), so each arms one timer.
+_RESEND_JS = """
+export default function ({ data, setTriggerValue }) {
+  if (!data?.waiting) return undefined;
+  const timer = setTimeout(() => setTriggerValue('retry', data.waiting), data.after_ms);
+  return () => clearTimeout(timer);
+}
+"""
+_RESEND = st.components.v2.component("attnviz_class_resend", js=_RESEND_JS)
+RESEND_AFTER_MS = 3000
 _VOTER_ID = re.compile(r"[0-9a-f]{32}")
 
 
@@ -61,6 +83,9 @@ def join_from_link(page: str) -> None:
     _join(str(code), opening=True)
     if problem := state.take(state.CLASS_PROBLEM):
         state.say(problem)  # at the top of the page, where a phone opens it (the box is only drawn when predicting)
+    if problem == STORE_DOWN_CODE:  # not checked: the address keeps the code, and the next run checks it again
+        state.take(state.CLASS_LINK_CHECKED)
+        st.query_params[join.PARAM] = str(code)[:MAX_CODE_CHARS]
     if page != DEFAULT_PAGE:
         st.switch_page(page_named(DEFAULT_PAGE).file, query_params={join.PARAM: str(code)[:MAX_CODE_CHARS]})
 
@@ -76,6 +101,7 @@ def _join(code: str, *, opening: bool = False) -> None:
     """The code typed (or opened): checked at once; an open question's setup is opened unless the student's kept
     prediction already answers it, which is then sent (by the join box)."""
     typed = code[:MAX_CODE_CHARS].strip().upper()
+    again = typed == state.kept(state.CLASS_TYPED)  # the same code once more (the store did not answer): no new guess
     state.keep(state.CLASS_TYPED, typed)
     state.set_class_code(None)
     state.take(state.CLASS_ASKED)
@@ -83,11 +109,14 @@ def _join(code: str, *, opening: bool = False) -> None:
     st.query_params.pop(join.PARAM, None)  # the address holds a code only while it is the one joined
     if not typed:
         return
-    if not allowed("code", time.time()):
+    if not again and not allowed("code", time.time()):
         state.keep(state.CLASS_PROBLEM, "Too many codes tried at once: wait a few seconds, then type it again.")
         return
     try:
         asked = _asked_setup(class_tally().counts(typed, now=time.time()).setup)
+    except TallyUnavailable:
+        state.keep(state.CLASS_PROBLEM, STORE_DOWN_CODE)
+        return
     except AttnvizInputError as error:
         state.keep(state.CLASS_PROBLEM, str(error))
         return
@@ -137,12 +166,12 @@ def _send_kept_answer(code: str) -> None:
     now = time.time()
     problem, again = None, False
     if not allowed("answer", now):
-        problem, again = f"{NOT_COUNTED} yet: too many answers at once. It is sent again with your next move.", True
+        problem, again = f"{NOT_COUNTED} yet: too many answers at once. It is sent again in a few seconds.", True
     else:
         try:
             class_tally().answer(code, state.voter(), kept[1], now=now)
-        except TallyUnavailable as error:  # the store, not the answer: kept, and sent again on the next run
-            problem, again = f"{NOT_COUNTED} yet: {error} It is sent again with your next move.", True
+        except TallyUnavailable:  # the store, not the answer: kept, and sent again on the next run
+            problem, again = STORE_DOWN_ANSWER, True
         except AttnvizInputError as error:
             problem = f"{NOT_COUNTED}: {error}"
     state.keep(state.CLASS_SENT, (code, kept, problem, again))
@@ -156,6 +185,10 @@ def _take_browser_voter() -> None:
     if isinstance(voter, str) and _VOTER_ID.fullmatch(voter):
         state.keep(state.VOTER, voter)
     state.keep(state.BROWSER_VOTER_HEARD, True)
+
+
+def _retried() -> None:
+    """The browser's timer (trigger "retry"): the run it starts sends the waiting answer (class_answer_line)."""
 
 
 def in_a_class() -> bool:
@@ -175,10 +208,13 @@ def join_box() -> None:
         on_change=_typed,
         max_chars=MAX_CODE_CHARS,
         placeholder="e.g. K7P2QX",
-        help="Your prediction is added to the class's bars, without your name.",
     )
+    st.caption("Your prediction is added to the class's bars, without your name.")  # in sight: a phone cannot hover
     heard = bool(state.kept(state.BROWSER_VOTER_HEARD))
     _BROWSER_VOTER(key=state.BROWSER_VOTER, data={"heard": heard}, on_id_change=_take_browser_voter)
+    sent = state.kept(state.CLASS_SENT)
+    waiting = time.monotonic_ns() if sent is not None and sent[3] else 0
+    _RESEND(key=RESEND, data={"waiting": waiting, "after_ms": RESEND_AFTER_MS}, on_retry_change=_retried)
     if problem := state.kept(state.CLASS_PROBLEM):
         st.warning(literal(problem), icon=":material/error:")
     elif (code := state.class_code()) and not on_asked_setup():
@@ -196,6 +232,8 @@ def class_answer_line() -> AnswerLine | None:
     view the student answers on (seen where they tapped, heard as a status): None for a student who typed no code."""
     if not in_a_class():
         return None  # a student working alone: nothing to say about a class
+    if state.kept(state.CLASS_PROBLEM) == STORE_DOWN_CODE:
+        _join(state.kept(state.CLASS_TYPED))  # the code the store could not check, tried again
     if code := state.class_code():
         _send_kept_answer(code)
     kept, asked = _kept_answer(), asked_setup()

@@ -11,7 +11,7 @@ import streamlit as st
 from attnviz.classroom import join
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
-from attnviz.classroom.tally import TallyCounts
+from attnviz.classroom.tally import TallyCounts, TallyUnavailable
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.tally import tally_bars
@@ -31,17 +31,29 @@ def close_class_question() -> None:
     bars of the step before go."""
     state.take(state.CLASS_ANSWERED)
     if code := state.take(state.CLASS_QUESTION):
-        class_tally().close(code, now=time.time())
+        try:
+            class_tally().close(code, now=time.time())
+        except TallyUnavailable as error:  # it expires in the store by itself; the teacher is told once
+            state.keep(state.CLASS_STORE_SAID, str(error))
 
 
 def final_counts() -> TallyCounts | None:
-    """The open class question's answers as they stand, read before Answer closes it (None: none asked, or the store
-    is not answering): the bars stay beside the revealed weights."""
+    """The open class question's answers as they stand, read before Answer closes it (None: none asked, or none to
+    read, the store not answering being said once): the bars stay beside the revealed weights."""
     code = state.kept(state.CLASS_QUESTION)
     try:
         return class_tally().counts(code, now=time.time()) if code else None
+    except TallyUnavailable as error:
+        state.keep(state.CLASS_STORE_SAID, str(error))
     except AttnvizInputError:
-        return None
+        pass  # expired: no bars to keep
+    return None
+
+
+def store_said() -> None:
+    """The one line saying that Answer or the last move could not reach the class's answers, once."""
+    if said := state.take(state.CLASS_STORE_SAID):
+        st.caption(said)
 
 
 # Back and Next read the step shown when they are pressed, not the one their button was drawn for: a second press
@@ -57,7 +69,7 @@ def class_question(step: plans.Step, place) -> None:
             try:
                 setup = encode(current, "playground")  # the code alone opens it for a student
                 code = class_tally().open(step.question, predictions.options(current), now=time.time(), setup=setup)
-            except AttnvizInputError as error:
+            except (AttnvizInputError, TallyUnavailable) as error:
                 st.warning(str(error))
                 return
             state.keep(state.CLASS_QUESTION, code)
@@ -72,7 +84,7 @@ def _tally(code: str) -> None:
     """The class question's panel while it is asked: the QR code and the code, large, the address, and the bars."""
     try:
         counts = class_tally().counts(code, now=time.time())
-    except AttnvizInputError as error:
+    except (AttnvizInputError, TallyUnavailable) as error:  # the store's line is shown again until it answers
         st.caption(str(error))
         return
     address = join.join_address(join.app_root(st.context.url), code)

@@ -15,7 +15,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons import predictions
 from attnviz.pages import page_named
 from attnviz.ui import playground_session, state
-from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts
+from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts, store_said
 from attnviz.ui.lesson_screen import arrived, show_subject
 from attnviz.ui.text import literal
 
@@ -157,6 +157,7 @@ def _stop() -> None:
 
 def lesson_bar(page: str) -> None:
     """Above every page while a plan is presented: where the lesson is, the question or the note, Back and Next."""
+    store_said()  # the class tally's store not answering a move (Stop included): one line
     run = running()
     if run is None:
         return
@@ -172,11 +173,10 @@ def lesson_bar(page: str) -> None:
         said = f"**{literal(plan.title)}** · step {index + 1} of {len(plan.steps)}"
         said += f" · **Question:** {literal(step.question)}" if step.question else ""
         words.markdown(said + ("" if asking else f" · {literal(step.note)}"))
-        back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back,
-                    help="Or the ← key (a clicker's Page Up).")  # fmt: skip
-        forward.button("Answer" if asking else "Next", width="stretch", key="lesson.next",
-                       type="primary", on_click=_next,
-                       help="Or the → key (a clicker's Page Down). A asks the class; Q shows its code large.")  # fmt: skip
+        # Their keys are said on Lesson plans, in sight before Present (a hover's tip is no help on a projector).
+        back.button("Back", width="stretch", disabled=index == 0 and not answered, key="lesson.back", on_click=_back)
+        forward.button("Answer" if asking else "Next", width="stretch", key="lesson.next", type="primary",
+                       on_click=_next)  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
         _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
         if asking and page == "playground":

@@ -54,6 +54,7 @@ LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a com
 LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
 CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
 CLASS_ANSWERED = "lesson.class_answered"  # its answers as Answer closed it (TallyCounts): the bars beside the reveal
+CLASS_STORE_SAID = "lesson.class_store_said"  # why Answer or a step's move could not reach the tally's store, said once
 LESSON_KEYED = "lesson.keyed"  # a key asked the bar for "ask" (Ask the class) or "qr" (the code large), this run
 CLASS_RATES = "class.rates"  # this session's token buckets for class answers and code guesses, by kind
 ARRIVAL = "lesson.arrival"  # counts a lesson's arrivals at a step: each scrolls its page to the step's subject, once

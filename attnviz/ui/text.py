@@ -52,7 +52,7 @@ _COMPACT_CSS = """
 # 1.2 : 1): a ring in the text's own colour, which contrasts with both themes' backgrounds (WCAG 2.1, 2.4.7 and 1.4.11).
 _FOCUS_CSS = """
 /* scripts and styles, nothing to see: they take no room */
-.st-key-keyboard, .st-key-browser_voter, .st-key-instrument { display: none; }
+.st-key-keyboard, .st-key-browser_voter, .st-key-class-resend, .st-key-instrument { display: none; }
 /* The lesson's and the challenge's bars: one compact row above the page, which keeps the screen. */
 .attnviz-unseen { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   padding: 0 !important; margin: 0 !important; white-space: nowrap; }

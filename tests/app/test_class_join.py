@@ -8,8 +8,8 @@ import time
 from dataclasses import replace
 
 from attnviz.classroom.share import decode
-from attnviz.classroom.tally import shared_tally
 from attnviz.lessons.playground import OPENING
+from attnviz.ui.class_tally import shared_tally
 from tests.app.test_lesson_plans import present_ready
 from tests.app.test_playground import guess
 from tests.support.apptest import answer_said, button, open_app, playground, texts, use_control, views

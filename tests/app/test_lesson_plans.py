@@ -11,10 +11,10 @@ import pytest
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.rate import Bucket
 from attnviz.classroom.share import decode, encode
-from attnviz.classroom.tally import shared_tally
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import KINDS
+from attnviz.ui.class_tally import shared_tally
 from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
 from bench.attack import HOSTILE_NOTE, HOSTILE_TITLE, hostile_lesson
 from bench.harness.triggers import trigger_state

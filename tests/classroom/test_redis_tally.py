@@ -4,22 +4,25 @@ clock, and a plain message when the store is gone."""
 
 from __future__ import annotations
 
+import ast
+import logging
 import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from attnviz.classroom.redis_tally import CLOSED, INDEX, MINUTES, PREFIX, RedisTally
+from attnviz.classroom import redis_tally
+from attnviz.classroom import tally as in_process
+from attnviz.classroom.redis_tally import CLOSED, INDEX, PREFIX, RedisTally
 from attnviz.classroom.tally import (
     CODE_ALPHABET,
     MAX_OPEN_QUESTIONS,
     MAX_VOTERS,
     QUESTION_TTL_S,
-    MemoryTally,
     TallyCounts,
     TallyUnavailable,
-    tally_at,
 )
 from attnviz.core.errors import AttnvizInputError
 
@@ -43,11 +46,16 @@ def tally(redis_server):
     return RedisTally.from_url(redis_server.url)
 
 
-def test_tally_at_gives_the_process_tally_without_a_url_and_the_store_with_one(redis_server):
-    assert isinstance(tally_at(None), MemoryTally) and tally_at(None) is tally_at("")
-    shared = tally_at(redis_server.url)
-    assert isinstance(shared, RedisTally) and shared is tally_at(redis_server.url)
-    assert shared.ttl_s == QUESTION_TTL_S
+def imports(module) -> set[str]:
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    found = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    return found | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+
+
+def test_the_store_uses_the_tallys_rules_and_the_tally_imports_no_store():
+    """One way, no import circle: tally.py holds the rules both tallies keep, redis_tally.py builds on them."""
+    assert "attnviz.classroom.tally" in imports(redis_tally)
+    assert not {name for name in imports(in_process) if "redis" in name}
 
 
 def test_answers_are_counted_per_option_in_one_hash_and_every_key_has_a_ttl(tally, redis_server):
@@ -55,9 +63,9 @@ def test_answers_are_counted_per_option_in_one_hash_and_every_key_has_a_ttl(tall
     assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
     for voter, option in [("s1", 0), ("s2", 0), ("s3", 2), ("s4", 0)]:
         tally.answer(code, voter, option, now=T0 + 1)
-    assert tally.counts(code, now=T0 + 2) == TallyCounts(QUESTION, OPTIONS, (3, 0, 1), 4, per_minute=4)
+    assert tally.counts(code, now=T0 + 2) == TallyCounts(QUESTION, OPTIONS, (3, 0, 1), 4)
     store = redis_server.client()
-    assert sorted(store.scan_iter("attnviz:*")) == sorted([INDEX, PREFIX + code, PREFIX + code + MINUTES])
+    assert sorted(store.scan_iter("attnviz:*")) == sorted([INDEX, PREFIX + code])
     assert store.type(PREFIX + code) == "hash" and store.hget(PREFIX + code, "v:s3") == "2"
     for key in store.scan_iter("*"):
         assert 0 < store.ttl(key) <= QUESTION_TTL_S, key
@@ -178,15 +186,37 @@ def test_concurrent_answers_from_many_clients_are_all_counted_once(redis_server)
     assert counts.voters == 180 and sum(counts.counts) == 180
 
 
-def test_a_stopped_store_is_a_plain_message(tally, redis_server):
+def test_a_stopped_store_is_a_plain_message_of_its_own_and_one_log_line(tally, redis_server, caplog):
     code = tally.open(QUESTION, OPTIONS, now=T0)
+    port = redis_server.port
     redis_server.stop()
+    caplog.set_level(logging.WARNING, logger="attnviz.tally")
     for call in (
         lambda: tally.counts(code, now=T0),
         lambda: tally.answer(code, "s1", 0, now=T0),
         lambda: tally.open(QUESTION, OPTIONS, now=T0),
+        lambda: tally.close(code, now=T0),  # never swallowed: the teacher is told the question was not closed
     ):
         with pytest.raises(TallyUnavailable, match=r"^The class's answers cannot be reached right now") as caught:
             call()
-        assert isinstance(caught.value, AttnvizInputError)
-    tally.close(code, now=T0)  # nothing to say: the question expires in the store
+        assert not isinstance(caught.value, AttnvizInputError)  # the store, not what anyone typed
+    lines = [(record.name, record.getMessage(), record.exc_info) for record in caplog.records]
+    assert len(lines) == 1, lines  # one line for the outage, not one a call
+    name, line, exc_info = lines[0]
+    assert name == "attnviz.tally" and exc_info is None and "\n" not in line
+    assert line.startswith("the class tally's store is not answering (ConnectionError: ")
+    assert f"127.0.0.1:{port}" in line and line.endswith("the class's answers wait until it does")
+    tally.close("K7P2Q!", now=T0)  # not a code: nothing to close, nothing asked of the store
+    redis_server.start()
+    code = tally.open(QUESTION, OPTIONS, now=T0)  # the same port: the same client reaches it again
+    assert [record.getMessage() for record in caplog.records][1:] == ["the class tally's store answers again"]
+
+
+def test_a_store_on_a_dead_port_is_the_same_message(caplog):
+    from bench.harness.server import free_port
+
+    tally = RedisTally.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    caplog.set_level(logging.WARNING, logger="attnviz.tally")
+    with pytest.raises(TallyUnavailable, match=r"^The class's answers cannot be reached right now"):
+        tally.answer("K7P2QX", "s1", 0, now=T0)
+    assert len(caplog.records) == 1 and caplog.records[0].exc_info is None

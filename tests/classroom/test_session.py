@@ -37,23 +37,26 @@ def test_a_click_on_a_cell_or_a_row_label_makes_its_row_the_focus():
     assert Session().apply({"cell": {"view": "scores", "row": 3, "col": None}}).state.focus == 3
 
 
+NOT_A_ROW = "the focus token must be a whole number from 0 to 11, not {}."
+
+
 @pytest.mark.parametrize(
-    "event",
+    ("event", "refused"),
     [
-        None,
-        [],
-        "causal",
-        {"causal": True},  # the old trigger's shape: no such event
-        {"control": "sentence", "value": "typed"},  # a field, but no control beside the views
-        {"control": "causal", "value": True, "extra": 1},
-        {"cell": "2"},
-        {"cell": {"row": True}},
-        {"guess": {"row": 0, "col": 3}},  # not in predict mode
+        (None, None),
+        ([], None),
+        ("causal", None),
+        ({"causal": True}, None),  # the old trigger's shape: no such event
+        ({"control": "sentence", "value": "typed"}, None),  # a field, but no control beside the views
+        ({"control": "causal", "value": True, "extra": 1}, None),
+        ({"cell": "2"}, NOT_A_ROW.format(None)),  # a cell event always names a row: a bad one is refused
+        ({"cell": {"row": True}}, NOT_A_ROW.format(True)),
+        ({"guess": {"row": 0, "col": 3}}, None),  # not in predict mode
     ],
 )
-def test_anything_else_changes_nothing(event):
+def test_anything_else_changes_nothing(event, refused):
     after = Session().apply(event)
-    assert after.state == OPENING and not after.can_undo and after.said in (Said(), Said(refused=after.said.refused))
+    assert after.state == OPENING and not after.can_undo and after.said == Said(refused=refused)
 
 
 def test_a_refused_value_keeps_the_state_and_says_why_apart():

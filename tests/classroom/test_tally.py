@@ -16,9 +16,9 @@ from attnviz.classroom.tally import (
     MemoryTally,
     Tally,
     TallyCounts,
-    shared_tally,
 )
 from attnviz.core.errors import AttnvizInputError
+from attnviz.ui.class_tally import shared_tally
 
 T0 = 1_700_000_000.0
 OPTIONS = ("Keys", "Queries", "Values")
@@ -34,7 +34,7 @@ def test_several_voters_are_counted_per_option():
     for voter, option in [("s1", 0), ("s2", 0), ("s3", 2), ("s4", 0)]:
         tally.answer(code, voter, option, now=T0 + 1)
     assert tally.counts(code, now=T0 + 2) == TallyCounts(
-        question="Which matrix is compared with the query?", options=OPTIONS, counts=(3, 0, 1), voters=4, per_minute=4
+        question="Which matrix is compared with the query?", options=OPTIONS, counts=(3, 0, 1), voters=4
     )
 
 

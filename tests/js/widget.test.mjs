@@ -1,5 +1,6 @@
 // The anywidget entry (attnviz/ui/attention_grid/widget.js) against a fake model with anywidget's contract: get, set,
-// save_changes, on("change:x"), off.
+// save_changes, on("change:x"), off; and its render into a small stand-in for the DOM (what the instrument uses of it
+// for a bare set of views with no view in it: nothing painted), asserting what it draws.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -64,6 +65,112 @@ test('what render returns unhooks the widget: a later _data draws nothing', () =
   assert.deepEqual(model.handlers.get('change:_data'), []);
 });
 
-test('the default export is anywidget\'s: an object with render', () => {
-  assert.equal(typeof widget.render, 'function');
+// ----------------------------------------------------------------------------- a stand-in for the browser
+class Node extends EventTarget {
+  constructor(tag) {
+    super();
+    const style = { props: {}, getPropertyValue(name) { return this.props[name] ?? ''; }, setProperty(name, value) { this.props[name] = value; } };
+    Object.assign(this, { tagName: tag.toUpperCase(), children: [], parent: null, dataset: {}, style, textContent: '', hidden: false, clientWidth: 0 });
+  }
+
+  get parentElement() { return this.parent; }
+
+  get isConnected() { return this.parent !== null; }
+
+  append(...nodes) { for (const node of nodes) this.appendChild(node); }
+
+  appendChild(node) { node.parent = this; this.children.push(node); return node; }
+
+  insertBefore(node, before) { node.parent = this; this.children.splice(this.children.indexOf(before), 0, node); }
+
+  closest() { return null; }
+
+  querySelector() { return null; }
+
+  querySelectorAll() { return []; }
+
+  getRootNode() { return { activeElement: null }; }
+
+  getContext() { // a canvas reading back a transparent pixel: the theme falls back to white
+    return { fillStyle: '', clearRect() {}, fillRect() {}, getImageData: () => ({ data: [0, 0, 0, 0] }) };
+  }
+
+  * all() { yield this; for (const child of this.children) yield* child.all(); }
+}
+
+class Observed {
+  static made = [];
+
+  constructor(callback) { Object.assign(this, { callback, targets: [] }); Observed.made.push(this); }
+
+  observe(target) { this.targets.push(target); }
+
+  disconnect() { this.targets = []; }
+}
+
+const page = { createElement: (tag) => new Node(tag), documentElement: new Node('html'), body: new Node('body') };
+const media = new EventTarget();
+media.matches = false;
+const frames = [];
+Object.assign(globalThis, {
+  document: page,
+  window: { devicePixelRatio: 1 },
+  getComputedStyle: () => ({ backgroundColor: '', color: '' }),
+  matchMedia: () => media,
+  MutationObserver: Observed,
+  ResizeObserver: Observed,
+  requestAnimationFrame: (run) => frames.push(run),
+  CSS: { escape: (text) => text },
+});
+
+function bare(said) {
+  return JSON.stringify({ views: [], controls: [], columns: [1], font_size: 13, note: '', warning: '', ...said });
+}
+
+function byClass(el, name) {
+  return [...el.all()].filter((node) => node.className === name);
+}
+
+test('render draws the styles and the instrument Python\'s data asks for, then each new _data in place', () => {
+  const model = new FakeModel({ _grid_css: '.attnviz-view { color: red; }', _data: bare({ caption: 'first' }) });
+  const el = new Node('div');
+  const unhook = widget.render({ model, el });
+  const [style, instrument] = el.children;
+  assert.equal(el.children.length, 2);
+  assert.equal(style.tagName, 'STYLE');
+  assert.equal(style.textContent, '.attnviz-view { color: red; }'); // inside the cell: a shadow root gets them too
+  assert.equal(instrument.className, 'attnviz-instrument');
+  assert.deepEqual({ ...instrument.dataset }, { presenter: 'false', bare: 'true' }); // no controls: the views alone
+  assert.equal(instrument.style.colorScheme, 'light'); // the cell's background read as white
+  const [caption] = byClass(el, 'attnviz-caption');
+  const [warning] = byClass(el, 'attnviz-warning');
+  assert.equal(caption.textContent, 'first');
+  assert.equal(warning.hidden, true);
+  model.fromPython('_data', bare({ caption: 'second', warning: 'That value was refused.', font_size: 24 }));
+  assert.equal(el.children.length, 2); // updated in place, not built again
+  assert.equal(caption.textContent, 'second');
+  assert.deepEqual([warning.textContent, warning.hidden], ['That value was refused.', false]);
+  assert.equal(instrument.dataset.presenter, 'true'); // presenter mode's font: the note goes under the views
+  unhook();
+});
+
+test('render follows the notebook\'s theme, and what it returns unhooks both the data and the theme', () => {
+  Observed.made.length = 0;
+  const model = new FakeModel({ _grid_css: '', _data: bare({ caption: 'first' }) });
+  const el = new Node('div');
+  const unhook = widget.render({ model, el });
+  const marks = Observed.made.find((made) => made.targets.includes(page.documentElement));
+  assert.deepEqual(marks.targets, [page.documentElement, page.body]); // JupyterLab's and marimo's theme marks
+  const [caption] = byClass(el, 'attnviz-caption');
+  caption.textContent = 'painted over';
+  marks.callback();
+  media.dispatchEvent(new Event('change')); // the system's light or dark setting
+  assert.equal(frames.length, 2); // each redraws after the new styles apply
+  frames.splice(0).forEach((run) => run());
+  assert.equal(caption.textContent, 'first'); // drawn again from the last data
+  unhook();
+  assert.deepEqual(marks.targets, []);
+  media.dispatchEvent(new Event('change'));
+  model.fromPython('_data', bare({ caption: 'after' }));
+  assert.deepEqual([frames.length, caption.textContent], [0, 'first']);
 });

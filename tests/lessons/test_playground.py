@@ -5,7 +5,7 @@ import dataclasses
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.examples import EXAMPLES
 from attnviz.lessons.playground import example_box_label, example_note, example_title, undone_line
-from attnviz.lessons.predictions import reveal
+from attnviz.lessons.predictions import PlaygroundQuestion
 from attnviz.lessons.training import RATE_HELP
 
 
@@ -33,7 +33,7 @@ def test_undo_has_words_for_every_field_of_the_state():
 
 def test_a_masked_prediction_is_told_it_is_masked():
     state = dataclasses.replace(PlaygroundState(), causal=True, predict="most")  # row 4 may not see key 7
-    said = reveal(state, state, 7)
+    said = PlaygroundQuestion(state).reveal(7)
     assert said.startswith("Not this time: you predicted “the” (7), outlined in view 3.") and "“the” is masked, so its weight is 0" in said
 
 

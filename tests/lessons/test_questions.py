@@ -10,7 +10,7 @@ import pytest
 from attnviz.classroom.session import Session
 from attnviz.core.limits import MAX_ANSWERS_KEPT
 from attnviz.lessons.playground import OPENING
-from attnviz.lessons.predictions import PlaygroundQuestion
+from attnviz.lessons.predictions import PlaygroundQuestion, outcome
 from attnviz.lessons.questions import Answers, RowQuestion, stage_question
 from attnviz.lessons.stages import walkthrough
 from tests.reference import naive_attention
@@ -30,7 +30,7 @@ def bits(row) -> float:
 
 def test_the_most_question_is_answered_by_a_key_of_the_focus_row():
     question = PlaygroundQuestion(replace(OPENING, predict="most"))  # “good” (4)
-    assert question.key == ("playground", question.state) and question.outcome == question.state
+    assert question.key == ("playground", question.state) and outcome(question.state) == question.state
     assert question.cover() == "Which key will “good” attend to most? Click its cell in the outlined row."
     assert question.answer({"view": "weights", "row": 4, "col": 11}) == 11
     for sent in [*CRAFTED, {"col": 12}, {"choice": 0}]:
@@ -51,10 +51,10 @@ def test_the_sharper_question_is_answered_by_a_button_and_reveals_the_rows_sprea
     assert [question.answer({"choice": c}) for c in range(3)] == [0, 1, 2]
     for sent in [*CRAFTED, {"choice": 3}, {"choice": -1}, {"row": 4, "col": 3}]:
         assert question.answer(sent) is None, sent
-    before, after = weights_of(question.state)[4], weights_of(question.outcome)[4]
+    before, after = weights_of(question.state)[4], weights_of(outcome(question.state))[4]
     top = int(np.argmax(after))
     said = question.reveal(1)
-    assert question.outcome.scale is False and said.startswith("You predicted flatter: not this time.")
+    assert outcome(question.state).scale is False and said.startswith("You predicted flatter: not this time.")
     assert f"“{OPENING.tokens[top]}” {before[top]:.2f} → {after[top]:.2f}" in said
     assert f"(entropy) {bits(before):.2f} → {bits(after):.2f} bits" in said
     right = 0 if bits(after) < bits(before) else 1  # no scaling: the scores √2 further apart
@@ -69,7 +69,7 @@ def test_the_mask_question_picks_keys_then_is_answered_by_its_check():
         assert question.picked(sent) is None, sent
     assert question.answer({"choice": 0}) == (6, 7)  # the keys picked, checked
     assert question.answer({"choice": 1}) is None and question.answer({"col": 8}) is None
-    before, after = weights_of(question.state)[4], weights_of(question.outcome)[4]
+    before, after = weights_of(question.state)[4], weights_of(outcome(question.state))[4]
     zeroed = [j for j in range(OPENING.n) if before[j] > 0 and after[j] == 0]
     assert zeroed == list(range(5, 12))
     said = question.reveal((6, 7))
@@ -156,5 +156,5 @@ def test_a_guided_pages_answer_is_kept_in_the_session_and_leaves_the_playgrounds
 def test_the_playgrounds_answer_shows_on_the_state_its_change_made_and_only_there(kind):
     session = Session(state=replace(OPENING, predict=kind))
     answered = session.apply({"guess": {"choice": 0}})
-    assert answered.state == PlaygroundQuestion(session.state).outcome != session.state
+    assert answered.state == outcome(session.state) != session.state
     assert answered.asked() is not None and answered.undone().asked() is None

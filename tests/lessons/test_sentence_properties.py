@@ -18,7 +18,7 @@ from attnviz.core.presets import PRESETS
 from attnviz.figures.attention_grid import playground_data, playground_views
 from attnviz.figures.stages import stage_views
 from attnviz.lessons.playground import describe_change, example_note
-from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
+from attnviz.lessons.predictions import SHARPER_CHOICES, PlaygroundQuestion, outcome
 from attnviz.lessons.questions import stage_question, stage_target
 from attnviz.lessons.real_model import head_summary
 from attnviz.lessons.stages import walkthrough
@@ -58,11 +58,10 @@ def verdict(said: str) -> bool:
 @given(states(predict="zeroed"))
 def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked_already(state):
     later_open = {j for j in range(state.focus + 1, state.n) if j not in state.blocked_keys}  # the mask's own set
-    after = outcome(state)
     keys = range(state.n)
     guesses = itertools.chain.from_iterable(itertools.combinations(keys, k) for k in range(min(state.n, 6) + 1))
     for guess in [*guesses, tuple(sorted(later_open))]:
-        said = reveal(state, after, guess)
+        said = PlaygroundQuestion(state).reveal(guess)
         assert said.startswith("You predicted ") and verdict(said) == (set(guess) == later_open), said
         assert "the first" not in said and "key(s)" not in said and "only later keys" not in said
         if len(later_open) > 1:
@@ -75,7 +74,7 @@ def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked
 def test_the_most_verdict_is_right_exactly_for_a_key_with_the_rows_largest_weight(state):
     row = state.result().weights[state.focus]
     for guess in range(state.n):
-        said = reveal(state, state, guess)
+        said = PlaygroundQuestion(state).reveal(guess)
         if state.result().fully_masked[state.focus]:
             assert "right" not in said.lower() and "not this time" not in said.lower()
             continue
@@ -94,7 +93,7 @@ def test_the_sharper_verdict_agrees_with_the_rows_entropy_before_and_after(state
     change = entropy_bits(after.result().weights[state.focus]) - entropy_bits(state.result().weights[state.focus])
     truth = "Sharper" if change < -1e-9 else "Flatter" if change > 1e-9 else "No change"
     for choice, name in enumerate(SHARPER_CHOICES):
-        said = reveal(state, after, choice)
+        said = PlaygroundQuestion(state).reveal(choice)
         assert said.startswith(f"You predicted {name.lower()}: " + ("right." if name == truth else "not this time."))
 
 
@@ -188,7 +187,7 @@ def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_dra
     i = state.focus
     _, scores, weights, _ = playground_views(state)
     for guess in range(state.n):
-        said = reveal(state, state, guess)
+        said = PlaygroundQuestion(state).reveal(guess)
         if not (best := re.search(r"“[^”]*” \((\d+)\), weight (\S+), because its score (\S+) is the largest", said)):
             continue  # every key blocked: no number quoted
         j = int(best[1])

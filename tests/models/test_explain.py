@@ -131,32 +131,49 @@ def test_taking_away_the_decoders_last_token_changes_only_its_own_row(decoder):
     assert not np.array_equal(without.last_logits, run.last_logits)
 
 
-def test_the_decoders_change_is_its_top_five_and_total_variation(decoder):
-    run = decoder.run("The capital of France is")
-    change = output_change(run, run.without(3))
-    assert isinstance(change, NextTokenChange) and change.removed == 3
-    p = np.exp(run.last_logits.astype(np.float64) - run.last_logits.max())
-    p /= p.sum()
-    q = np.exp(run.without(3).last_logits.astype(np.float64) - run.without(3).last_logits.max())
-    q /= q.sum()
-    assert change.total_variation == pytest.approx(0.5 * np.abs(p - q).sum(), abs=1e-12)
-    assert 0 < change.total_variation < 1
+def _removed_with_full_run(model, reference) -> tuple[str, int]:
+    """The reference sentence stored both whole and with a token masked in transformers: (sentence, index)."""
+    key = prefix(model)
+    sentence, index = str(reference[f"{key}_removed_sentences"][0]), int(reference[f"{key}_removed_index"][0])
+    assert str(reference[f"{key}_sentences"][0]) == sentence
+    return sentence, index
+
+
+def _probabilities(logits) -> np.ndarray:
+    """Transformers' logits as probabilities, by log-sum-exp (not the product's shifted exponentials)."""
+    logits = np.asarray(logits, dtype=np.float64)
+    return np.exp(logits - np.logaddexp.reduce(logits))
+
+
+def test_the_decoders_change_is_transformers_top_five_and_total_variation(decoder, reference):
+    sentence, index = _removed_with_full_run(decoder, reference)
+    run = decoder.run(sentence)
+    change = output_change(run, run.without(index))
+    assert isinstance(change, NextTokenChange) and change.removed == index
+    p = _probabilities(reference["decoder_0_last_logits"])  # transformers' next token, the sentence whole
+    q = _probabilities(reference["decoder_removed_0_last_logits"])  # and with the token's key masked
+    assert change.total_variation == pytest.approx(np.clip(p - q, 0, None).sum(), abs=1e-5)  # the mass that moved
+    assert change.total_variation > 0.1  # this token matters to the next one: a change of zero would pass above
     np.testing.assert_array_equal(change.before.ids, np.argsort(-p, kind="stable")[:5])
     np.testing.assert_array_equal(change.after.ids, np.argsort(-q, kind="stable")[:5])
-    assert change.top_changed == (change.before.ids[0] != change.after.ids[0])
+    np.testing.assert_allclose(change.before.probabilities, np.sort(p)[::-1][:5], rtol=1e-4)
+    np.testing.assert_allclose(change.after.probabilities, np.sort(q)[::-1][:5], rtol=1e-4)
+    assert change.top_changed is bool(p.argmax() != q.argmax())
 
 
-def test_the_encoders_change_is_a_cosine_and_the_largest_move(encoder):
-    run = encoder.run("The animal didn't cross the street because it was too tired.")
-    without = run.without(2)
-    change = output_change(run, without)
-    assert isinstance(change, EmbeddingChange)
-    a, b = run.hidden.astype(np.float64).mean(axis=0), without.hidden.astype(np.float64).mean(axis=0)
-    assert change.cosine == pytest.approx(a @ b / np.linalg.norm(a) / np.linalg.norm(b), abs=1e-12)
-    moved = np.linalg.norm(run.hidden.astype(np.float64) - without.hidden, axis=-1)
-    assert change.at == moved.argmax() and change.largest == pytest.approx(moved.max())
-    assert change.size == pytest.approx(np.linalg.norm(run.hidden[change.at]), rel=1e-6)
-    assert 0 < change.cosine < 1
+def test_the_encoders_change_is_transformers_cosine_and_largest_move(encoder, reference):
+    sentence, index = _removed_with_full_run(encoder, reference)
+    run = encoder.run(sentence)
+    change = output_change(run, run.without(index))
+    assert isinstance(change, EmbeddingChange) and change.removed == index
+    whole = reference["encoder_0_hidden"].astype(np.float64)  # transformers' final vectors, the sentence whole
+    masked = reference["encoder_removed_0_hidden"].astype(np.float64)  # and with the token's key masked
+    a, b = (vectors.mean(axis=0) / np.sqrt((vectors.mean(axis=0) ** 2).sum()) for vectors in (whole, masked))
+    assert change.cosine == pytest.approx(1 - ((a - b) ** 2).sum() / 2, abs=1e-6)  # unit vectors: |a − b|² = 2 − 2cos
+    moved = np.sqrt(((whole - masked) ** 2).sum(axis=-1))  # (n,)
+    assert change.at == moved.argmax() and change.largest == pytest.approx(moved.max(), rel=1e-5)
+    assert change.size == pytest.approx(np.sqrt((whole[change.at] ** 2).sum()), rel=1e-5)
+    assert change.cosine < 0.95  # taking the token away did move the sentence
 
 
 @pytest.mark.parametrize(

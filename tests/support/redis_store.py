@@ -16,6 +16,7 @@ import redis
 from bench.harness.server import free_port, stop_process
 
 SERVERS = ("redis-server", "valkey-server")
+ADMIN = "attnviz-test"  # the test's own user, which a store refusing the app's clients still admits
 
 
 def find_server() -> str:
@@ -63,6 +64,29 @@ class RedisServer:
                 time.sleep(0.05)  # polling for the state "answers PING", not waiting a duration
         self.stop()
         raise RuntimeError(f"{self.executable} did not answer within {timeout_s:.0f} s:\n{self.output()}")
+
+    def refuse_clients(self) -> None:
+        """The store turns every client of the default user away at once (its connections closed, new ones refused)
+        but keeps its data: a store that is down to the app, up again with ``admit_clients()``. The test's own
+        connection is another user's."""
+        self.client().acl_setuser(ADMIN, enabled=True, nopass=True, commands=["+@all"], keys=["*"], channels=["*"])
+        self._admin().acl_setuser("default", enabled=False)
+        self._admin().client_kill_filter(user="default")
+
+    def admit_clients(self) -> None:
+        """The default user is admitted again, and the store's command counts start from zero (``scripts_run``)."""
+        self._admin().config_resetstat()
+        self._admin().acl_setuser("default", enabled=True)
+
+    def scripts_run(self) -> int:
+        """How many scripts (opening, answering, closing) the store ran since its counts were last reset: not those it
+        refused (a script it did not hold yet, which the client then loads and sends again)."""
+        stats = self._admin().info("commandstats")
+        runs = [stats.get(f"cmdstat_{name}", {}) for name in ("evalsha", "eval")]
+        return sum(run.get("calls", 0) - run.get("failed_calls", 0) for run in runs)
+
+    def _admin(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url, username=ADMIN, password="-", decode_responses=True)
 
     def stop(self) -> None:
         stop_process(self.process)
