@@ -2,7 +2,7 @@
 Playground's (messages said once, tab bars, the guided pages' settings, Watch it learn's run, session flags).
 
 Pages never touch ``st.session_state``. The Playground's session (attnviz.classroom.session, plain Python) is kept
-whole under one key; its Streamlit host is ``attnviz.ui.playground_session``. A guided page binds a widget with
+whole under one key by its Streamlit host, ``attnviz.ui.playground_session``, which owns that key. A guided page binds a widget with
 ``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page. Getters never
 write.
 """
@@ -15,10 +15,8 @@ from typing import Any
 import streamlit as st
 
 from attnviz.classroom import page_settings
-from attnviz.classroom.session import Session
 from attnviz.pages import PAGES
 
-PLAYGROUND = "playground"  # the Playground's session (attnviz.classroom.session.Session): state, undo, predictions
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
@@ -86,15 +84,6 @@ def bind_widget(key: str, value: Any) -> None:
         st.session_state[key] = value
 
 
-def show_in_widgets(playground) -> None:
-    """Every Playground widget drawn so far shows ``playground``'s value of its field on the next draw. Only what moved
-    is set: a widget already drawn this run stays untouched."""
-    for key in [k for k in st.session_state if str(k).startswith(CONTROL)]:
-        value = getattr(playground, key[len(CONTROL) :])
-        if st.session_state[key] != value:
-            st.session_state[key] = value
-
-
 def control_key(field: str) -> str:
     return CONTROL + field
 
@@ -105,15 +94,6 @@ def setting_key(page: str, name: str) -> str:
 
 def table_key_at(name: str, version: int) -> str:
     return f"table.{name}.{version}"
-
-
-def playground_session() -> Session:
-    """The Playground's session (a fresh one, on the first screen, before the router's first step makes it)."""
-    return st.session_state.get(PLAYGROUND) or Session()
-
-
-def keep_playground_session(session: Session) -> None:
-    st.session_state[PLAYGROUND] = session
 
 
 # ----------------------------------------------------------------------------- messages shown once, and tab bars
