@@ -136,13 +136,13 @@ def set_field(state: PlaygroundState, field: str, value) -> tuple[PlaygroundStat
     """The state with ``field`` set from ``value`` as any host sent it, by the field's check and move, and what to
     say (or None). AttnvizInputError, in words for a student, if the check refuses the value."""
     if field in CONTROLS:
-        return set_control(state, field, value), None
+        return _set_control(state, field, value), None
     setting = SETTINGS[field]
     new = setting.move(state, setting.check(value, state))
     return new if isinstance(new, tuple) else (new, None)
 
 
-def set_control(state, field: str, value):
+def _set_control(state, field: str, value):
     """The state with ``field`` set from ``value`` as a control sent it (checked by the field's control; blocked keys
     kept sorted), whichever host sent it. AttnvizInputError, in words for a student, if the value fails."""
     checked = CONTROLS[field].check(value, state.n)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from attnviz.classroom.controls import ACTIONS, CONTROLS, set_control
+from attnviz.classroom.controls import ACTIONS, CONTROLS, set_field
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import PlaygroundState
@@ -93,7 +93,7 @@ class Session:
         if name not in CONTROLS:
             return replace(self, said=Said())
         try:
-            return self.moved(set_control(self.state, name, value))
+            return self.moved(*set_field(self.state, name, value))
         except AttnvizInputError as error:  # the state kept
             return replace(self.moved(self.state), said=Said(refused=str(error)))
 

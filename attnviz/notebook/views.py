@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from attnviz.classroom.controls import set_control
+from attnviz.classroom.controls import set_field
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState, import_head
 from attnviz.figures.attention_grid import READING, playground_views
@@ -28,7 +28,7 @@ class Views(GridWidget):
         if not isinstance(cell, dict):  # a view-only widget takes a click's row and nothing else
             return
         try:
-            self._state = set_control(self._state, "focus", cell.get("row"))
+            self._state, _ = set_field(self._state, "focus", cell.get("row"))
         except AttnvizInputError:
             return  # a row from before: nothing to move
         self._redraw()
