@@ -141,13 +141,13 @@ def playground_data(
     ``answer_line``: where a class answer stands, (words, tone), under the weights a student answers on.
     ``question``: a lesson's own question, said on the cover instead of predict mode's."""
     covered_ = bool(state.predict) and made is None
-    asking = predictions.PlaygroundQuestion(state, picks)
-    asked = "" if not covered_ else predictions.cover_asking(state, question) if question else asking.cover()
+    asked = "" if not covered_ else predictions.cover_asking(state, question) if question else None
+    if asked is None:  # predict mode's own question, asked on the cover
+        asked = predictions.PlaygroundQuestion(state, picks).cover()
     covers = {"weights": asked, "output": predictions.COVERED_OUTPUT} if covered_ else None
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
-    views = playground_views(
-        state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state, picks), marks=marks
-    )
+    choices = predictions.choices(state, picks) if state.predict else []  # predict mode's buttons, only when it is on
+    views = playground_views(state, previous, font_size=font_size, covers=covers, choices=choices, marks=marks)
     if state.predict:
         prompt = f"Predict first: {asked}" if question else predictions.prompt(state)
         said = prompt if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
