@@ -93,7 +93,8 @@ class SharedView(NamedTuple):
 def encode(state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False) -> str:
     """The share-link value for ``state`` shown on ``page`` with the page's own ``settings``, in presenter mode or
     not. Raises AttnvizInputError if it can't be shared."""
-    imported_link.check_size(state)
+    if state.imported is not None:  # a real model's head: one too large is said before any packing
+        imported_link.check_size(state)
     extras = (("settings", dict(sorted((settings or {}).items()))), ("presenter", bool(presenter)))
     wire = _to_wire(state, page) | {
         _WIRE_KEYS[field]: value for field, value in extras if value != WIRE_DEFAULTS[field]
