@@ -91,3 +91,11 @@ test('a picked cell is chosen, a picked row label too (col null), and on a cover
     'predict', { view: 'weights', row: 4, col: 0 },
   ]);
 });
+
+test('the way back: the data Python draws after the click ticks the box, whatever the box showed', () => {
+  const { rail, find } = railSending();
+  rail.update({ note: '', controls: [{ ...CONTROLS[0], value: true }, CONTROLS[1]] });
+  assert.equal(find('INPUT').checked, true);
+  rail.update({ note: '', controls: CONTROLS }); // Undo: Python draws it off again
+  assert.equal(find('INPUT').checked, false);
+});
