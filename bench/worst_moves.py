@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from attnviz.classroom.session import Session
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_LESSON_DK, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.tokenize import tokenize
+from attnviz.playground.session import Session
 from attnviz.ui.state import control_key, setting_key
 from bench.harness.apptest import button, use_control
 from bench.product import FIRST_SCREEN_TOKENS

@@ -12,7 +12,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import multi_head as figs
 from attnviz.lessons import costs
 from attnviz.lessons import multi_head as lesson
-from attnviz.ui import playground_session, predict
+from attnviz.ui import playground_host, predict
 from attnviz.ui import state as session
 from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.challenges import sticky_controls
@@ -28,7 +28,7 @@ through_the_router()  # a fresh server's first visit to this address: through ap
 
 PAGE = "multi_head"
 
-playground = playground_session.playground()
+playground = playground_host.playground()
 labels = playground.labels
 n = len(labels)
 

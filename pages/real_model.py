@@ -15,8 +15,8 @@ from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.explain import explain_views, take_away
 from attnviz.ui.model_runs import model_choice, model_run, overview_for_readers, shown_run, sinks_status
+from attnviz.ui.playground_host import predicts as playground_predicts
 from attnviz.ui.playground_import import open_in_playground
-from attnviz.ui.playground_session import predicts as playground_predicts
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal

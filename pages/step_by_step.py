@@ -13,7 +13,7 @@ from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
 from attnviz.lessons.stages import walkthrough
-from attnviz.ui import playground_session, predict
+from attnviz.ui import playground_host, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps
 from attnviz.ui.attention_grid import show_matrices
@@ -30,7 +30,7 @@ PAGE = "step_by_step"
 SENTENCE_SHOWN = 80  # characters of the sentence quoted in the introduction; the charts label every token
 # The Playground setting each of these stages is about: (field, switch label).
 STAGE_SWITCHES = {"scale": ("scale", "Scale by 1/√d_k"), "mask": ("causal", "Causal mask (decoder)")}
-playground = playground_session.playground()
+playground = playground_host.playground()
 
 heading, intro = st.columns([1.35, 3.35], vertical_alignment="center")
 heading.title("Step by step")
@@ -78,7 +78,7 @@ with rail:
     stage, r = stages[chosen_key], walk.result
     if chosen_key in STAGE_SWITCHES:  # the setting this stage explains, switched where its pictures are
         field, label = STAGE_SWITCHES[chosen_key]
-        st.toggle(label, **playground_session.playground_control(field))
+        st.toggle(label, **playground_host.playground_control(field))
     query = st.selectbox(
         "Query token (row)",
         range(playground.n),

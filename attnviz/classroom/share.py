@@ -22,12 +22,12 @@ import zlib
 from typing import NamedTuple
 
 from attnviz.classroom import imported_link, page_settings
-from attnviz.classroom import link_values as check
-from attnviz.classroom.controls import CONTROLS, SETTINGS
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_JSON_BYTES, MAX_LINK_CHARS
 from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState, sentence_with_words
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
+from attnviz.playground import fields as check
+from attnviz.playground.controls import CONTROLS, SETTINGS
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
 VERSION = 1

@@ -6,7 +6,7 @@ the user's cell edits laid on top. That makes a state easy to compare, cache and
 refuses bad input in plain words: typed cells by returning the state with the bad cells unchanged and a message (the
 student is typing), a sentence without a word or too long to tokenize, or an imported head that does not fit, by
 raising AttnvizInputError. A field's type and bounds are checked before its move, in one table
-(attnviz.classroom.controls).
+(attnviz.playground.controls).
 
 A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is a source
 too: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user types
@@ -207,7 +207,7 @@ def randomise(state: PlaygroundState, seed: int) -> PlaygroundState:
 
 
 def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState:
-    """A new d_k or d_v (``which``), from 1 to MAX_DIM as attnviz.classroom.controls checks it. Keeps the values, and
+    """A new d_k or d_v (``which``), from 1 to MAX_DIM as attnviz.playground.controls checks it. Keeps the values, and
     the edits, in the columns that survive."""
     return _fit(replace(state, **{which: int(size)}))
 

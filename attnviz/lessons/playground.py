@@ -129,7 +129,7 @@ def _imported_note(state: PlaygroundState) -> str:
 
 def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_view: dict) -> str:
     """One sentence on what the last change did to the weights, for the line under the views. ``weights_view`` is the
-    weights view as drawn (attnviz.figures.attention_grid): its changed cells are the ones this sentence counts, and
+    weights view as drawn (attnviz.playground.views): its changed cells are the ones this sentence counts, and
     it says "boxed" only when that view boxes them."""
     if old is None or old == new:
         return START_HERE.format(token=new.tokens[new.focus], on_or_off="off" if new.causal else "on")

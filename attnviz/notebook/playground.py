@@ -1,5 +1,5 @@
 """The Playground as a notebook widget: the app's controls and four views, on the same immutable state and the same
-moves (attnviz.core.playground_state, attnviz.classroom.controls), so a notebook and the app give the same numbers.
+moves (attnviz.core.playground_state, attnviz.playground.controls), so a notebook and the app give the same numbers.
 
 Every field of the state a user sets is a trait under its own name. Setting one from Python makes the move and
 redraws; a control or a click in the widget makes the same move and updates the traits. A value the move refuses
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import traitlets
 
-from attnviz.classroom.controls import set_field
-from attnviz.classroom.session import Session
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
-from attnviz.figures.attention_grid import playground_data
 from attnviz.lessons.playground import OPENING
 from attnviz.notebook.host import FONT_SIZE, HEIGHT, GridWidget
+from attnviz.playground.controls import set_field
+from attnviz.playground.session import Session
+from attnviz.playground.views import playground_data
 
 # The state's fields a user sets, in the order settings are applied: a seed, then an example (which sets the sentence,
 # sizes and toggles its own way), then the sentence and sizes, then the toggles the example's may be changed by.

@@ -1,8 +1,8 @@
 """The one registry of Streamlit's session state: every key the app keeps, and the stores that are not the
 Playground's (messages said once, tab bars, the guided pages' settings, Watch it learn's run, session flags).
 
-Pages never touch ``st.session_state``. The Playground's session (attnviz.classroom.session, plain Python) is kept
-whole under one key by its Streamlit host, ``attnviz.ui.playground_session``, which owns that key. A guided page binds a widget with
+Pages never touch ``st.session_state``. The Playground's session (attnviz.playground.session, plain Python) is kept
+whole under one key by its Streamlit host, ``attnviz.ui.playground_host``, which owns that key. A guided page binds a widget with
 ``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page. Getters never
 write.
 """

@@ -37,8 +37,8 @@ from tests.support.live import REPO
 MOST_FILES_CARRYING_THE_VALUE = 14
 EDGE = ("set_widgets_from_proto", "attnviz/ui/edge.py")
 FRAGMENT = ("attention_views", "pages/playground.py")
-CALLBACK = ("_hand_over", "attnviz/ui/attention_grid/__init__.py")
-TYPED_CELLS = ("take_typed_cells", "attnviz/ui/playground_session.py")
+CALLBACK = ("_hand_over", "attnviz/ui/attention_grid.py")
+TYPED_CELLS = ("take_typed_cells", "attnviz/ui/playground_host.py")
 _PRODUCT = str(REPO) + "/"
 
 

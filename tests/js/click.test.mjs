@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { toStreamlit } from '../../attnviz/ui/attention_grid/index.js';
-import { picked } from '../../attnviz/ui/attention_grid/layout.js';
-import { Rail } from '../../attnviz/ui/attention_grid/rail.js';
+import { toStreamlit } from '../../attnviz/component/index.js';
+import { picked } from '../../attnviz/component/layout.js';
+import { Rail } from '../../attnviz/component/rail.js';
 
 class Node extends EventTarget {
   constructor(tag) {

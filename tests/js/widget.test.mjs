@@ -1,9 +1,9 @@
-// The anywidget entry (attnviz/ui/attention_grid/widget.js) against a fake model with anywidget's contract: get, set,
+// The anywidget entry (attnviz/component/widget.js) against a fake model with anywidget's contract: get, set,
 // save_changes, on("change:x"), off.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import widget, { connect } from '../../attnviz/ui/attention_grid/widget.js';
+import widget, { connect } from '../../attnviz/component/widget.js';
 
 class FakeModel {
   constructor(traits) {

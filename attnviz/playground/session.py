@@ -4,7 +4,7 @@ and the guided pages', by question: attnviz.lessons.questions) and the mask ques
 around the views was last drawn from. Immutable: every move returns a new session.
 
 ``apply(event)`` is the one way a control beside the views or a click on them becomes a move. An event is what the
-views component sends (attnviz/ui/attention_grid): ``{"control": field or action, "value": v}``, ``{"cell": {"view",
+views component sends (attnviz/component): ``{"control": field or action, "value": v}``, ``{"cell": {"view",
 "row", "col"}}`` (a cell or a row label: its row becomes the focus), or ``{"guess": {...}}`` (a click on a covered
 view). Anything else changes nothing; a value its control refuses changes nothing, and says why (``Said.refused``).
 """
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from attnviz.classroom.controls import ACTIONS, CONTROLS, set_field
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.lessons.questions import Answers
+from attnviz.playground.controls import ACTIONS, CONTROLS, set_field
 
 TABLE_DATA = ("sentence", "source", "seed", "d_k", "d_v", "model_tokens")  # fields whose change redraws the tables
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.component.data import component_data
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
-from attnviz.figures.grid_data import component_data, controls_of
+from attnviz.core.text import plain
 from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
+from attnviz.playground.controls import ACTIONS, CONTROLS
 
 
 @cached_for_a_class  # a state's cells are computed once: now, and again as "before" for the next change
@@ -112,7 +114,7 @@ def scores_title(state) -> str:
 READING = (
     " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys."
 )
-# On a touch-only screen (no hover, no keys): what a tap does there (attnviz/ui/attention_grid/view.js).
+# On a touch-only screen (no hover, no keys): what a tap does there (attnviz/component/view.js).
 TOUCH_READING = (
     " Colours keep their scale while you toggle. Tap a cell to read it; tap a row's label to make it the focus token."
 )
@@ -169,3 +171,27 @@ def playground_data(
         lines={"weights": answer_line} if answer_line else None,
     )
     return data | {"lens": lens_of(views) if lens and not covered_ else None}
+
+
+def controls_of(playground, *, can_undo: bool) -> list[dict]:
+    """Each control of the table (attnviz.playground.controls) as the rail draws it, with its field's current value (a
+    tuple as a list) and its user text (token labels) made plain; then the actions (Undo, off when ``can_undo`` is
+    not)."""
+    shown = []
+    for control in CONTROLS.values():
+        spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
+        if control.kind == "range":
+            spec |= {"min": control.low, "max": control.high, "step": control.step}
+        elif control.options:  # a choice of its own options: shown by label, sent back as its value
+            spec |= {"options": list(control.options.values()), "values": list(control.options)}
+        elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
+            spec["options"] = [
+                plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
+            ]
+            spec |= {"values": list(range(len(spec["options"])))} if control.kind == "choice" else {}
+        value = getattr(playground, control.field)
+        shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
+    return shown + [
+        {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
+        for action, label in ACTIONS.items()
+    ]

@@ -1,4 +1,4 @@
-"""The Playground's session in Streamlit: the host of attnviz.classroom.session (plain Python, kept whole under this
+"""The Playground's session in Streamlit: the host of attnviz.playground.session (plain Python, kept whole under this
 module's one key, ``PLAYGROUND``), and the Streamlit parts around it: the tables' typed cells, the widgets beside the tables, and
 what a move says on the page.
 
@@ -7,7 +7,7 @@ what a move says on the page.
 - ``set_playground`` (a move), ``set_up``, ``start_from`` (a share link), ``undo``, ``randomise_again``,
   ``on_views_event`` (the one handler of the views' controls and clicks): what changes the session;
 - ``current`` and ``playground``: getters, which never write;
-- ``playground_control``: how a widget beside the tables makes a move (the field's own, attnviz.classroom.controls).
+- ``playground_control``: how a widget beside the tables makes a move (the field's own, attnviz.playground.controls).
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ from typing import Any
 
 import streamlit as st
 
-from attnviz.classroom.controls import set_field
-from attnviz.classroom.session import Session, tables_differ
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons.playground import dropped_line
+from attnviz.playground.controls import set_field
+from attnviz.playground.session import Session, tables_differ
 from attnviz.ui import state as store
 from attnviz.ui.editors import typed_cells
 from attnviz.ui.state import CONTROL, confirm, control_key, name_voter, renew_tables, say, table_key
 
 # How a Playground widget's value becomes a field's value as sent. A value that fails here is stale (from before the
-# widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.classroom.controls checks it.
+# widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.playground.controls checks it.
 PLAYGROUND = "playground"  # the session's one key in st.session_state: state, undo, predictions
 _seeds = SystemRandom()  # Randomise's new seeds
 
@@ -92,7 +92,7 @@ def set_playground(state: PlaygroundState, *messages: str | None) -> None:
 
 
 def set_up(state: PlaygroundState) -> None:
-    """A challenge's starting state: a move, compared with nothing (attnviz.classroom.session.Session.set_up)."""
+    """A challenge's starting state: a move, compared with nothing (attnviz.playground.session.Session.set_up)."""
     _keep(current().set_up(state))
 
 
@@ -117,7 +117,7 @@ def randomise_again() -> None:
 
 def on_views_event(event) -> None:
     """The views' one callback: a control's change, a click on a cell or a row label, or a prediction, as the browser
-    sent it, made a move by the session's one handler (attnviz.classroom.session.Session.apply)."""
+    sent it, made a move by the session's one handler (attnviz.playground.session.Session.apply)."""
     _keep(current().apply(event))
 
 
