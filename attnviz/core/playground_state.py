@@ -212,6 +212,17 @@ def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState
     return _fit(replace(state, **{which: int(size)}))
 
 
+def same_source(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Whether two states draw their base vectors from the same place: the same source, seed and sizes."""
+    return (old.source, old.seed, old.d_k, old.d_v) == (new.source, new.seed, new.d_k, new.d_v)
+
+
+def same_vectors(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Whether two states' views compare cell by cell, the one test of "the vectors changed": the same tokens and the
+    same source of vectors (edits and toggles aside)."""
+    return old.labels == new.labels and same_source(old, new)
+
+
 def column_names(matrix: str, width: int) -> list[str]:
     """The Q, K and V tables' column headings (q1, q2, …): what a typed cell is keyed by."""
     return [f"{matrix.lower()}{j + 1}" for j in range(width)]

@@ -8,7 +8,15 @@ import numpy as np
 
 from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.numbers import format_fixed_numbers, format_number
-from attnviz.core.playground_state import IMPORTED, RANDOM, WORDS, PlaygroundState, load_example
+from attnviz.core.playground_state import (
+    IMPORTED,
+    RANDOM,
+    WORDS,
+    PlaygroundState,
+    load_example,
+    same_source,
+    same_vectors,
+)
 from attnviz.core.presets import PRESETS
 from attnviz.lessons.examples import EXAMPLES
 
@@ -133,10 +141,9 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
     it says "boxed" only when that view boxes them."""
     if old is None or old == new:
         return START_HERE.format(token=new.tokens[new.focus], on_or_off="off" if new.causal else "on")
-    same_source = (old.source, old.seed, old.d_k, old.d_v) == (new.source, new.seed, new.d_k, new.d_v)
     if old.labels != new.labels:
-        return _new_words(old, new) if same_source and new.example != WORDS else "New words: every view is new."
-    if not same_source:
+        return _new_words(old, new) if same_source(old, new) and new.example != WORDS else "New words: every view is new."
+    if not same_vectors(old, new):
         return "New vectors: every view is new."
     changed, total = weights_view["changed_count"], len(weights_view["rows"]) * len(weights_view["cols"])
     if not changed:

@@ -15,13 +15,11 @@ from dataclasses import dataclass, field, replace
 
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_UNDO
-from attnviz.core.playground_state import PlaygroundState
+from attnviz.core.playground_state import PlaygroundState, same_vectors
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.lessons.questions import Answers
 from attnviz.playground.controls import ACTIONS, CONTROLS, set_field
-
-TABLE_DATA = ("sentence", "source", "seed", "d_k", "d_v", "model_tokens")  # fields whose change redraws the tables
 
 
 @dataclass(frozen=True)
@@ -149,9 +147,9 @@ class Session:
         if drawn is None or drawn == self.state:
             return False
         said = bool(self.said.warnings or self.said.confirmation)
-        return open_tab_follows_views or tables_differ(drawn, self.state) or said
+        return open_tab_follows_views or tables_differ(drawn, self.state) or drawn.sentence != self.state.sentence or said
 
 
 def tables_differ(old: PlaygroundState, new: PlaygroundState) -> bool:
     """Whether the Q, K and V tables' data differ other than by the user's typing (which the tables already show)."""
-    return any(getattr(old, f) != getattr(new, f) for f in TABLE_DATA) or not set(old.edits) <= set(new.edits)
+    return not same_vectors(old, new) or not set(old.edits) <= set(new.edits)

@@ -12,6 +12,7 @@ import numpy as np
 from attnviz.component.data import component_data
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
+from attnviz.core.playground_state import same_vectors
 from attnviz.core.text import plain
 from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
@@ -78,20 +79,14 @@ def playground_views(
         ("weights", "3. Weights: softmax of each row", "weights", Scale("weights"), "weight", True, labels),
         ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),
     )
-    before = previous if _comparable(previous, state) else None
+    # New vectors make every view new, which the line under the views says in words, boxing nothing.
+    before = previous if previous is not None and same_vectors(previous, state) else None
     covers = covers or {}
     shown = [covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
     if "weights" in covers and choices:
         shown[2]["choices"] = list(choices)
     shown[2]["boxes"] = [list(mark) for mark in marks]
     return shown
-
-
-def _comparable(previous, state) -> bool:
-    """Whether the views before the last change are the same cells as now: the same tokens, sizes and source of
-    vectors (new vectors make every view new, which the line under the views says in words, boxing nothing)."""
-    same = ("labels", "d_v", "d_k", "source", "seed")
-    return previous is not None and all(getattr(previous, f) == getattr(state, f) for f in same)
 
 
 def reach_of_scores(result) -> float:
