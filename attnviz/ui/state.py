@@ -1,10 +1,10 @@
-"""The one registry of Streamlit's session state: every key the app keeps, and the stores that are not the
-Playground's (messages said once, tab bars, the guided pages' settings, Watch it learn's run, session flags).
+"""Streamlit's session state for the features that keep no key of their own: messages said once, tab bars, the
+guided pages' settings, Watch it learn's run, the class join, the lesson plan, session flags.
 
 Pages never touch ``st.session_state``. The Playground's session (attnviz.playground.session, plain Python) is kept
-whole under one key by its Streamlit host, ``attnviz.ui.playground_host``, which owns that key. A guided page binds a widget with
-``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page. Getters never
-write.
+whole under one key by its Streamlit host, ``attnviz.ui.playground_host``, which owns that key. A guided page binds a
+widget with ``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page.
+Getters never write.
 """
 
 from __future__ import annotations
