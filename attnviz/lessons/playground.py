@@ -4,6 +4,8 @@ so a sentence cannot outlive the setup it describes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from attnviz.core.limits import MAX_TOKENS
@@ -18,6 +20,7 @@ from attnviz.core.playground_state import (
     same_vectors,
 )
 from attnviz.core.presets import PRESETS
+from attnviz.lessons import predictions
 from attnviz.lessons.examples import EXAMPLES
 
 # A student's first screen: a worked example whose one row tells the story (“good” reads “not”), not random numbers.
@@ -133,6 +136,33 @@ def _imported_note(state: PlaygroundState) -> str:
         if changed
         else "Change a number or a setting and see what this head does with your change."
     )
+
+
+@dataclass(frozen=True)
+class Around:
+    """Every word the Playground's views need around them, from one call (``words_around``)."""
+
+    said: str  # the line under the views: what the last change did, or predict mode's prompt or reveal
+    note: str  # the example's note; "" while the views are covered (it would give the answer away)
+    warning: str  # which tokens have every key blocked, or ""
+
+
+def words_around(
+    old: PlaygroundState | None, new: PlaygroundState, weights_view: dict, *, made=None, prompt: str = "", boxed=False
+) -> Around:
+    """The words around the views of ``new`` (``weights_view`` as drawn), the state before it ``old``. In predict mode
+    the line is ``prompt`` until the prediction is ``made`` ((prediction, state it was asked on)), then its reveal;
+    otherwise what the last change did. Where cells are ``boxed``, the line says what the boxes are."""
+    covered = bool(new.predict) and made is None
+    if covered:
+        said = prompt
+    elif new.predict:
+        said = predictions.PlaygroundQuestion(made[1]).reveal(made[0])
+    else:
+        said = describe_change(old, new, weights_view)
+    if boxed and "boxed in orange" not in said:  # a box is never left unexplained
+        said += " Boxed in orange: the cells the last change altered."
+    return Around(said, "" if covered else example_note(new) or "", fully_masked_message(new) or "")
 
 
 def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_view: dict) -> str:

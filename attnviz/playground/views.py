@@ -17,7 +17,7 @@ from attnviz.core.text import plain
 from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 from attnviz.lessons import predictions
-from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
+from attnviz.lessons.playground import words_around
 from attnviz.playground.controls import ACTIONS, CONTROLS
 
 
@@ -145,20 +145,15 @@ def playground_data(
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
     choices = predictions.choices(state, picks) if state.predict else []  # predict mode's buttons, only when it is on
     views = playground_views(state, previous, font_size=font_size, covers=covers, choices=choices, marks=marks)
-    if state.predict:
-        prompt = f"Predict first: {asked}" if question else predictions.prompt(state)
-        said = prompt if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
-    else:
-        said = describe_change(previous, state, views[2])
-    if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
-        said += " Boxed in orange: the cells the last change altered."
+    prompt = (f"Predict first: {asked}" if question else predictions.prompt(state)) if covered_ else ""
+    words = words_around(previous, state, views[2], made=made, prompt=prompt, boxed=any(v["changed"] for v in views))
     data = component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),
-        note="" if covered_ else example_note(state) or "",  # an example's note would give the answer away
-        warning=warning or fully_masked_message(state) or "",
-        caption=said + READING,
-        touch_caption=said + TOUCH_READING,
+        note=words.note,
+        warning=warning or words.warning,
+        caption=words.said + READING,
+        touch_caption=words.said + TOUCH_READING,
         height=height,
         font_size=font_size,
         columns=[1, 1],
