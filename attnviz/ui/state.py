@@ -1,5 +1,6 @@
 """Streamlit's session state for the features that keep no key of their own: messages said once, tab bars, the
-guided pages' settings, Watch it learn's run, the class join, the lesson plan, session flags.
+guided pages' settings, the class join, the lesson plan, session flags (Watch it learn keeps its own:
+attnviz.ui.training_run).
 
 Pages never touch ``st.session_state``. The Playground's session (attnviz.playground.session, plain Python) is kept
 whole under one key by its Streamlit host, ``attnviz.ui.playground_host``, which owns that key. A guided page binds a
@@ -28,10 +29,6 @@ TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's na
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
-TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
-TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResult
-INDUCTION_RUN = "training.induction_run"  # Watch it learn's induction experiment: its run in the worker
-INDUCTION_RESULT = "training.induction_result"  # its last InductionResult
 SOLVED = "challenges.solved"  # the keys of the challenges this student solved (never in a share link)
 CHALLENGE = "challenges.active"  # the challenge being tried, and whether its last check missed: (key, missed)
 PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play, words played, when the last was)
