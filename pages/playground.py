@@ -22,7 +22,7 @@ from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import asking_words
 from attnviz.ui.lesson_plan import running as lesson_running
-from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.presenter import chart_font_size, presenting
 from attnviz.ui.routes import pass_the_run_gate, through_the_router
 from attnviz.ui.text import literal, token_chips, unseen_heading
 from attnviz.ui.up_close import one_token_up_close
@@ -47,7 +47,7 @@ else:
     with share:
         share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
 warnings, confirmations = state.take_messages(), state.take_confirmations()
-introduced = not (state.presenting() or tried_on(PAGE))  # else the teacher or the challenge's bar introduces it
+introduced = not (presenting() or tried_on(PAGE))  # else the teacher or the challenge's bar introduces it
 # What the last move said takes the introduction's room (as tall, at least), so the views and tables never move.
 with st.container(key="playground_said") if introduced else nullcontext():
     if introduced and not (warnings or confirmations):
@@ -80,10 +80,10 @@ def attention_views() -> None:
         now.previous,
         now.asked(),
         font_size=chart_font_size(),
-        height=180 if not state.presenting() else 120,  # the least: the screen's height decides (grid.css)
+        height=180 if not presenting() else 120,  # the least: the screen's height decides (grid.css)
         can_undo=now.can_undo,
         picks=now.current_picks(),
-        lens=state.presenting(),  # the focus row again, large, for the back of the room
+        lens=presenting(),  # the focus row again, large, for the back of the room
         answer_line=(answered.text, answered.tone) if answered else None,
         question=asking_words(),  # a lesson's own question, on the cover
     )

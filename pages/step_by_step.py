@@ -19,7 +19,7 @@ from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lesson_plan import running
 from attnviz.ui.lessons import explained_errors
-from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.presenter import chart_font_size, presenting
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
 
@@ -116,14 +116,14 @@ with main:
     show_matrices(  # one key for every stage: Back and Next repaint the same canvases in place
         views,
         key=steps.VIEWS,
-        height=300 if state.presenting() else 330,
+        height=300 if presenting() else 330,
         font_size=chart_font_size(),
         columns=panel_widths(stage),
         labels_first=True,
         on_cell=partial(steps.choose_cell, stage),
         on_guess=partial(predict.guess, steps.VIEWS, [question]),
         enter="Enter chooses this cell's formula.",
-        lens=stage_lens(stage, views, (query, column)) if state.presenting() else None,  # the chosen row, large
+        lens=stage_lens(stage, views, (query, column)) if presenting() else None,  # the chosen row, large
     )
     with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
         st.latex(stage.formula(query, column))

@@ -13,6 +13,7 @@ from attnviz.core.playground_state import RANDOM, load_example, set_sentence
 from attnviz.pages import page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.lesson_plan import add_this_setup
+from attnviz.ui.presenter import presenting, set_presenting
 from attnviz.ui.text import literal
 
 # What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
@@ -51,7 +52,7 @@ def restore_from_link(page: str) -> None:
     playground_host.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
     for name, value in shared.settings:  # the page's own setup: a stage, a d_k, a model
         state.set_setting(shared.page, name, value)
-    state.set_presenting(shared.presenter)
+    set_presenting(shared.presenter)
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
@@ -112,7 +113,7 @@ def _link(page: str) -> str:
     """The link for the Playground state on ``page``. A page that does not draw the Playground's vectors is shared
     whatever they are: a head imported from a real model too large for a link goes without its numbers (the link
     keeps its tokens, with random vectors)."""
-    playground, settings, presenter = playground_host.playground(), state.shared_settings(page), state.presenting()
+    playground, settings, presenter = playground_host.playground(), state.shared_settings(page), presenting()
     try:
         return encode(playground, page, settings, presenter=presenter)
     except AttnvizInputError:

@@ -17,6 +17,7 @@ from attnviz.pages import page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts
 from attnviz.ui.lesson_screen import arrived, show_subject
+from attnviz.ui.presenter import set_presenting
 from attnviz.ui.text import literal
 
 LESSON_PLANS = "lesson_plans"  # the page a lesson link opens on
@@ -86,7 +87,7 @@ def running() -> tuple[plans.LessonPlan, int, bool] | None:
 
 def present(plan: plans.LessonPlan) -> None:
     """A button callback: starts presenting ``plan`` at its first step, in presenter mode."""
-    state.set_presenting(True)
+    set_presenting(True)
     _go(plan, 0, answered=False)
 
 

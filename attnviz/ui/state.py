@@ -24,7 +24,6 @@ CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be 
 SHARE_SAID = "share.said"  # what "Add to my lesson" did, said once beside the Share box of the page it was pressed on
 TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
-PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
@@ -199,21 +198,12 @@ def first_run() -> bool:
     return True
 
 
-def set_presenting(on: bool) -> None:
-    """For a share link that opens in presenter mode (before the switch is drawn)."""
-    st.session_state[PRESENTER] = bool(on)
-
-
 def shared_settings(page: str) -> dict:
     """The page's settings a share link carries (attnviz.classroom.page_settings), as they are now."""
     names = page_settings.SHAREABLE.get(page, {})
     return {
         name: st.session_state[setting_key(page, name)] for name in names if setting_key(page, name) in st.session_state
     }
-
-
-def presenting() -> bool:
-    return bool(st.session_state.get(PRESENTER, False))
 
 
 # ----------------------------------------------------------------------------- challenges
