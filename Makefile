@@ -96,13 +96,13 @@ deploy-check: $(VENV)/.deploy-check-installed
 # Prints each area's score and lists the surviving mutants; `$(BIN)/mutmut show NAME` prints one.
 MUTATE_AREAS := maths class notebook explain join
 MUTATE_maths := attnviz.core.* attnviz.lessons.*
-MUTATE_class := attnviz.classroom.*
+MUTATE_class := attnviz.classroom.* attnviz.playground.session.* attnviz.playground.controls.* attnviz.playground.fields.*
 MUTATE_notebook := attnviz.notebook.*
 MUTATE_explain := attnviz.models.explain.*
 MUTATE_join := attnviz.ui.class_join.*
 # awk patterns over mutant names, one an area
 SCORE_maths := ^attnviz[.](core|lessons)[.]
-SCORE_class := ^attnviz[.]classroom[.]
+SCORE_class := ^attnviz[.](classroom|playground)[.]
 SCORE_notebook := ^attnviz[.]notebook[.]
 SCORE_explain := ^attnviz[.]models[.]explain[.]
 SCORE_join := ^attnviz[.]ui[.]class_join[.]

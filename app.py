@@ -10,7 +10,7 @@ from attnviz.ui.class_join import join_from_link
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
 from attnviz.ui.lesson_plan import lesson_bar, open_from_link
-from attnviz.ui.playground_session import begin, take_typed_cells
+from attnviz.ui.playground_host import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_css, presenter_switch
 from attnviz.ui.routes import pass_the_run_gate, routes
 from attnviz.ui.state import keep_page_settings

@@ -1,4 +1,4 @@
-// ESLint for the attention-grid component's ES modules (attnviz/ui/attention_grid: both hosts' entries, index.js and
+// ESLint for the attention-grid component's ES modules (attnviz/component: both hosts' entries, index.js and
 // widget.js) and their Node tests (tests/js).
 import js from '@eslint/js';
 import globals from 'globals';
@@ -8,7 +8,7 @@ export default [
   { ignores: ['.venv/', 'artifacts/', 'mutants/'] },
   js.configs.recommended,
   {
-    files: ['attnviz/ui/attention_grid/**/*.js', 'attnviz/ui/keyboard.js', 'attnviz/ui/lesson_subject.js'],
+    files: ['attnviz/component/**/*.js', 'attnviz/ui/keyboard.js', 'attnviz/ui/lesson_subject.js'],
     languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: globals.browser },
     rules: {
       'no-var': 'error',

@@ -4,7 +4,7 @@ Every time is taken inside the page with ``performance.now()``, so Playwright's 
 
 - click → shown: a capturing ``pointerdown`` listener stamps the click; every canvas draw call stamps its canvas, and
   a requestAnimationFrame loop takes a signature of the pixels of each view that painted (the Playground's views,
-  attnviz/ui/attention_grid, and the chart floor's ECharts). "Shown" is the paint by which every view the click
+  attnviz/component, and the chart floor's ECharts). "Shown" is the paint by which every view the click
   changed shows its new data: for a Playground view the first paint of its new data (it stamps each paint with the
   revision it draws; its numbers are all new in that paint, its colours most of the way, gliding about 0.1 s more), for an ECharts
   view its final picture, whole. "Quiet" is the last paint that changed any view, glides included. (Streamlit marks

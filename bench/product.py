@@ -3,8 +3,8 @@ so that a benchmark follows the app when its first screen or its views change.""
 
 from __future__ import annotations
 
-from attnviz.figures.attention_grid import playground_views
 from attnviz.lessons.playground import OPENING
+from attnviz.playground.views import playground_views
 
 FIRST_SCREEN_TOKENS = OPENING.n  # the sentence a student's first screen shows
 PLAYGROUND_VIEWS = len(playground_views(OPENING))  # raw scores, scaled and masked scores, weights, outputs

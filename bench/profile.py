@@ -37,7 +37,7 @@ if os.environ.get({ENV_DIR!r}):
     bench.profile.install_server_hook(os.environ[{ENV_DIR!r}], bool(os.environ.get({ENV_PYINSTRUMENT!r})))
 """
 # Marks every view's canvas before a click; afterwards, a view with an unmarked canvas was re-created, the others were
-# repainted in place (the Playground's views, attnviz/ui/attention_grid; ECharts charts on other pages).
+# repainted in place (the Playground's views, attnviz/component; ECharts charts on other pages).
 VIEWS = '[data-testid="stEChartsChart"], .attnviz-view'
 MARK_CHARTS_JS = f"""
 () => document.querySelectorAll('{VIEWS}').forEach(view =>

@@ -80,7 +80,7 @@ class Heatmap:
 
 
 def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
-    """The view ``view`` of an attention-grid component (attnviz/ui/attention_grid): its hover numbers, to
+    """The view ``view`` of an attention-grid component (attnviz/component): its hover numbers, to
     ``hover_digits`` significant digits (fewer above the text limit). A masked cell (no colour) is a weight of 0 or
     a score of −∞. The tolerance holds for weights (below 1), which is what the load client checks."""
     if widget.kind != "bidi_component":

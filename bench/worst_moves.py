@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from attnviz.classroom.session import Session
 from attnviz.core.limits import MAX_D_MODEL, MAX_DIM, MAX_LESSON_DK, MAX_TOKENS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.tokenize import tokenize
+from attnviz.playground.session import Session
 from attnviz.ui.state import control_key, setting_key
+from attnviz.ui.training_run import RUNS
 from bench.harness.apptest import button, use_control
 from bench.product import FIRST_SCREEN_TOKENS
 
@@ -105,6 +106,11 @@ class StageWalk:
         if button(at, "Next" if self.forward else "Back").disabled:
             self.forward = not self.forward
         button(at, "Next" if self.forward else "Back").click()
+
+
+def _training_run(at):
+    """Watch it learn's run in the worker, while it trains or waits (attnviz.ui.training_run)."""
+    return at.session_state[RUNS].run if RUNS in at.session_state else None
 
 
 def stage_entered(at) -> str:
@@ -275,10 +281,10 @@ def training_moves() -> list[Move]:
 
     def press_stop(at) -> None:
         button(at, "Stop").click().run(timeout=TIMEOUT_S)
-        until(at, lambda at: at.session_state.get("training.run") is None)
+        until(at, lambda at: _training_run(at) is None)
 
     def made(at) -> str:
-        return "Train, to the first progress" if at.session_state.get("training.run") else "Stop, to the result"
+        return "Train, to the first progress" if _training_run(at) else "Stop, to the result"
 
     return [
         Move(

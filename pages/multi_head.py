@@ -12,8 +12,7 @@ from attnviz.figures import costs as cost_figures
 from attnviz.figures import multi_head as figs
 from attnviz.lessons import costs
 from attnviz.lessons import multi_head as lesson
-from attnviz.ui import playground_session, predict
-from attnviz.ui import state as session
+from attnviz.ui import playground_host, predict, state
 from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.challenges import sticky_controls
 from attnviz.ui.charts import show_chart
@@ -28,7 +27,7 @@ through_the_router()  # a fresh server's first visit to this address: through ap
 
 PAGE = "multi_head"
 
-playground = playground_session.playground()
+playground = playground_host.playground()
 labels = playground.labels
 n = len(labels)
 
@@ -43,19 +42,19 @@ st.markdown(
 
 # ----------------------------------------------------------------------------- controls
 sizes = sticky_controls(PAGE).columns([2, 1, 1], vertical_alignment="bottom")  # in sight of the heads
-d_model = sizes[0].slider("d_model (embedding width)", 1, MAX_D_MODEL, **session.page_setting(PAGE, "d_model", 8))
+d_model = sizes[0].slider("d_model (embedding width)", 1, MAX_D_MODEL, **state.page_setting(PAGE, "d_model", 8))
 divisors = costs.divisors(d_model)
 n_heads = sizes[1].selectbox(
     "n_heads",
     divisors,
-    **session.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
+    **state.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
-seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **session.page_setting(PAGE, "seed", 0))
+seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **state.page_setting(PAGE, "seed", 0))
 st.caption(f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head.")  # below the bar
 # The mask and the exercise's switch are drawn beside the heads and the scores they change (below); their values are
 # read here because every section is computed from them.
-causal = session.setting_value(PAGE, "causal", playground.causal)
-tie_qk = session.setting_value(PAGE, "tie", False)
+causal = state.setting_value(PAGE, "causal", playground.causal)
+tie_qk = state.setting_value(PAGE, "tie", False)
 setup = lesson.Setup(d_model, n_heads, int(seed), causal, tie_qk)
 layout = figs.Sizes.of(n, n_heads)
 font = chart_font_size()
@@ -63,7 +62,7 @@ font = chart_font_size()
 
 def edited_x(base_X: np.ndarray) -> np.ndarray:
     """X as a table to type into. Edits are kept per (seed, d_model): change either and back, and they return."""
-    kept = session.setting_value(PAGE, "x_edits", {})
+    kept = state.setting_value(PAGE, "x_edits", {})
     edits = kept.get((setup.seed, d_model), {})
     columns = [f"x{c + 1}" for c in range(d_model)]
     st.markdown("**X**: one row per token. Small enough to edit: change a number and everything below follows.")
@@ -72,7 +71,7 @@ def edited_x(base_X: np.ndarray) -> np.ndarray:
     parsed, problems = parse_cells(typed, base_X.shape, lambda row, col: f"X[{row}, dimension {col + 1}]")
     for problem in problems:
         st.warning(literal(problem))
-    session.set_setting(PAGE, "x_edits", kept | {(setup.seed, d_model): edits | parsed})
+    state.set_setting(PAGE, "x_edits", kept | {(setup.seed, d_model): edits | parsed})
     return with_cells(shown, parsed)
 
 
@@ -97,7 +96,7 @@ with qkv_tab:
 # ----------------------------------------------------------------------------- heads
 heading, mask = st.columns([3, 1], vertical_alignment="bottom")
 heading.header(lesson.heads_heading(setup))
-mask.checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", playground.causal))
+mask.checkbox("Causal mask (decoder)", **state.page_setting(PAGE, "causal", playground.causal))
 st.markdown(lesson.heads_text(setup))
 if n_heads > lesson.MAX_HEADS_DRAWN:
     st.caption(f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below.")
@@ -120,7 +119,7 @@ show_matrices(figs.mixing_maps(model, labels), key="mh.mixing", height=layout.to
 # ----------------------------------------------------------------------------- exercise
 st.header("4. Exercise: tie W_Q and W_K")
 switch, scores = st.columns([1, 1.6], gap="medium")
-switch.checkbox("Tie W_K = W_Q", **session.page_setting(PAGE, "tie", False))
+switch.checkbox("Tie W_K = W_Q", **state.page_setting(PAGE, "tie", False))
 switch.caption("Predict first: with one matrix for queries and keys, what must be true of the scores S beside?")
 (switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
 with scores:

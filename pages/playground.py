@@ -11,9 +11,9 @@ import streamlit as st
 from attnviz.core.limits import MAX_DIM, MAX_SEED, VALUE_LIMIT
 from attnviz.core.numbers import ACCEPTED_FORMS
 from attnviz.core.playground_state import MATRICES, column_names, example_options
-from attnviz.figures.attention_grid import playground_data
 from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_box_label, example_title, source_line
-from attnviz.ui import playground_session as session
+from attnviz.playground.views import playground_data
+from attnviz.ui import playground_host as host
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_views
 from attnviz.ui.challenges import bar_outdated, tried_on
@@ -22,7 +22,7 @@ from attnviz.ui.classroom import export_buttons, keep_address, share_box
 from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import asking_words
 from attnviz.ui.lesson_plan import running as lesson_running
-from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.presenter import chart_font_size, presenting
 from attnviz.ui.routes import pass_the_run_gate, through_the_router
 from attnviz.ui.text import literal, token_chips, unseen_heading
 from attnviz.ui.up_close import one_token_up_close
@@ -37,21 +37,21 @@ if lesson_running():  # a lesson sets the page up: its bar takes the heading row
 else:
     heading, sentence, example, share = st.columns([1.45, 1.8, 1.45, 0.7], vertical_alignment="bottom")
     heading.title("Attention playground")
-    sentence.text_input("Sentence", **session.playground_control("sentence"))
+    sentence.text_input("Sentence", **host.playground_control("sentence"))
     example.selectbox(
-        example_box_label(session.playground()),
-        example_options(session.playground()),
-        format_func=partial(example_title, session.playground()),
-        **session.playground_control("example"),
+        example_box_label(host.playground()),
+        example_options(host.playground()),
+        format_func=partial(example_title, host.playground()),
+        **host.playground_control("example"),
     )
     with share:
         share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
 warnings, confirmations = state.take_messages(), state.take_confirmations()
-introduced = not (state.presenting() or tried_on(PAGE))  # else the teacher or the challenge's bar introduces it
+introduced = not (presenting() or tried_on(PAGE))  # else the teacher or the challenge's bar introduces it
 # What the last move said takes the introduction's room (as tall, at least), so the views and tables never move.
 with st.container(key="playground_said") if introduced else nullcontext():
     if introduced and not (warnings or confirmations):
-        st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does
+        st.caption(f"{INTRODUCTION} {source_line(host.playground())}")  # and what a typed sentence does
     for message in warnings:
         st.warning(literal(message), icon=":material/warning:")
     for message in confirmations:
@@ -68,50 +68,50 @@ def attention_views() -> None:
     """A fragment: a toggle reruns only the controls and the views (one element), never the tables. A change the
     rest of the page shows (new vectors, a message, an open tab that follows the views) reruns the whole page."""
     pass_the_run_gate("fragment")
-    now = session.current()
+    now = host.current()
     playground = now.state
     if now.needs_full_run(open_tab_follows_views=state.open_tab(PAGE, TABS[0]) in FOLLOWS_THE_VIEWS) or bar_outdated(
         PAGE
     ):
         st.rerun()
     answered = class_answer_line() if playground.predict else None  # sent, if it can be: said under the weights
-    data = playground_data(  # the controls of attnviz.classroom.controls in a rail, beside the four views
+    data = playground_data(  # the controls of attnviz.playground.controls in a rail, beside the four views
         playground,
         now.previous,
         now.asked(),
         font_size=chart_font_size(),
-        height=180 if not state.presenting() else 120,  # the least: the screen's height decides (grid.css)
+        height=180 if not presenting() else 120,  # the least: the screen's height decides (grid.css)
         can_undo=now.can_undo,
         picks=now.current_picks(),
-        lens=state.presenting(),  # the focus row again, large, for the back of the room
+        lens=presenting(),  # the focus row again, large, for the back of the room
         answer_line=(answered.text, answered.tone) if answered else None,
         question=asking_words(),  # a lesson's own question, on the cover
     )
     in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
     if in_class:
         join_box()
-    show_views(state.VIEWS, data, session.on_views_event)  # a control's change or a click: one handler
+    show_views(state.VIEWS, data, host.on_views_event)  # a control's change or a click: one handler
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
     if playground.predict and not (in_class or lesson_running()):  # a teacher presenting asks, and answers nothing
         join_box()  # a class question's code: the prediction is counted on the teacher's screen
 
 
-session.note_full_run()
+host.note_full_run()
 attention_views()
 
 # ----------------------------------------------------------------------------- vectors, one token, downloads
-playground = session.playground()
+playground = host.playground()
 # Only the open tab runs: a toggle or a cell edit does not rebuild the tables behind the other two.
 vectors, up_close, downloads = st.tabs(TABS, **state.lazy_tabs(PAGE))
 with vectors:
     if vectors.open:
         token_chips(playground.tokens)
         d_k, d_v, seed, again = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
-        d_k.slider("d_k (size of queries and keys)", 1, MAX_DIM, **session.playground_control("d_k"))
-        d_v.slider("d_v (size of values)", 1, MAX_DIM, **session.playground_control("d_v"))
-        seed.number_input("Seed", 0, MAX_SEED, step=1, **session.playground_control("seed"))
-        again.button("Randomise", icon=":material/casino:", width="stretch", on_click=session.randomise_again)
+        d_k.slider("d_k (size of queries and keys)", 1, MAX_DIM, **host.playground_control("d_k"))
+        d_v.slider("d_v (size of values)", 1, MAX_DIM, **host.playground_control("d_v"))
+        seed.number_input("Seed", 0, MAX_SEED, step=1, **host.playground_control("seed"))
+        again.button("Randomise", icon=":material/casino:", width="stretch", on_click=host.randomise_again)
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:
                 st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")

@@ -15,9 +15,9 @@ from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
 from attnviz.ui.explain import explain_views, take_away
 from attnviz.ui.model_runs import model_choice, model_run, overview_for_readers, shown_run, sinks_status
+from attnviz.ui.playground_host import predicts as playground_predicts
 from attnviz.ui.playground_import import open_in_playground
-from attnviz.ui.playground_session import predicts as playground_predicts
-from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.presenter import chart_font_size, presenting
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
 
@@ -105,7 +105,7 @@ with square:
     if playground_predicts():  # the Playground's predict mode: which key the query attends to most, asked first
         hidden = np.triu(np.ones((n, n), bool), 1) if run.causal else None
         maps, asked, asking = predict.ask_rows(PAGE, maps, [(weights, hidden)], query)  # says what an answer reveals
-    show_matrices(maps, key="rm.head", height=figs.head_map_height(n, presenting=state.presenting()), font_size=font,
+    show_matrices(maps, key="rm.head", height=figs.head_map_height(n, presenting=presenting()), font_size=font,
                   on_cell=partial(choose, "rm.head"), on_guess=partial(predict.guess, "rm.head", asked),
                   enter="Enter makes its row the query.")  # fmt: skip
 with check:

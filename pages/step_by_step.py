@@ -13,14 +13,13 @@ from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
 from attnviz.lessons.stages import walkthrough
-from attnviz.ui import playground_session, predict
-from attnviz.ui import state as session
+from attnviz.ui import playground_host, predict, state
 from attnviz.ui import step_by_step as steps
 from attnviz.ui.attention_grid import show_matrices
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lesson_plan import running
 from attnviz.ui.lessons import explained_errors
-from attnviz.ui.presenter import chart_font_size
+from attnviz.ui.presenter import chart_font_size, presenting
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.text import literal
 
@@ -30,7 +29,7 @@ PAGE = "step_by_step"
 SENTENCE_SHOWN = 80  # characters of the sentence quoted in the introduction; the charts label every token
 # The Playground setting each of these stages is about: (field, switch label).
 STAGE_SWITCHES = {"scale": ("scale", "Scale by 1/√d_k"), "mask": ("causal", "Causal mask (decoder)")}
-playground = playground_session.playground()
+playground = playground_host.playground()
 
 heading, intro = st.columns([1.35, 3.35], vertical_alignment="center")
 heading.title("Step by step")
@@ -46,17 +45,17 @@ intro.markdown(
 
 def move(keys: list[str], by: int) -> None:
     """Back (−1) or Next (+1) through the stages."""
-    at = keys.index(session.setting_value(PAGE, "stage"))
-    session.set_setting(PAGE, "stage", keys[max(0, min(len(keys) - 1, at + by))])
+    at = keys.index(state.setting_value(PAGE, "stage"))
+    state.set_setting(PAGE, "stage", keys[max(0, min(len(keys) - 1, at + by))])
 
 
 rail, main = st.columns([1, 3.7], gap="medium")
 with rail:
-    from_embeddings = st.toggle("Start from X", **session.page_setting(PAGE, "from_embeddings", False))
+    from_embeddings = st.toggle("Start from X", **state.page_setting(PAGE, "from_embeddings", False))
     st.caption("Q, K and V made from random embeddings X and projections (adds a stage).")
     d_model = 4
     if from_embeddings:
-        d_model = st.slider("d_model (embedding width)", 1, MAX_D_MODEL, **session.page_setting(PAGE, "d_model", 4))
+        d_model = st.slider("d_model (embedding width)", 1, MAX_D_MODEL, **state.page_setting(PAGE, "d_model", 4))
     with explained_errors():
         walk = walkthrough(playground, from_embeddings=from_embeddings, d_model=d_model)
     stages = {stage.key: stage for stage in walk.stages}
@@ -65,7 +64,7 @@ with rail:
         "Stage",
         keys,
         format_func=lambda key: f"{keys.index(key) + 1}. {stages[key].name}",
-        **session.page_setting(PAGE, "stage", keys[0], options=keys),  # falls back when the projection stage goes
+        **state.page_setting(PAGE, "stage", keys[0], options=keys),  # falls back when the projection stage goes
     )
     position = keys.index(chosen_key)
     back, forward = st.columns(2)
@@ -78,12 +77,12 @@ with rail:
     stage, r = stages[chosen_key], walk.result
     if chosen_key in STAGE_SWITCHES:  # the setting this stage explains, switched where its pictures are
         field, label = STAGE_SWITCHES[chosen_key]
-        st.toggle(label, **playground_session.playground_control(field))
+        st.toggle(label, **playground_host.playground_control(field))
     query = st.selectbox(
         "Query token (row)",
         range(playground.n),
         format_func=lambda i: playground.labels[i] if i < playground.n else str(i),
-        **session.page_setting(PAGE, "query", playground.focus, options=range(playground.n)),
+        **state.page_setting(PAGE, "query", playground.focus, options=range(playground.n)),
     )
     if stage.columns_are == "key":
         column = st.selectbox(
@@ -91,7 +90,7 @@ with rail:
             range(playground.n),
             format_func=lambda j: playground.labels[j] if j < playground.n else str(j),
             # start on the key the focus token attends to most
-            **session.page_setting(PAGE, "key", int(r.weights[playground.focus].argmax()), options=range(playground.n)),
+            **state.page_setting(PAGE, "key", int(r.weights[playground.focus].argmax()), options=range(playground.n)),
         )
     else:
         width = stage.result.matrix.shape[1]
@@ -99,7 +98,7 @@ with rail:
             "Dimension (column)",
             range(width),
             format_func=lambda c: f"dim {c + 1}",
-            **session.page_setting(PAGE, "dimension", 0, options=range(width)),
+            **state.page_setting(PAGE, "dimension", 0, options=range(width)),
         )
     share_link_box(PAGE)
 
@@ -117,14 +116,14 @@ with main:
     show_matrices(  # one key for every stage: Back and Next repaint the same canvases in place
         views,
         key=steps.VIEWS,
-        height=300 if session.presenting() else 330,
+        height=300 if presenting() else 330,
         font_size=chart_font_size(),
         columns=panel_widths(stage),
         labels_first=True,
         on_cell=partial(steps.choose_cell, stage),
         on_guess=partial(predict.guess, steps.VIEWS, [question]),
         enter="Enter chooses this cell's formula.",
-        lens=stage_lens(stage, views, (query, column)) if session.presenting() else None,  # the chosen row, large
+        lens=stage_lens(stage, views, (query, column)) if presenting() else None,  # the chosen row, large
     )
     with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
         st.latex(stage.formula(query, column))

@@ -18,7 +18,7 @@ from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import through_the_router, training_owner
 from attnviz.ui.text import literal
-from attnviz.ui.training_run import watched
+from attnviz.ui.training_run import keep_runs, runs, watched
 
 through_the_router()  # a fresh server's first visit to this address: through app.py
 
@@ -60,7 +60,7 @@ def chosen_config() -> TrainConfig:
 
 def start_run() -> None:
     try:
-        state.keep(state.TRAINING_RUN, background.start(chosen_config(), training_owner()))
+        keep_runs(run=background.start(chosen_config(), training_owner()))
     except AttnvizInputError as error:
         state.say(str(error))
 
@@ -78,10 +78,10 @@ def last_snapshot(result) -> None:
     state.set_setting(PAGE, "snapshot", result.snapshots[-1].step)  # the scrubber starts at the end
 
 
-@st.fragment(run_every=POLL_S if state.kept(state.TRAINING_RUN) is not None else None)
+@st.fragment(run_every=POLL_S if runs().run is not None else None)
 def live_view() -> None:
     """While a run trains or waits: its progress, a Stop button and the charts, redrawn from the worker's latest."""
-    run, progress = watched(state.TRAINING_RUN, state.TRAINING_RESULT, words.progress_text, on_result=last_snapshot)
+    run, progress = watched("run", "result", words.progress_text, on_result=last_snapshot)
     cls_rows = progress.cls_rows if progress else words.starting_rows(run.config)
     charts(progress.history if progress else (), run.config.total_steps, cls_rows, run.config.target_position)
 
@@ -115,7 +115,7 @@ with rail:
     settings()
     config = chosen_config()
     problem = words.config_problem(config)
-    busy = state.kept(state.TRAINING_RUN) is not None
+    busy = runs().run is not None
     blocked = busy or problem is not None
     st.button("Train", type="primary", icon=":material/play_arrow:", disabled=blocked, on_click=start_run,
               width="stretch")  # fmt: skip
@@ -126,7 +126,7 @@ with rail:
 with main:
     if busy:
         live_view()
-    elif (result := state.kept(state.TRAINING_RESULT)) is not None:
+    elif (result := runs().result) is not None:
         result_view(result, config)
     elif problem is None:
         st.info(words.IDLE_TEXT, icon=":material/play_arrow:")

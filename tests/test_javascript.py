@@ -1,4 +1,4 @@
-"""The Playground component's JavaScript (attnviz/ui/attention_grid): ESLint, its pure functions under Node's own
+"""The Playground component's JavaScript (attnviz/component): ESLint, its pure functions under Node's own
 test runner (tests/js), and the one script bundle.py makes of its ES modules.
 
 Node and the npm packages (`make test` installs them with `npm ci` when npm is here) are needed; without them these
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.figures.grid_bundle import bundle
+from attnviz.component.bundle import bundle
 
 REPO = Path(__file__).resolve().parents[1]
-COMPONENT = REPO / "attnviz" / "ui" / "attention_grid"
+COMPONENT = REPO / "attnviz" / "component"
 MAX_MODULE_LINES = 250
 
 
@@ -40,7 +40,7 @@ def run(*command: str) -> None:
 
 def test_eslint_passes():
     node_or_skip()
-    run(str(REPO / "node_modules" / ".bin" / "eslint"), "attnviz/ui/attention_grid", "attnviz/ui/keyboard.js", "tests/js", "eslint.config.js")
+    run(str(REPO / "node_modules" / ".bin" / "eslint"), "attnviz/component", "attnviz/ui/keyboard.js", "tests/js", "eslint.config.js")
 
 
 def test_the_pure_functions_pass_their_node_tests():

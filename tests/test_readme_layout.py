@@ -56,13 +56,3 @@ def test_every_product_file_is_named_under_its_folder():
             missing.append(path)
     assert missing == [], f"add a line for each to the README's Layout: {missing}"
     assert listed(lines, "app.py")
-
-
-def test_every_step_of_the_life_of_a_click_names_a_function_that_exists():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| \d+ \| `([^`]+)` \| `(\w+)` \|", readme.split("### The life of a click", 1)[1], re.M)
-    assert len(rows) >= 10
-    for path, name in rows:
-        source = (REPO / path).read_text(encoding="utf-8")
-        defined = rf"(def|class|function|export function|export const) {name}\b|^\s+{name}\(.*\) \{{|\.{name}\("
-        assert re.search(defined, source, re.M), f"README's life of a click: no {name} in {path}"

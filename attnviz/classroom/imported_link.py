@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.classroom import link_values as check
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.imported_head import ImportedHead
 from attnviz.core.limits import MAX_DIM, MAX_LINK_CHARS, MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
 from attnviz.core.playground_state import MATRICES, PlaygroundState
+from attnviz.playground import fields as check
 
 # Measured: a float32 in its shortest text, compressed and base64-encoded, takes about 7 characters of a link.
 CHARS_PER_NUMBER = 7

@@ -11,7 +11,6 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from attnviz.classroom import link_values as check
 from attnviz.classroom import share
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import (
@@ -25,6 +24,7 @@ from attnviz.core.limits import (
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import KINDS
+from attnviz.playground import fields as check
 
 PARAM = "lesson"  # the query parameter: ?lesson=L1.<payload>
 FORMAT, VERSION = "attnviz-lesson", 1

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from attnviz.classroom import link_values as check
-from attnviz.classroom.controls import seed
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import (
     MAX_CHOICE,
@@ -30,6 +28,8 @@ from attnviz.lessons.induction import EXPERIMENTS
 from attnviz.models.base import check_sentence
 from attnviz.models.hub import HUB_ID
 from attnviz.models.registry import MODEL_NAMES
+from attnviz.playground import fields as check
+from attnviz.playground.fields import seed
 from attnviz.train.config import LARGEST_TOKEN, SMALLEST_TOKEN
 
 

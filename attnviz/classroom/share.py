@@ -22,12 +22,13 @@ import zlib
 from typing import NamedTuple
 
 from attnviz.classroom import imported_link, page_settings
-from attnviz.classroom import link_values as check
-from attnviz.classroom.controls import CONTROLS, SETTINGS
+from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_JSON_BYTES, MAX_LINK_CHARS
 from attnviz.core.playground_state import IMPORTED, MATRICES, RANDOM, PlaygroundState, sentence_with_words
 from attnviz.pages import DEFAULT_PAGE, PAGE_NAMES
+from attnviz.playground import fields as check
+from attnviz.playground.controls import CONTROLS, SETTINGS
 
 PARAM = "s"  # the query parameter: ?s=1.<payload>
 VERSION = 1
@@ -92,9 +93,20 @@ class SharedView(NamedTuple):
 
 def encode(state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | None = None, *, presenter=False) -> str:
     """The share-link value for ``state`` shown on ``page`` with the page's own ``settings``, in presenter mode or
-    not. Raises AttnvizInputError if it can't be shared."""
-    imported_link.check_size(state)
-    extras = (("settings", dict(sorted((settings or {}).items()))), ("presenter", bool(presenter)))
+    not. Raises AttnvizInputError if it can't be shared. The address bar asks on every run: a link is made, and
+    decoded again to check it, once a state (with its page and settings), not once a run."""
+    settings = tuple(sorted((settings or {}).items()))
+    try:
+        hash(settings)
+    except TypeError:  # a setting that is a list: made afresh
+        return _encode(state, page, settings, bool(presenter))
+    return _encoded(state, page, settings, bool(presenter))
+
+
+def _encode(state: PlaygroundState, page: str, settings: tuple, presenter: bool) -> str:
+    if state.imported is not None:  # a real model's head: one too large is said before any packing
+        imported_link.check_size(state)
+    extras = (("settings", dict(settings)), ("presenter", presenter))
     wire = _to_wire(state, page) | {
         _WIRE_KEYS[field]: value for field, value in extras if value != WIRE_DEFAULTS[field]
     }
@@ -112,6 +124,9 @@ def encode(state: PlaygroundState, page: str = DEFAULT_PAGE, settings: dict | No
             "every number."
         )
     return link
+
+
+_encoded = cached_for_a_class(_encode)
 
 
 def decode(link: str) -> SharedView:

@@ -6,7 +6,7 @@ the user's cell edits laid on top. That makes a state easy to compare, cache and
 refuses bad input in plain words: typed cells by returning the state with the bad cells unchanged and a message (the
 student is typing), a sentence without a word or too long to tokenize, or an imported head that does not fit, by
 raising AttnvizInputError. A field's type and bounds are checked before its move, in one table
-(attnviz.classroom.controls).
+(attnviz.playground.controls).
 
 A head imported from a real model (``import_head``, called by a page, which shows its AttnvizInputError) is a source
 too: its Q, K and V are the base vectors, and the model's own tokens stand in for the sentence's until the user types
@@ -207,9 +207,20 @@ def randomise(state: PlaygroundState, seed: int) -> PlaygroundState:
 
 
 def set_dim(state: PlaygroundState, size: int, *, which: str) -> PlaygroundState:
-    """A new d_k or d_v (``which``), from 1 to MAX_DIM as attnviz.classroom.controls checks it. Keeps the values, and
+    """A new d_k or d_v (``which``), from 1 to MAX_DIM as attnviz.playground.controls checks it. Keeps the values, and
     the edits, in the columns that survive."""
     return _fit(replace(state, **{which: int(size)}))
+
+
+def same_source(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Whether two states draw their base vectors from the same place: the same source, seed and sizes."""
+    return (old.source, old.seed, old.d_k, old.d_v) == (new.source, new.seed, new.d_k, new.d_v)
+
+
+def same_vectors(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Whether two states' views compare cell by cell, the one test of "the vectors changed": the same tokens and the
+    same source of vectors (edits and toggles aside)."""
+    return old.labels == new.labels and same_source(old, new)
 
 
 def column_names(matrix: str, width: int) -> list[str]:

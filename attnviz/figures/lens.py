@@ -1,4 +1,4 @@
-"""Presenter mode's lens (attnviz/ui/attention_grid/lens.js): one row of a view drawn a second time, under the views,
+"""Presenter mode's lens (attnviz/component/lens.js): one row of a view drawn a second time, under the views,
 with digits the back of a room reads, and the formula that row feeds: the Playground's focus row, Step by step's
 chosen row. Built from the views' own numbers (the cell texts, or above the text limit the numbers the hover says),
 so the lens and the grid say the same numbers. Above the text limit the row is summarised, and the lens says so."""
@@ -15,7 +15,7 @@ GRID = "The grid's other numbers are smaller or left out: hover or arrow keys re
 
 
 def lens_of(views: list[dict]) -> dict | None:
-    """The lens of the Playground's views (attnviz.figures.attention_grid.playground_views): the weights' focus row and
+    """The lens of the Playground's views (attnviz.playground.views.playground_views): the weights' focus row and
     the output it makes. None when the views have no focus row. Never drawn while the weights are covered: any row of
     numbers before the weights (the scores, their mask) would give predict mode's answer away."""
     by_name = {view["name"]: view for view in views}

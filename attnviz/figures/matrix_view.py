@@ -1,4 +1,4 @@
-"""The one cell model: a matrix as the attention-grid component (attnviz/ui/attention_grid) draws it, on every page.
+"""The one cell model: a matrix as the attention-grid component (attnviz/component) draws it, on every page.
 
 Everything a reader sees is decided here, in Python: the cell text (one formatter, one minus sign, no "−0"), each
 cell's position on its view's named colour scale, masked cells, the focus row, the cells a change altered, the cells a

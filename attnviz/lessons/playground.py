@@ -4,12 +4,23 @@ so a sentence cannot outlive the setup it describes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from attnviz.core.limits import MAX_TOKENS
 from attnviz.core.numbers import format_fixed_numbers, format_number
-from attnviz.core.playground_state import IMPORTED, RANDOM, WORDS, PlaygroundState, load_example
+from attnviz.core.playground_state import (
+    IMPORTED,
+    RANDOM,
+    WORDS,
+    PlaygroundState,
+    load_example,
+    same_source,
+    same_vectors,
+)
 from attnviz.core.presets import PRESETS
+from attnviz.lessons import predictions
 from attnviz.lessons.examples import EXAMPLES
 
 # A student's first screen: a worked example whose one row tells the story (“good” reads “not”), not random numbers.
@@ -127,16 +138,42 @@ def _imported_note(state: PlaygroundState) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Around:
+    """Every word the Playground's views need around them, from one call (``words_around``)."""
+
+    said: str  # the line under the views: what the last change did, or predict mode's prompt or reveal
+    note: str  # the example's note; "" while the views are covered (it would give the answer away)
+    warning: str  # which tokens have every key blocked, or ""
+
+
+def words_around(
+    old: PlaygroundState | None, new: PlaygroundState, weights_view: dict, *, made=None, prompt: str = "", boxed=False
+) -> Around:
+    """The words around the views of ``new`` (``weights_view`` as drawn), the state before it ``old``. In predict mode
+    the line is ``prompt`` until the prediction is ``made`` ((prediction, state it was asked on)), then its reveal;
+    otherwise what the last change did. Where cells are ``boxed``, the line says what the boxes are."""
+    covered = bool(new.predict) and made is None
+    if covered:
+        said = prompt
+    elif new.predict:
+        said = predictions.PlaygroundQuestion(made[1]).reveal(made[0])
+    else:
+        said = describe_change(old, new, weights_view)
+    if boxed and "boxed in orange" not in said:  # a box is never left unexplained
+        said += " Boxed in orange: the cells the last change altered."
+    return Around(said, "" if covered else example_note(new) or "", fully_masked_message(new) or "")
+
+
 def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_view: dict) -> str:
     """One sentence on what the last change did to the weights, for the line under the views. ``weights_view`` is the
-    weights view as drawn (attnviz.figures.attention_grid): its changed cells are the ones this sentence counts, and
+    weights view as drawn (attnviz.playground.views): its changed cells are the ones this sentence counts, and
     it says "boxed" only when that view boxes them."""
     if old is None or old == new:
         return START_HERE.format(token=new.tokens[new.focus], on_or_off="off" if new.causal else "on")
-    same_source = (old.source, old.seed, old.d_k, old.d_v) == (new.source, new.seed, new.d_k, new.d_v)
     if old.labels != new.labels:
-        return _new_words(old, new) if same_source and new.example != WORDS else "New words: every view is new."
-    if not same_source:
+        return _new_words(old, new) if same_source(old, new) and new.example != WORDS else "New words: every view is new."
+    if not same_vectors(old, new):
         return "New vectors: every view is new."
     changed, total = weights_view["changed_count"], len(weights_view["rows"]) * len(weights_view["cols"])
     if not changed:

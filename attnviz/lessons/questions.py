@@ -2,7 +2,7 @@
 guided page's "which cell of this row is the largest", ``RowQuestion``): its ``key`` (a new key is a new question),
 the words on its cover, ``answer(sent)`` (a click as the browser sent it, made a guess, or None for none) and
 ``reveal(guess)``. ``Answers`` is the one store of a student's answers, keyed by question; the student's session
-holds it (attnviz.classroom.session)."""
+holds it (attnviz.playground.session)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The attention-grid component (attnviz/ui/attention_grid) as an anywidget: the same ES modules, joined once with
+"""The attention-grid component (attnviz/component) as an anywidget: the same ES modules, joined once with
 widget.js as the entry, and its stylesheet, which the module puts inside the widget's own element.
 
-Python holds the state and sends the component's data (attnviz.figures.grid_data) as one JSON text in the trait
+Python holds the state and sends the component's data (attnviz.component.data) as one JSON text in the trait
 "_data", as the Streamlit host does; the browser sends a control's change or a click back in "_event", ``{"event": ...,
-"count": ...}``, the event as the Streamlit host gets it (attnviz.classroom.session says its shapes)."""
+"count": ...}``, the event as the Streamlit host gets it (attnviz.playground.session says its shapes)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import json
 import anywidget
 import traitlets
 
+from attnviz.component.bundle import GRID, bundle
 from attnviz.core.playground_state import PlaygroundState
-from attnviz.figures.grid_bundle import GRID, bundle
 
 HEIGHT, FONT_SIZE = 250, 13  # a view's least height (px) and its numbers' size, as on the app's Playground
 

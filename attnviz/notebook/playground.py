@@ -1,5 +1,5 @@
 """The Playground as a notebook widget: the app's controls and four views, on the same immutable state and the same
-moves (attnviz.core.playground_state, attnviz.classroom.controls), so a notebook and the app give the same numbers.
+moves (attnviz.core.playground_state, attnviz.playground.controls), so a notebook and the app give the same numbers.
 
 Every field of the state a user sets is a trait under its own name. Setting one from Python makes the move and
 redraws; a control or a click in the widget makes the same move and updates the traits. A value the move refuses
@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import traitlets
 
-from attnviz.classroom.controls import set_field
-from attnviz.classroom.session import Session
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
-from attnviz.figures.attention_grid import playground_data
 from attnviz.lessons.playground import OPENING
 from attnviz.notebook.host import FONT_SIZE, HEIGHT, GridWidget
+from attnviz.playground.controls import CONTROLS, SETTINGS, set_field
+from attnviz.playground.session import Session
+from attnviz.playground.views import playground_data
 
-# The state's fields a user sets, in the order settings are applied: a seed, then an example (which sets the sentence,
-# sizes and toggles its own way), then the sentence and sizes, then the toggles the example's may be changed by.
-FIELDS = (
-    "seed",
-    "example",
-    "sentence",
-    "d_k",
-    "d_v",
-    "causal",
-    "scale",
-    "temperature",
-    "blocked_keys",
-    "focus",
-    "predict",
-)
+# The state's fields a user sets, from the one table (attnviz.playground.controls), in the order settings are
+# applied: the settings above the views first (a seed, then an example, which sets the sentence, sizes and toggles its
+# own way, then the sentence and sizes), then the controls beside the views the example's may be changed by.
+FIELDS = (*SETTINGS, *CONTROLS)
+# One trait a field, under its own name. Any: every value reaches the app's own check for its field, and is refused in
+# its words, not traitlets'.
+_Fields = type("_Fields", (traitlets.HasTraits,), {field: traitlets.Any().tag(sync=True) for field in FIELDS})
 
 
 def moved(state: PlaygroundState, field: str, value) -> tuple[PlaygroundState, str | None]:
@@ -46,23 +38,10 @@ def field_value(state: PlaygroundState, field: str):
     return list(value) if isinstance(value, tuple) else value
 
 
-class Playground(GridWidget):
+class Playground(_Fields, GridWidget):  # the fields first: a trait "focus", not the widget's method
     """The Playground in a notebook cell. ``Playground(causal=True, sentence="The cat sat.")``: any of ``FIELDS``
     as a keyword; it opens on the app's first screen otherwise. ``.state`` is the PlaygroundState, ``.result`` its
     AttentionResult (attnviz.attention's, every intermediate)."""
-
-    # Any: every value reaches the app's own check for its field, and is refused in its words, not traitlets'
-    seed = traitlets.Any().tag(sync=True)
-    example = traitlets.Any().tag(sync=True)
-    sentence = traitlets.Any().tag(sync=True)
-    d_k = traitlets.Any().tag(sync=True)
-    d_v = traitlets.Any().tag(sync=True)
-    causal = traitlets.Any().tag(sync=True)
-    scale = traitlets.Any().tag(sync=True)
-    temperature = traitlets.Any().tag(sync=True)
-    blocked_keys = traitlets.Any().tag(sync=True)
-    focus = traitlets.Any().tag(sync=True)
-    predict = traitlets.Any().tag(sync=True)
 
     def __init__(self, **settings) -> None:
         unknown = sorted(set(settings) - set(FIELDS))
@@ -95,7 +74,7 @@ class Playground(GridWidget):
         return field_value(new, field)
 
     def _handle(self, event: dict) -> None:
-        """A control's change or a click in the widget, made a move as the app's session makes it (attnviz.classroom.
+        """A control's change or a click in the widget, made a move as the app's session makes it (attnviz.playground.
         session): a field, Undo, a row, or a prediction on a covered view."""
         after = self._session.apply(event)
         said = after.said

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from attnviz.classroom.controls import set_control
+from attnviz.component.data import component_data
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState, import_head
-from attnviz.figures.attention_grid import READING, playground_views
-from attnviz.figures.grid_data import component_data
 from attnviz.lessons.real_model import head_name, visible_token
 from attnviz.notebook.host import FONT_SIZE, HEIGHT, GridWidget
+from attnviz.playground.controls import set_field
+from attnviz.playground.views import READING, playground_views
 
 
 class Views(GridWidget):
@@ -28,7 +28,7 @@ class Views(GridWidget):
         if not isinstance(cell, dict):  # a view-only widget takes a click's row and nothing else
             return
         try:
-            self._state = set_control(self._state, "focus", cell.get("row"))
+            self._state, _ = set_field(self._state, "focus", cell.get("row"))
         except AttnvizInputError:
             return  # a row from before: nothing to move
         self._redraw()

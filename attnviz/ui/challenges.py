@@ -10,7 +10,7 @@ import streamlit as st
 from attnviz.lessons.challenge import Situation
 from attnviz.lessons.challenges import CHALLENGES
 from attnviz.pages import page_named
-from attnviz.ui import playground_session, state
+from attnviz.ui import playground_host, state
 from attnviz.ui.text import literal
 
 MOVE_EVERY_S = 1.0  # "Show me": one move a second, so each can be seen
@@ -18,7 +18,7 @@ MOVE_EVERY_S = 1.0  # "Show me": one move a second, so each can be seen
 
 def situation(page: str) -> Situation:
     """The Playground's state and ``page``'s own settings, as they are now."""
-    return Situation(playground_session.playground(), state.shared_settings(page))
+    return Situation(playground_host.playground(), state.shared_settings(page))
 
 
 def solved_now(key: str) -> bool:
@@ -36,7 +36,7 @@ def start(key: str) -> None:
 
 def _show(page: str, shown: Situation, *, fresh: bool = False) -> None:
     """Shows ``shown``: a move ("Show me" plays one), or a ``fresh`` start that the views compare with nothing."""
-    (playground_session.set_up if fresh else playground_session.set_playground)(shown.state)
+    (playground_host.set_up if fresh else playground_host.set_playground)(shown.state)
     for name, value in shown.settings.items():
         state.set_setting(page, name, value)
 

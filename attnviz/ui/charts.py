@@ -5,8 +5,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.ui.presenter import chart_font_size
-from attnviz.ui.state import presenting, widget_value
+from attnviz.ui.presenter import chart_font_size, presenting
+from attnviz.ui.state import widget_value
 
 
 def show_chart(figure: go.Figure, *, key: str, container=st) -> None:

@@ -2,7 +2,7 @@
 the box; a typed code is checked at once; the student's last prediction is kept and sent when it can be counted: once
 the right code is typed, for the asked setup only, one answer a browser. The teacher's side: attnviz.ui.lesson_plan.
 
-The answer follows the prediction kept in the session (attnviz.ui.playground_session.last_prediction), so it is sent by
+The answer follows the prediction kept in the session (attnviz.ui.playground_host.last_prediction), so it is sent by
 whichever comes last: the click, the right code, or the way back to the asked setup."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons import predictions
 from attnviz.pages import DEFAULT_PAGE, page_named
-from attnviz.ui import playground_session, state
+from attnviz.ui import playground_host, state
 from attnviz.ui.class_tally import allowed, class_tally
 from attnviz.ui.text import literal
 
@@ -124,7 +124,7 @@ def _join(code: str, *, opening: bool = False) -> None:
     state.keep(state.CLASS_ASKED, asked)
     kept = _kept_answer()
     if asked is not None and not on_asked_setup() and (kept is None or kept[0] != asked):
-        (playground_session.start_from if opening else playground_session.set_playground)(asked)
+        (playground_host.start_from if opening else playground_host.set_playground)(asked)
     st.query_params[join.PARAM] = typed  # a reload joins again
 
 
@@ -142,13 +142,13 @@ def asked_setup() -> PlaygroundState | None:
 
 def on_asked_setup() -> bool:
     """Whether the Playground shows the asked setup, or the change its question asks about (after the answer)."""
-    asked, shown = asked_setup(), playground_session.playground()
+    asked, shown = asked_setup(), playground_host.playground()
     return asked is None or shown in (asked, predictions.outcome(asked))
 
 
 def _kept_answer() -> tuple[PlaygroundState, int] | None:
     """The student's last prediction: (the state it was asked on, its option), or None."""
-    made = playground_session.last_prediction()
+    made = playground_host.last_prediction()
     return None if made is None else (made[1], predictions.option_of(made[1], made[0]))
 
 
@@ -224,7 +224,7 @@ def join_box() -> None:
             icon=":material/info:",
         )
         st.button("Back to the class question", key="class.back", icon=":material/undo:",
-                  on_click=playground_session.set_playground, args=(asked_setup(),))  # fmt: skip
+                  on_click=playground_host.set_playground, args=(asked_setup(),))  # fmt: skip
 
 
 def class_answer_line() -> AnswerLine | None:

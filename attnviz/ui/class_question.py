@@ -16,7 +16,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.tally import tally_bars
 from attnviz.lessons import predictions
-from attnviz.ui import playground_session, state
+from attnviz.ui import playground_host, state
 from attnviz.ui.charts import show_chart
 from attnviz.ui.class_tally import class_tally
 from attnviz.ui.text import literal
@@ -65,7 +65,7 @@ def class_question(step: plans.Step, place) -> None:
     if opened is None:
         pressed = place.button("Ask the class", key="lesson.ask", width="stretch")
         if pressed or state.kept(state.LESSON_KEYED) == "ask":
-            current = playground_session.playground()
+            current = playground_host.playground()
             try:
                 setup = encode(current, "playground")  # the code alone opens it for a student
                 code = class_tally().open(step.question, predictions.options(current), now=time.time(), setup=setup)

@@ -11,8 +11,9 @@ from attnviz.classroom.share import PARAM, decode, encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import RANDOM, load_example, set_sentence
 from attnviz.pages import page_named
-from attnviz.ui import playground_session, state
+from attnviz.ui import playground_host, state
 from attnviz.ui.lesson_plan import add_this_setup
+from attnviz.ui.presenter import presenting, set_presenting
 from attnviz.ui.text import literal
 
 # What a link (and so a reload, which reopens the address) does not bring back, on purpose: the link carries the
@@ -48,10 +49,10 @@ def restore_from_link(page: str) -> None:
     typed = shared.state.model_tokens is None  # a head's link shows its model's tokens, not the sentence's
     too_long = set_sentence(shared.state, shared.state.sentence)[1] if typed else None  # what typing it would say
     two_links = f"The address holds {views} different share links; the first one is shown." if views > 1 else None
-    playground_session.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
+    playground_host.start_from(shared.state, too_long, two_links)  # said on the Playground, like any move's message
     for name, value in shared.settings:  # the page's own setup: a stage, a d_k, a model
         state.set_setting(shared.page, name, value)
-    state.set_presenting(shared.presenter)
+    set_presenting(shared.presenter)
     if shared.page != page:
         st.switch_page(page_named(shared.page).file, query_params={PARAM: link})
     st.query_params[PARAM] = link  # the one link that opened, alone in the address
@@ -112,7 +113,7 @@ def _link(page: str) -> str:
     """The link for the Playground state on ``page``. A page that does not draw the Playground's vectors is shared
     whatever they are: a head imported from a real model too large for a link goes without its numbers (the link
     keeps its tokens, with random vectors)."""
-    playground, settings, presenter = playground_session.playground(), state.shared_settings(page), state.presenting()
+    playground, settings, presenter = playground_host.playground(), state.shared_settings(page), presenting()
     try:
         return encode(playground, page, settings, presenter=presenter)
     except AttnvizInputError:
@@ -153,7 +154,7 @@ def share_box(page: str) -> None:
 
 def export_buttons() -> None:
     """Download buttons for the matrices as CSV tables, JSON and NumPy; each file is built only when clicked."""
-    playground = playground_session.playground()
+    playground = playground_host.playground()
     for column, export_format in zip(st.columns(len(FORMATS)), FORMATS, strict=True):
         column.download_button(
             f"Download {export_format.label}",

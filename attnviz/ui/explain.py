@@ -19,6 +19,7 @@ from attnviz.models.explain import output_change, rollout
 from attnviz.ui import state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.model_runs import model_run
+from attnviz.ui.presenter import presenting
 from attnviz.ui.text import literal
 
 PAGE = "real_model"
@@ -62,7 +63,7 @@ def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int, *
         figure = head_map(matrices[view], run.tokens, causal=run.causal, query=query, title=title, font_size=font,
                           name="explain")  # fmt: skip
         n = len(run.tokens)
-        show_matrices([figure], key=KEY, height=head_map_height(n, presenting=state.presenting()), font_size=font,
+        show_matrices([figure], key=KEY, height=head_map_height(n, presenting=presenting()), font_size=font,
                       on_cell=partial(_choose_query, n), enter="Enter makes its row the query.")  # fmt: skip
         shared = words.sink_shares(matrices, run.sinks)  # right under the map, with it on a lesson's screen
         st.markdown(literal(words.sinks_line(shared, sink_words(run.tokens, run.sinks))))

@@ -27,7 +27,7 @@ from attnviz.ui.playground_import import open_in_playground
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import training_owner
 from attnviz.ui.text import literal
-from attnviz.ui.training_run import watched
+from attnviz.ui.training_run import keep_runs, runs, watched
 
 PAGE = "watch_it_learn"
 POLL_S = 0.5
@@ -71,7 +71,7 @@ def chosen_config() -> InductionConfig:
 
 def start_run() -> None:
     try:
-        state.keep(state.INDUCTION_RUN, background.start(chosen_config(), training_owner()))
+        keep_runs(induction_run=background.start(chosen_config(), training_owner()))
     except AttnvizInputError as error:
         state.say(str(error))
 
@@ -91,7 +91,7 @@ def charts(history, total_steps: int) -> None:
 @st.fragment(run_every=POLL_S)
 def live_view() -> None:
     """While a run trains or waits: its progress, Stop, and the two charts from the worker's latest progress."""
-    run, progress = watched(state.INDUCTION_RUN, state.INDUCTION_RESULT, words.progress_text, stop_key="induction.stop")
+    run, progress = watched("induction_run", "induction_result", words.progress_text, stop_key="induction.stop")
     charts(progress.history if progress else (), run.config.steps)
 
 
@@ -190,7 +190,7 @@ def show() -> None:
     st.caption(words.TASK_TEXT)  # first, above the settings on a phone too
     rail, main = st.columns([1.15, 3.2], gap="medium")
     with rail:
-        busy = state.kept(state.INDUCTION_RUN) is not None
+        busy = runs().induction_run is not None
         with st.expander("Settings of the next run") if busy else nullcontext():  # folded: a phone sees the charts
             settings()
         st.button("Train", type="primary", icon=":material/play_arrow:", disabled=busy, on_click=start_run,
@@ -200,7 +200,7 @@ def show() -> None:
     with main:
         if busy:
             live_view()
-        elif (result := state.kept(state.INDUCTION_RESULT)) is not None:
+        elif (result := runs().induction_result) is not None:
             result_view(result)
         else:
             st.info(words.IDLE_TEXT, icon=":material/play_arrow:")

@@ -14,9 +14,10 @@ from attnviz.classroom.share import encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons import predictions
 from attnviz.pages import page_named
-from attnviz.ui import playground_session, state
+from attnviz.ui import playground_host, state
 from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts, store_said
 from attnviz.ui.lesson_screen import arrived, show_subject
+from attnviz.ui.presenter import set_presenting
 from attnviz.ui.text import literal
 
 LESSON_PLANS = "lesson_plans"  # the page a lesson link opens on
@@ -69,7 +70,7 @@ def set_building(plan: plans.LessonPlan) -> None:
 def add_this_setup(page: str) -> None:
     """A button callback: the setup shown on ``page`` becomes the last step of the plan being built."""
     try:
-        link = encode(playground_session.playground(), page, state.shared_settings(page))
+        link = encode(playground_host.playground(), page, state.shared_settings(page))
         set_building(plans.add_step(building(), plans.Step(link)))
         state.say_at_share(f"Added as step {len(building().steps)} of your lesson (see Lesson plans).")
     except AttnvizInputError as error:
@@ -86,7 +87,7 @@ def running() -> tuple[plans.LessonPlan, int, bool] | None:
 
 def present(plan: plans.LessonPlan) -> None:
     """A button callback: starts presenting ``plan`` at its first step, in presenter mode."""
-    state.set_presenting(True)
+    set_presenting(True)
     _go(plan, 0, answered=False)
 
 
@@ -102,7 +103,7 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     if view.page == "playground" and step.question:
         asked = _asked_of(step)  # the views stay covered while the class thinks
         shown = replace(predictions.outcome(asked), predict="") if answered else asked
-    playground_session.start_from(shown)
+    playground_host.start_from(shown)
     held_back = _ANSWERS.get(view.page, {}) if step.question and not answered else {}
     for name, value in view.settings:
         state.set_setting(view.page, name, held_back.get(name, value))

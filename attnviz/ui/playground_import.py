@@ -8,7 +8,7 @@ import streamlit as st
 
 from attnviz.core.playground_state import import_head
 from attnviz.pages import page_named
-from attnviz.ui import playground_session, state
+from attnviz.ui import playground_host, state
 from attnviz.ui.lessons import explained_errors
 
 
@@ -22,9 +22,9 @@ def open_in_playground(
     brings back what was there before. A head the Playground can't hold shows why, here."""
     with explained_errors():
         new = import_head(
-            playground_session.playground(), tokens, Q, K, V, causal=causal, title=title, sentence=sentence
+            playground_host.playground(), tokens, Q, K, V, causal=causal, title=title, sentence=sentence
         )
-    playground_session.set_playground(new if focus is None else replace(new, focus=focus))
+    playground_host.set_playground(new if focus is None else replace(new, focus=focus))
     state.confirm(
         f"{title} is on the Playground: its own Q, K and V, so the weights are the model's. "
         "Undo brings back what was here before."

@@ -1,6 +1,6 @@
 """Predict mode on the guided pages, in Streamlit: a covered view asks its question (attnviz.lessons.questions.
 RowQuestion), a click on it (the component's event "guess") answers, and the answer is kept in the student's session
-beside the Playground's (attnviz.classroom.session)."""
+beside the Playground's (attnviz.playground.session)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import streamlit as st
 
 from attnviz.figures.matrix_view import covered
 from attnviz.lessons.questions import RowQuestion
-from attnviz.ui import state
+from attnviz.ui import playground_host as host
 from attnviz.ui.attention_grid import sent_event
 
 
 def answered(question) -> int | None:
     """The student's answer to ``question``, or None while it is still asked."""
-    return state.playground_session().answers.of(question.key)
+    return host.current().answers.of(question.key)
 
 
 def guess(component_key: str, questions: list) -> None:
@@ -24,7 +24,7 @@ def guess(component_key: str, questions: list) -> None:
     sent = event.get("guess") if isinstance(event, dict) else None
     for question in questions:
         if (made := question.answer(sent)) is not None:
-            state.keep_playground_session(state.playground_session().answered(question.key, made))
+            host.keep(host.current().answered(question.key, made))
             return
 
 

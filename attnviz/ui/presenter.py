@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz.ui import state
 from attnviz.ui.lesson_screen import lesson_css
 
 NORMAL_FONT, PRESENTER_FONT = 13, 18
+PRESENTER = "presenter"  # the switch's key: presenter mode, on every page
 
 # The switch sits in the top bar, right of the page menu, so it costs no line of the page.
 _SWITCH_CSS = """
@@ -26,15 +26,24 @@ def presenter_switch() -> None:
     with st.container(key="presenter_switch"):
         # "session": the value outlives a page switch a script makes (a lesson's step on another page), which drops a
         # widget's value otherwise, presenter mode with it, until the next click (issue 34).
-        st.toggle("Presenter mode", key=state.PRESENTER, help="Larger text and charts for a projector.",
+        st.toggle("Presenter mode", key=PRESENTER, help="Larger text and charts for a projector.",
                   persist_state="session")  # fmt: skip
+
+
+def presenting() -> bool:
+    return bool(st.session_state.get(PRESENTER, False))
+
+
+def set_presenting(on: bool) -> None:
+    """For a share link or a lesson that opens in presenter mode (before the switch is drawn)."""
+    st.session_state[PRESENTER] = bool(on)
 
 
 def presenter_css() -> str:
     """The switch's place in the top bar, larger text while presenting, and a presented lesson's places: for app.py's
     one style element."""
-    return _SWITCH_CSS + (_PRESENTER_CSS if state.presenting() else "") + lesson_css()
+    return _SWITCH_CSS + (_PRESENTER_CSS if presenting() else "") + lesson_css()
 
 
 def chart_font_size() -> int:
-    return PRESENTER_FONT if state.presenting() else NORMAL_FONT
+    return PRESENTER_FONT if presenting() else NORMAL_FONT

@@ -1,10 +1,11 @@
-"""The one registry of Streamlit's session state: every key the app keeps, and the stores that are not the
-Playground's (messages said once, tab bars, the guided pages' settings, Watch it learn's run, session flags).
+"""Streamlit's session state for the features that keep no key of their own: messages said once, tab bars, the
+guided pages' settings, the class join, the lesson plan, session flags (Watch it learn keeps its own:
+attnviz.ui.training_run).
 
-Pages never touch ``st.session_state``. The Playground's session (attnviz.classroom.session, plain Python) is kept
-whole under one key; its Streamlit host is ``attnviz.ui.playground_session``. A guided page binds a widget with
-``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page. Getters never
-write.
+Pages never touch ``st.session_state``. The Playground's session (attnviz.playground.session, plain Python) is kept
+whole under one key by its Streamlit host, ``attnviz.ui.playground_host``, which owns that key. A guided page binds a
+widget with ``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page.
+Getters never write.
 """
 
 from __future__ import annotations
@@ -15,25 +16,18 @@ from typing import Any
 import streamlit as st
 
 from attnviz.classroom import page_settings
-from attnviz.classroom.session import Session
 from attnviz.pages import PAGES
 
-PLAYGROUND = "playground"  # the Playground's session (attnviz.classroom.session.Session): state, undo, predictions
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
 SHARE_SAID = "share.said"  # what "Add to my lesson" did, said once beside the Share box of the page it was pressed on
 TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
-PRESENTER = "presenter"  # presenter mode (a toggle drawn by app.py on every page)
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
-TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
-TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResult
-INDUCTION_RUN = "training.induction_run"  # Watch it learn's induction experiment: its run in the worker
-INDUCTION_RESULT = "training.induction_result"  # its last InductionResult
 SOLVED = "challenges.solved"  # the keys of the challenges this student solved (never in a share link)
 CHALLENGE = "challenges.active"  # the challenge being tried, and whether its last check missed: (key, missed)
 PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play, words played, when the last was)
@@ -87,15 +81,6 @@ def bind_widget(key: str, value: Any) -> None:
         st.session_state[key] = value
 
 
-def show_in_widgets(playground) -> None:
-    """Every Playground widget drawn so far shows ``playground``'s value of its field on the next draw. Only what moved
-    is set: a widget already drawn this run stays untouched."""
-    for key in [k for k in st.session_state if str(k).startswith(CONTROL)]:
-        value = getattr(playground, key[len(CONTROL) :])
-        if st.session_state[key] != value:
-            st.session_state[key] = value
-
-
 def control_key(field: str) -> str:
     return CONTROL + field
 
@@ -106,15 +91,6 @@ def setting_key(page: str, name: str) -> str:
 
 def table_key_at(name: str, version: int) -> str:
     return f"table.{name}.{version}"
-
-
-def playground_session() -> Session:
-    """The Playground's session (a fresh one, on the first screen, before the router's first step makes it)."""
-    return st.session_state.get(PLAYGROUND) or Session()
-
-
-def keep_playground_session(session: Session) -> None:
-    st.session_state[PLAYGROUND] = session
 
 
 # ----------------------------------------------------------------------------- messages shown once, and tab bars
@@ -223,21 +199,12 @@ def first_run() -> bool:
     return True
 
 
-def set_presenting(on: bool) -> None:
-    """For a share link that opens in presenter mode (before the switch is drawn)."""
-    st.session_state[PRESENTER] = bool(on)
-
-
 def shared_settings(page: str) -> dict:
     """The page's settings a share link carries (attnviz.classroom.page_settings), as they are now."""
     names = page_settings.SHAREABLE.get(page, {})
     return {
         name: st.session_state[setting_key(page, name)] for name in names if setting_key(page, name) in st.session_state
     }
-
-
-def presenting() -> bool:
-    return bool(st.session_state.get(PRESENTER, False))
 
 
 # ----------------------------------------------------------------------------- challenges

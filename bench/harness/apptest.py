@@ -44,7 +44,7 @@ def button(at: AppTest, label: str):
 
 
 def all_views_data(at: AppTest) -> dict[str, dict]:
-    """What every attention-grid component on the page (attnviz/ui/attention_grid) was sent, by its key."""
+    """What every attention-grid component on the page (attnviz/component) was sent, by its key."""
     return {
         c.proto.id.rsplit("-", 1)[-1]: sent_data(c.proto.json)
         for c in at.get("bidi_component")
@@ -53,7 +53,7 @@ def all_views_data(at: AppTest) -> dict[str, dict]:
 
 
 def views_data(at: AppTest, key: str | None = None) -> dict:
-    """What the attention-views component (attnviz/ui/attention_grid) drawn with ``key`` was sent: views, sizes,
+    """What the attention-views component (attnviz/component) drawn with ``key`` was sent: views, sizes,
     colours; without a key, the page's one such component (the Playground's)."""
     drawn = all_views_data(at)
     if key is None:

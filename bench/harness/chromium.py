@@ -44,7 +44,7 @@ def launch_chromium(playwright, executable: str | None):
 # JavaScript run in the page. A chart "draws" when its Plotly element has data and either a heatmap image with a
 # data URL or at least one SVG trace/point/line; an ECharts chart when its canvas has its aria label (set as it draws
 # its option: ECharts' own description, or the option's own words); a Playground view
-# (attnviz/ui/attention_grid) when its canvas has painted data.
+# (attnviz/component) when its canvas has painted data.
 CHARTS_DRAWN_JS = """
 () => {
   const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];

@@ -17,8 +17,8 @@ def test_an_error_inside_a_move_is_not_taken_for_a_stale_widget_value():
 
         import streamlit as st
 
-        from attnviz.classroom import controls
-        from attnviz.ui import playground_session, state
+        from attnviz.playground import controls
+        from attnviz.ui import playground_host, state
 
         def broken_move(current, value):
             raise TypeError("a bug inside the move")
@@ -27,7 +27,7 @@ def test_an_error_inside_a_move_is_not_taken_for_a_stale_widget_value():
         controls.SETTINGS["sentence"] = dataclasses.replace(kept, move=broken_move)
         try:
             st.session_state[state.control_key("sentence")] = "A new sentence"  # a valid value, as the widget sends it
-            playground_session._on_control("sentence")  # the widget's on_change, as Streamlit calls it
+            playground_host._on_control("sentence")  # the widget's on_change, as Streamlit calls it
         finally:
             controls.SETTINGS["sentence"] = kept
 

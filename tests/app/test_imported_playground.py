@@ -7,9 +7,9 @@ The Real model page's "Open in Playground" is tested in tests/app/test_real_mode
 import numpy as np
 import pytest
 
-from attnviz.classroom.session import Session
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, import_head
+from attnviz.playground.session import Session
 from tests.reference import naive_attention
 from tests.support.apptest import (
     control_key,

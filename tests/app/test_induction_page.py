@@ -14,10 +14,11 @@ from attnviz.lessons import induction as words
 from attnviz.lessons.training import percent
 from attnviz.train.induction import InductionConfig, train_induction
 from attnviz.ui.induction import DRAWN_SEED
+from attnviz.ui.training_run import RUNS, Runs
 from tests.app.test_crafted_guesses import send_guess
 from tests.app.test_watch_it_learn import rerun_until
 from tests.classroom.test_share import pack
-from tests.support.apptest import as_read, echarts, matrix_views, open_page, playground, setting_key, texts
+from tests.support.apptest import as_read, echarts, matrix_views, open_page, playground, runs, setting_key, texts
 
 PAGE = "watch_it_learn"
 
@@ -31,7 +32,7 @@ def induction_page(result=None):
     at = open_page(f"pages/{PAGE}.py")
     at.session_state[setting_key(PAGE, "experiment")] = words.EXPERIMENTS[1]
     if result is not None:
-        at.session_state["training.induction_result"] = result
+        at.session_state[RUNS] = Runs(induction_result=result)
     return at.run(timeout=60)
 
 
@@ -53,8 +54,8 @@ def test_a_run_trains_in_the_worker_and_its_result_is_shown():
     at = induction_page()
     at.selectbox(key=setting_key(PAGE, "induction_steps")).set_value(1000).run()
     at.button(key="induction.train").click().run()
-    rerun_until(at, lambda at: at.session_state["training.induction_run"] is None)
-    result = at.session_state["training.induction_result"]
+    rerun_until(at, lambda at: runs(at).induction_run is None)
+    result = runs(at).induction_result
     assert result.finished and result.steps == 1000 and result.config.layers == 2
     losses = echarts(at)["chart.induction_loss"]["series"]
     assert [point[1] for point in losses[0]["data"]] == [round(float(x), 4) for x in result.repeated_half_loss]

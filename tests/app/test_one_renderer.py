@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from attnviz.figures.grid_bundle import bundle
+from attnviz.component.bundle import bundle
 from attnviz.pages import PAGE_NAMES, page_named
 from bench.harness.apptest import all_views_data
 from tests.support.apptest import echarts, open_app

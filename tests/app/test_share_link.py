@@ -8,17 +8,17 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attnviz.classroom.session import Session
 from attnviz.classroom.share import decode, encode
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
 from attnviz.lessons.playground import OPENING
+from attnviz.playground.session import Session
 from tests.support.apptest import APP, as_read, control_value, open_tab, setting_key, use_control
 
 
 def classroom_page():
     """A page with only the classroom controls, so they are tested apart from the Playground's layout."""
     from attnviz.ui.classroom import export_buttons, restore_from_link, share_link_box
-    from attnviz.ui.playground_session import begin
+    from attnviz.ui.playground_host import begin
 
     begin()  # as the router does
     restore_from_link("playground")

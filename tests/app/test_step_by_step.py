@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attnviz.classroom.session import Session
 from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
+from attnviz.playground.session import Session
 from tests.reference import naive_attention
 from tests.support.apptest import (
     APP,

@@ -16,7 +16,7 @@ import pytest
 
 from attnviz.train import TrainConfig, background
 from attnviz.train.model import forward
-from tests.support.apptest import as_read, button, echarts, open_page, playground, setting_key, texts
+from tests.support.apptest import as_read, button, echarts, open_page, playground, runs, setting_key, texts
 from tests.support.step_gate import open_gate
 
 PAGE = "watch_it_learn"
@@ -47,7 +47,7 @@ def choose(at, **values):
 
 
 def current_run(at):
-    return at.session_state.get("training.run")
+    return runs(at).run
 
 
 def rerun_until(at, done, timeout_s: float = 90.0):
@@ -66,7 +66,7 @@ def train(at, **values):
     choose(at, **values)
     button(at, "Train").click().run()
     rerun_until(at, lambda at: current_run(at) is None)
-    return at.session_state["training.result"]
+    return runs(at).result
 
 
 def bars(at) -> tuple[np.ndarray, np.ndarray]:
@@ -227,7 +227,7 @@ def test_stop_stops_the_run_and_shows_where_it_got(page):
     assert "Step " in page.get("progress")[0].proto.text
     button(page, "Stop").click().run()
     rerun_until(page, lambda at: current_run(at) is None, timeout_s=30)
-    result = page.session_state["training.result"]
+    result = runs(page).result
     assert not result.finished and result.steps < 2500
     assert f"Stopped after {result.steps:,} of 2,500 steps" in as_read(texts(page.caption))
     assert not button(page, "Train").disabled
@@ -257,7 +257,7 @@ def test_a_second_students_run_waits_its_turn_and_can_be_stopped(page, held_work
         button(other, "Stop").click().run()  # at once: it never started
         assert current_run(other) is None
         assert "Stopped before it started." in as_read(texts(other.warning))
-        assert "training.result" not in other.session_state
+        assert runs(other).result is None
         button(page, "Stop").click().run()
     finally:
         if writer is not None:
@@ -326,5 +326,5 @@ def test_settings_and_the_last_run_survive_a_visit_to_another_page(page):
     page.switch_page(f"pages/{PAGE}.py").run()
     assert page.number_input(key=setting("seed")).value == 5
     assert page.number_input(key=setting("samples")).value == 500
-    assert page.session_state["training.result"] is result
+    assert runs(page).result is result
     assert f"puts {result.cls_rows.positive[4]:.2f} of its attention on position 4" in as_read(texts(page.success))

@@ -1,15 +1,15 @@
-"""The one table of the Playground's fields (attnviz.classroom.controls): every field a user sets has one entry,
+"""The one table of the Playground's fields (attnviz.playground.controls): every field a user sets has one entry,
 and a notebook, a share link and the app's widgets refuse a bad value in that entry's words."""
 
 import dataclasses
 
 import pytest
 
-from attnviz.classroom.controls import CONTROLS, SETTINGS, set_field
 from attnviz.classroom.share import decode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.notebook.playground import FIELDS, moved
+from attnviz.playground.controls import CONTROLS, SETTINGS, set_field
 from tests.classroom.test_share import BAD_SETTING, pack
 
 WIRE_KEYS = {"seed": "r", "d_k": "k", "d_v": "v", "sentence": "s", "example": "x"}

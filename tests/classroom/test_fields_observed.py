@@ -8,12 +8,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from attnviz.classroom.controls import set_field
 from attnviz.classroom.share import decode, encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_TOKENS, VECTOR_LIMIT
 from attnviz.core.playground_state import PlaygroundState, apply_edits, set_sentence
 from attnviz.lessons.playground import OPENING
+from attnviz.playground.controls import set_field
 from tests.classroom.test_share import BAD_SETTING, pack
 from tests.classroom.test_share_imported import head_state, unpack
 

@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from attnviz.classroom.session import Said, Session, tables_differ
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import randomise, set_sentence
 from attnviz.lessons.playground import OPENING
+from attnviz.playground.session import Said, Session, tables_differ
 
 
 def control(field, value) -> dict:

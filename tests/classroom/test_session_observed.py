@@ -1,4 +1,4 @@
-"""The Playground's session (attnviz.classroom.session), by what a student sees after each move: the state shown,
+"""The Playground's session (attnviz.playground.session), by what a student sees after each move: the state shown,
 what Undo brings back, the line the page says, and the answers kept. The moves test_session.py leaves unchecked."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from attnviz.classroom.session import Said, Session
 from attnviz.core.playground_state import randomise
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING
+from attnviz.playground.session import Said, Session
 
 
 def control(field, value=True) -> dict:

@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attnviz import PRESETS, AttnvizInputError, tokenize
-from attnviz.classroom.controls import set_field
 from attnviz.classroom.share import (
     MAX_JSON_BYTES,
     MAX_LINK_CHARS,
@@ -33,6 +32,7 @@ from attnviz.core.limits import (
 from attnviz.core.playground_state import PlaygroundState, apply_edits, load_example
 from attnviz.lessons.predictions import KINDS
 from attnviz.pages import PAGE_NAMES as PAGES
+from attnviz.playground.controls import set_field
 
 DAMAGED = "This share link is damaged or incomplete"
 BAD_SETTING = "This share link has a setting attnviz can't use"

@@ -15,10 +15,10 @@ import pytest
 
 from attnviz.classroom.share import encode
 from attnviz.core.playground_state import set_sentence
-from attnviz.figures.attention_grid import playground_views
 from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.playground import OPENING
 from attnviz.pages import PAGES
+from attnviz.playground.views import playground_views
 from tests.e2e.test_playground import view_control
 from tests.support.live import REPO, open_app_page, wait_for_app
 

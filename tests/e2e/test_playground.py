@@ -295,8 +295,8 @@ def palette_colour(stops: list[str], low: float, high: float, position: float) -
 @pytest.mark.parametrize("view", ["weights", "scaled"])
 def test_a_cell_is_drawn_in_its_values_colour_on_the_views_fixed_scale(playground, view):
     from attnviz.core.playground_state import PlaygroundState
-    from attnviz.figures.attention_grid import reach_of_scores
     from attnviz.figures.matrix_view import Scale
+    from attnviz.playground.views import reach_of_scores
 
     result = PlaygroundState().result()  # what the page shows before any move
     value, scale = {

@@ -20,7 +20,7 @@ CLICKS, BURSTS, GAP_MS = 50, 4, 20
 CONNECTION_JS = "() => document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-connection-state')"
 
 # What each Playground view draws now, by its PNG name: its row labels and its masked cells, read from the table the
-# view keeps for screen readers (attnviz/ui/attention_grid), which it rewrites with every paint of new data.
+# view keeps for screen readers (attnviz/component), which it rewrites with every paint of new data.
 VIEWS_DRAWN_JS = """
 () => Object.fromEntries([...document.querySelectorAll('.attnviz-view')].map(view => [view.dataset.view, {
   rows: [...view.querySelectorAll('.attnviz-sr tbody th')].map(th => th.textContent),

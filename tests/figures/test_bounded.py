@@ -17,7 +17,6 @@ from attnviz.core.limits import MAX_D_MODEL, MAX_DIM
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.figures import multi_head as multi_head_figures
-from attnviz.figures.attention_grid import playground_views
 from attnviz.figures.matrix_view import (
     CHANGED_LIMIT,
     PACKED_STEPS,
@@ -28,6 +27,7 @@ from attnviz.figures.matrix_view import (
     packed_positions,
 )
 from attnviz.lessons.multi_head import MultiHead, Setup
+from attnviz.playground.views import playground_views
 
 SIZES = (32, 128)
 BYTES_PER_CELL = 25  # about 15 now: a colour position and a hover number a cell, text only where it fits

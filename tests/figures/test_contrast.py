@@ -1,5 +1,5 @@
 """Contrast by ratio, not by eye (WCAG 2.1): every colour a view can paint, swept along both palettes, carries its
-number at 4.5 : 1 or more in the text colour the browser picks (attnviz/ui/attention_grid/colour.js: black or white,
+number at 4.5 : 1 or more in the text colour the browser picks (attnviz/component/colour.js: black or white,
 whichever contrasts more), and a changed cell's box (black under the change orange) stands out at 3 : 1 or more."""
 
 import numpy as np

@@ -4,10 +4,10 @@ import re
 from dataclasses import replace
 
 from attnviz.core.playground_state import PlaygroundState, set_sentence
-from attnviz.figures.attention_grid import playground_data, playground_views
 from attnviz.figures.lens import TOP_SHOWN, lens_of, output_formula, row_lens
 from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.playground import OPENING
+from attnviz.playground.views import playground_data, playground_views
 
 
 def data(state, **options):

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { toStreamlit } from '../../attnviz/ui/attention_grid/index.js';
-import { picked } from '../../attnviz/ui/attention_grid/layout.js';
-import { Rail } from '../../attnviz/ui/attention_grid/rail.js';
+import { toStreamlit } from '../../attnviz/component/index.js';
+import { picked } from '../../attnviz/component/layout.js';
+import { Rail } from '../../attnviz/component/rail.js';
 
 class Node extends EventTarget {
   constructor(tag) {
@@ -90,4 +90,12 @@ test('a picked cell is chosen, a picked row label too (col null), and on a cover
   assert.deepEqual(picked({ name: 'weights', cover: 'Which key?' }, { i: 4, j: 0 }), [
     'predict', { view: 'weights', row: 4, col: 0 },
   ]);
+});
+
+test('the way back: the data Python draws after the click ticks the box, whatever the box showed', () => {
+  const { rail, find } = railSending();
+  rail.update({ note: '', controls: [{ ...CONTROLS[0], value: true }, CONTROLS[1]] });
+  assert.equal(find('INPUT').checked, true);
+  rail.update({ note: '', controls: CONTROLS }); // Undo: Python draws it off again
+  assert.equal(find('INPUT').checked, false);
 });

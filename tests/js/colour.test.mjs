@@ -1,8 +1,8 @@
-// The colour rules of the Playground's views (attnviz/ui/attention_grid/colour.js), with Node's own test runner.
+// The colour rules of the Playground's views (attnviz/component/colour.js), with Node's own test runner.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { blend, contrast, numbersOf, paletteColour, targetColours, textOn, positionsOf, unpacked } from '../../attnviz/ui/attention_grid/colour.js';
+import { blend, contrast, numbersOf, paletteColour, targetColours, textOn, positionsOf, unpacked } from '../../attnviz/component/colour.js';
 
 const hex = (text) => [1, 3, 5].map((at) => parseInt(text.slice(at, at + 2), 16));
 

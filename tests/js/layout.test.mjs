@@ -1,8 +1,8 @@
-// Where a view's cells and labels go (attnviz/ui/attention_grid/layout.js), with a stub for canvas text measuring.
+// Where a view's cells and labels go (attnviz/component/layout.js), with a stub for canvas text measuring.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellAt, cellFont, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels } from '../../attnviz/ui/attention_grid/layout.js';
+import { cellAt, cellFont, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels } from '../../attnviz/component/layout.js';
 
 // Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
 const stubContext = () => ({

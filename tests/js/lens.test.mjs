@@ -1,10 +1,10 @@
-// Presenter mode's lens (attnviz/ui/attention_grid/lens.js): digits tall enough for the back of a room, the row wrapped
+// Presenter mode's lens (attnviz/component/lens.js): digits tall enough for the back of a room, the row wrapped
 // into as few lines as fit, and the formula's words wrapped under it. A stub measures text as canvas would.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { digitHeight } from '../../attnviz/ui/attention_grid/layout.js';
-import { fontForDigits, LENS_DIGIT_PX, lensLayout, wrapped } from '../../attnviz/ui/attention_grid/lens.js';
+import { digitHeight } from '../../attnviz/component/layout.js';
+import { fontForDigits, LENS_DIGIT_PX, lensLayout, wrapped } from '../../attnviz/component/lens.js';
 
 // Arial's measures (Chromium's canvas sans-serif here is Liberation Sans, the same): a digit 0.556 of the font's size
 // wide and 0.716 tall, a point 0.278 wide, other characters about 0.5.

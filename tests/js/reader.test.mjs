@@ -1,8 +1,8 @@
-// What a hover says about a cell (attnviz/ui/attention_grid/reader.js).
+// What a hover says about a cell (attnviz/component/reader.js).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { canvasLabel, sentence } from '../../attnviz/ui/attention_grid/reader.js';
+import { canvasLabel, sentence } from '../../attnviz/component/reader.js';
 
 test('a hover names the query, the key and the value, or says the cell is masked', () => {
   const view = {

@@ -1,8 +1,8 @@
-// The rail's sends (attnviz/ui/attention_grid/rail.js: Sends): one change a run, the newest value of a field, every action.
+// The rail's sends (attnviz/component/rail.js: Sends): one change a run, the newest value of a field, every action.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NO_DRAW_MS, Sends } from '../../attnviz/ui/attention_grid/rail.js';
+import { NO_DRAW_MS, Sends } from '../../attnviz/component/rail.js';
 
 function harness() {
   const sent = [];

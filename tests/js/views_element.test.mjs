@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import drawViewsElement, { offer, whenOffered } from '../../attnviz/ui/attention_grid/index.js';
+import drawViewsElement, { offer, whenOffered } from '../../attnviz/component/index.js';
 
 test('views drawn before the instrument arrives are drawn when it does, in the order they came', () => {
   const scope = {};

@@ -1,10 +1,10 @@
-// The anywidget entry (attnviz/ui/attention_grid/widget.js) against a fake model with anywidget's contract: get, set,
+// The anywidget entry (attnviz/component/widget.js) against a fake model with anywidget's contract: get, set,
 // save_changes, on("change:x"), off; and its render into a small stand-in for the DOM (what the instrument uses of it
 // for a bare set of views with no view in it: nothing painted), asserting what it draws.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import widget, { connect } from '../../attnviz/ui/attention_grid/widget.js';
+import widget, { connect } from '../../attnviz/component/widget.js';
 
 class FakeModel {
   constructor(traits) {

@@ -7,12 +7,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from attnviz.classroom.session import Session
 from attnviz.core.limits import MAX_ANSWERS_KEPT
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import PlaygroundQuestion, outcome
 from attnviz.lessons.questions import Answers, RowQuestion, stage_question
 from attnviz.lessons.stages import walkthrough
+from attnviz.playground.session import Session
 from tests.reference import naive_attention
 
 CRAFTED = [None, 3, "3", [3], {"col": True}, {"col": 3.0}, {"col": "3"}, {"col": -1}, {"col": [3]}, {"choice": True}]

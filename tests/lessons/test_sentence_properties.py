@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from attnviz.core.numbers import format_fixed_numbers
 from attnviz.core.playground_state import RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
-from attnviz.figures.attention_grid import playground_data, playground_views
 from attnviz.figures.stages import stage_views
 from attnviz.lessons.playground import describe_change, example_note
 from attnviz.lessons.predictions import SHARPER_CHOICES, PlaygroundQuestion, outcome
@@ -23,6 +22,7 @@ from attnviz.lessons.questions import stage_question, stage_target
 from attnviz.lessons.real_model import head_summary
 from attnviz.lessons.stages import walkthrough
 from attnviz.models import head_statistics
+from attnviz.playground.views import playground_data, playground_views
 
 STATES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORDS_POOL = ["the", "cat", "street", "because", "it", "was", "tired", "not", "good", ",", "."]

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.figures.matrix_view import colour_positions, hover_numbers
 from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
 from attnviz.ui.text import WORD_JOINER
+from attnviz.ui.training_run import RUNS, Runs
 from bench.harness.apptest import (
     APP,
     RouterAlreadyRan,
@@ -55,6 +56,11 @@ def type_cells(at: AppTest, table: str, cells: dict[tuple[int, int], object], co
         edited.setdefault(row, {})[columns[col]] = text
     at.session_state[key] = {"edited_rows": edited, "added_rows": [], "deleted_rows": []}
     return at.run()
+
+
+def runs(at: AppTest) -> Runs:
+    """Watch it learn's runs and results as the session keeps them (attnviz.ui.training_run)."""
+    return at.session_state[RUNS] if RUNS in at.session_state else Runs()
 
 
 def open_tab(at: AppTest, page: str, name: str) -> AppTest:

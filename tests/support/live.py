@@ -71,7 +71,7 @@ def open_app_page(page, url: str, *, timeout_ms: float = 60_000) -> int:
     return wait_for_charts(page, timeout_ms=timeout_ms)
 
 
-# ----------------------------------------------------------------------------- views (attnviz/ui/attention_grid)
+# ----------------------------------------------------------------------------- views (attnviz/component)
 # A view is a canvas with a table for screen readers that holds every cell's text: what a screen reader hears, and
 # what these helpers read.
 
@@ -146,7 +146,7 @@ def wait_for_views_to_settle(page, *, timeout_ms: float = 30_000) -> dict[str, d
 def view_control(page, label: str):
     """A control beside the Playground's views, by its label: drawn by the views' component, not a Streamlit widget
     (a checkbox's ``locator("input")`` is its box; a click on it toggles it)."""
-    from attnviz.classroom.controls import CONTROLS
+    from attnviz.playground.controls import CONTROLS
 
     field = next(control.field for control in CONTROLS.values() if control.label.startswith(label))
     return page.locator(f'.attnviz-control[data-field="{field}"]')

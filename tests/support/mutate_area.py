@@ -11,6 +11,7 @@ AREAS = {  # a mutant's module prefix → the tests that guard it
     "attnviz.core.": ("tests/core/", "tests/lessons/"),
     "attnviz.lessons.": ("tests/core/", "tests/lessons/"),
     "attnviz.classroom.": ("tests/classroom/",),
+    "attnviz.playground.": ("tests/classroom/",),
     "attnviz.notebook.": ("tests/notebook/",),
     "attnviz.models.explain.": ("tests/models/test_explain.py", "tests/models/test_explain_observed.py"),
     "attnviz.ui.class_join.": ("tests/app/test_class_join.py",),

@@ -1,4 +1,4 @@
-// A views element's own script (attnviz/ui/attention_grid/__init__.py): the data arrives as one JSON text and every
+// A views element's own script (attnviz/component/__init__.py): the data arrives as one JSON text and every
 // choice goes back as the one trigger "event" (instrument.js says its shapes). Streamlit sends a component's script in
 // every message that draws it, and a page draws views in up to six elements, again on every click: so the instrument
 // comes once a page, in an element of the router's (shared.js), and this file is all the script a click carries. The

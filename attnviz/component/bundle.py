@@ -1,4 +1,4 @@
-"""The attention-grid component's ES modules (attnviz/ui/attention_grid) as the one script each host takes: Streamlit
+"""The attention-grid component's ES modules (attnviz/component) as the one script each host takes: Streamlit
 v2 components (entries index.js, each views element's, and shared.js, the page's one instrument) and an anywidget
 (entry widget.js, attnviz.notebook). Neither host can load sibling modules: a v2 component serves a folder of files
 only from an installed package (attnviz runs as `streamlit run app.py` from a checkout), and an anywidget's module is
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-GRID = Path(__file__).parents[1] / "ui" / "attention_grid"  # the files, read by path: attnviz.ui imports Streamlit
+GRID = Path(__file__).parent  # the ES modules beside this file, read by path
 ENTRY = "index.js"  # a views element's; the page's instrument's is "shared.js", the widget's "widget.js"
 _IMPORT = re.compile(r"^import \{ ([\w, ]+) \} from '\./([\w-]+)\.js';$", re.MULTILINE)
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*? |class |const |let )(\w+)", re.MULTILINE)

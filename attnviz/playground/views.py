@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.component.data import component_data
 from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.numbers import format_number
-from attnviz.figures.grid_data import component_data, controls_of
+from attnviz.core.playground_state import same_vectors
+from attnviz.core.text import plain
 from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 from attnviz.lessons import predictions
-from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
+from attnviz.lessons.playground import words_around
+from attnviz.playground.controls import ACTIONS, CONTROLS
 
 
 @cached_for_a_class  # a state's cells are computed once: now, and again as "before" for the next change
@@ -76,20 +79,14 @@ def playground_views(
         ("weights", "3. Weights: softmax of each row", "weights", Scale("weights"), "weight", True, labels),
         ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),
     )
-    before = previous if _comparable(previous, state) else None
+    # New vectors make every view new, which the line under the views says in words, boxing nothing.
+    before = previous if previous is not None and same_vectors(previous, state) else None
     covers = covers or {}
     shown = [covered(_view(state, before, spec, font_size), covers.get(spec[0])) for spec in views]
     if "weights" in covers and choices:
         shown[2]["choices"] = list(choices)
     shown[2]["boxes"] = [list(mark) for mark in marks]
     return shown
-
-
-def _comparable(previous, state) -> bool:
-    """Whether the views before the last change are the same cells as now: the same tokens, sizes and source of
-    vectors (new vectors make every view new, which the line under the views says in words, boxing nothing)."""
-    same = ("labels", "d_v", "d_k", "source", "seed")
-    return previous is not None and all(getattr(previous, f) == getattr(state, f) for f in same)
 
 
 def reach_of_scores(result) -> float:
@@ -112,7 +109,7 @@ def scores_title(state) -> str:
 READING = (
     " Colours keep their scale while you toggle. Read a cell by hovering it, or tab to a view and use the arrow keys."
 )
-# On a touch-only screen (no hover, no keys): what a tap does there (attnviz/ui/attention_grid/view.js).
+# On a touch-only screen (no hover, no keys): what a tap does there (attnviz/component/view.js).
 TOUCH_READING = (
     " Colours keep their scale while you toggle. Tap a cell to read it; tap a row's label to make it the focus token."
 )
@@ -141,27 +138,22 @@ def playground_data(
     ``answer_line``: where a class answer stands, (words, tone), under the weights a student answers on.
     ``question``: a lesson's own question, said on the cover instead of predict mode's."""
     covered_ = bool(state.predict) and made is None
-    asking = predictions.PlaygroundQuestion(state, picks)
-    asked = "" if not covered_ else predictions.cover_asking(state, question) if question else asking.cover()
+    asked = "" if not covered_ else predictions.cover_asking(state, question) if question else None
+    if asked is None:  # predict mode's own question, asked on the cover
+        asked = predictions.PlaygroundQuestion(state, picks).cover()
     covers = {"weights": asked, "output": predictions.COVERED_OUTPUT} if covered_ else None
     marks = predictions.marked(state, None, picks) if covered_ else predictions.marked(made[1], made[0]) if made else []
-    views = playground_views(
-        state, previous, font_size=font_size, covers=covers, choices=predictions.choices(state, picks), marks=marks
-    )
-    if state.predict:
-        prompt = f"Predict first: {asked}" if question else predictions.prompt(state)
-        said = prompt if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
-    else:
-        said = describe_change(previous, state, views[2])
-    if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
-        said += " Boxed in orange: the cells the last change altered."
+    choices = predictions.choices(state, picks) if state.predict else []  # predict mode's buttons, only when it is on
+    views = playground_views(state, previous, font_size=font_size, covers=covers, choices=choices, marks=marks)
+    prompt = (f"Predict first: {asked}" if question else predictions.prompt(state)) if covered_ else ""
+    words = words_around(previous, state, views[2], made=made, prompt=prompt, boxed=any(v["changed"] for v in views))
     data = component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),
-        note="" if covered_ else example_note(state) or "",  # an example's note would give the answer away
-        warning=warning or fully_masked_message(state) or "",
-        caption=said + READING,
-        touch_caption=said + TOUCH_READING,
+        note=words.note,
+        warning=warning or words.warning,
+        caption=words.said + READING,
+        touch_caption=words.said + TOUCH_READING,
         height=height,
         font_size=font_size,
         columns=[1, 1],
@@ -169,3 +161,27 @@ def playground_data(
         lines={"weights": answer_line} if answer_line else None,
     )
     return data | {"lens": lens_of(views) if lens and not covered_ else None}
+
+
+def controls_of(playground, *, can_undo: bool) -> list[dict]:
+    """Each control of the table (attnviz.playground.controls) as the rail draws it, with its field's current value (a
+    tuple as a list) and its user text (token labels) made plain; then the actions (Undo, off when ``can_undo`` is
+    not)."""
+    shown = []
+    for control in CONTROLS.values():
+        spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
+        if control.kind == "range":
+            spec |= {"min": control.low, "max": control.high, "step": control.step}
+        elif control.options:  # a choice of its own options: shown by label, sent back as its value
+            spec |= {"options": list(control.options.values()), "values": list(control.options)}
+        elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
+            spec["options"] = [
+                plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
+            ]
+            spec |= {"values": list(range(len(spec["options"])))} if control.kind == "choice" else {}
+        value = getattr(playground, control.field)
+        shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
+    return shown + [
+        {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
+        for action, label in ACTIONS.items()
+    ]

@@ -1,10 +1,10 @@
 """What the attention-grid component is sent, whatever the host: a Streamlit page (attnviz.ui.attention_grid) or a
-notebook widget (attnviz.notebook). Plain Python, no Streamlit: views (attnviz.figures.matrix_view), the Playground's
-controls with their fields' values, and the words around the views, user text made plain."""
+notebook widget (attnviz.notebook). Plain Python, no Streamlit: views (attnviz.figures.matrix_view), the controls of a
+rail as a page gives them (the Playground's: attnviz.playground.views), and the words around the views, user text made
+plain. It knows no page's fields."""
 
 from __future__ import annotations
 
-from attnviz.classroom.controls import ACTIONS, CONTROLS
 from attnviz.core.text import plain
 from attnviz.figures.colours import CHANGED, FOCUS, MASKED_GREY
 
@@ -26,7 +26,7 @@ def component_data(
     touch_caption: str = "",
     lines: dict[str, tuple[str, str]] | None = None,
 ) -> dict:
-    """The component's data (read by attnviz/ui/attention_grid/instrument.js), user text made plain.
+    """The component's data (read by attnviz/component/instrument.js), user text made plain.
     ``labels_first``: the first view labels the rows every view shares (its labels get their own width);
     ``touch_caption``: the caption on a touch-only screen, where it differs; ``lines``: a line under a view, by the
     view's name: (its words, its tone: "ok", "warn" or "info"), where a student looks after a click on that view."""
@@ -45,30 +45,6 @@ def component_data(
         "enter": enter,
         "labels_first": labels_first,
     }
-
-
-def controls_of(playground, *, can_undo: bool) -> list[dict]:
-    """Each control of the table (attnviz.classroom.controls) as the rail draws it, with its field's current value (a
-    tuple as a list) and its user text (token labels) made plain; then the actions (Undo, off when ``can_undo`` is
-    not)."""
-    shown = []
-    for control in CONTROLS.values():
-        spec = {"kind": control.kind, "field": control.field, "label": control.label, "help": control.help}
-        if control.kind == "range":
-            spec |= {"min": control.low, "max": control.high, "step": control.step}
-        elif control.options:  # a choice of its own options: shown by label, sent back as its value
-            spec |= {"options": list(control.options.values()), "values": list(control.options)}
-        elif control.kind in ("toggles", "choice"):  # a chip per token; an option per position: token label
-            spec["options"] = [
-                plain(option) for option in (playground.tokens if control.kind == "toggles" else playground.labels)
-            ]
-            spec |= {"values": list(range(len(spec["options"])))} if control.kind == "choice" else {}
-        value = getattr(playground, control.field)
-        shown.append(spec | {"value": list(value) if isinstance(value, tuple) else value})
-    return shown + [
-        {"kind": "button", "field": action, "label": label, "disabled": not can_undo}
-        for action, label in ACTIONS.items()
-    ]
 
 
 def _line(line: tuple[str, str] | None) -> dict:

@@ -1,12 +1,15 @@
-"""The checks every value read from a share link passes: its JSON type, its range, valid text. Each raises
-AttnvizInputError with the part of a sentence that names what is wrong ("the seed must be a whole number ...")."""
+"""The checks a Playground field's value passes, whoever sent it (a control beside the views, a widget, a notebook
+trait, a share link): its type, its range, valid text. The link's own values (a page's settings, an imported head, a
+lesson's notes) use the same checks. Each raises AttnvizInputError with the part of a sentence that names what is
+wrong ("the seed must be a whole number ...")."""
 
 from __future__ import annotations
 
 import math
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
+from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MIN_TEMPERATURE, VALUE_LIMIT
+from attnviz.core.playground_state import PlaygroundState, example_options, sentence_within_limit
 
 
 def text(value, what: str) -> str:
@@ -67,3 +70,22 @@ def temperature(value) -> float:
             f"the temperature must be from {MIN_TEMPERATURE:g} to {MAX_TEMPERATURE:g}, not {number:g}."
         )
     return number
+
+
+def sentence_text(value, state=None) -> str:
+    return sentence_within_limit(text(value, "the sentence"))
+
+
+def size(value, state=None, *, what: str) -> int:
+    return whole(value, what, 1, MAX_DIM)
+
+
+def seed(value, state=None) -> int:
+    return whole(value, "the seed", 0, MAX_SEED)
+
+
+def example(value, state: PlaygroundState) -> str:
+    options = example_options(state)
+    if value not in options:
+        raise AttnvizInputError(f"the example must be one of {', '.join(options)}, not {str(value)[:40]!r}.")
+    return value

@@ -1,5 +1,5 @@
 // The views: one canvas each, kept across reruns, so a toggle repaints the cells in place and their colours glide to
-// the new values. Python (attnviz/figures/attention_grid.py) decides every number, text and colour position; this
+// the new values. Python (attnviz/playground/views.py) decides every number, text and colour position; this
 // module lays the views out, maps positions to colours, and answers hover, click and PNG.
 
 import { element, setIfNew, theme } from './dom.js';

@@ -1,5 +1,5 @@
 // The controls beside the views, drawn by the same component, so that a toggle redraws one element of the page. Each
-// control shows the value Python sent for its field (data.controls, built by attnviz/figures/grid_data.py) and
+// control shows the value Python sent for its field (data.controls, built by attnviz/component/data.py) and
 // reports a change as the event {control: field, value}; Python checks the value, makes the move and sends the new
 // state back. Every piece of text is set as text, never as markup.
 

@@ -31,7 +31,7 @@ function build(parentElement) {
   return { instrument, rail: new Rail(rail), warning, views, lens, caption, note };
 }
 
-// Draws ``data`` (attnviz/figures/grid_data.py) into ``parentElement``; ``send(event)`` tells the host what a control
+// Draws ``data`` (attnviz/component/data.py) into ``parentElement``; ``send(event)`` tells the host what a control
 // or a click chose, as one of {control, value} (a control of the rail, by the name Python gave it), {cell: {view, row,
 // col}} (a cell, or a row label with col null) or {guess: {view, row, col} or {choice}} (a click on a covered view).
 // What an event means is Python's to decide: this knows no page's fields.

@@ -1,5 +1,5 @@
-"""The Playground's session in Streamlit: the host of attnviz.classroom.session (plain Python, kept whole by
-attnviz.ui.state), and the Streamlit parts around it: the tables' typed cells, the widgets beside the tables, and
+"""The Playground's session in Streamlit: the host of attnviz.playground.session (plain Python, kept whole under this
+module's one key, ``PLAYGROUND``), and the Streamlit parts around it: the tables' typed cells, the widgets beside the tables, and
 what a move says on the page.
 
 - ``begin`` and ``take_typed_cells``: the router's steps on every run, before any page reads the state: the first
@@ -7,7 +7,7 @@ what a move says on the page.
 - ``set_playground`` (a move), ``set_up``, ``start_from`` (a share link), ``undo``, ``randomise_again``,
   ``on_views_event`` (the one handler of the views' controls and clicks): what changes the session;
 - ``current`` and ``playground``: getters, which never write;
-- ``playground_control``: how a widget beside the tables makes a move (the field's own, attnviz.classroom.controls).
+- ``playground_control``: how a widget beside the tables makes a move (the field's own, attnviz.playground.controls).
 """
 
 from __future__ import annotations
@@ -16,18 +16,21 @@ from collections.abc import Callable
 from random import SystemRandom
 from typing import Any
 
-from attnviz.classroom.controls import set_field
-from attnviz.classroom.session import Session, tables_differ
+import streamlit as st
+
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons.playground import dropped_line
+from attnviz.playground.controls import set_field
+from attnviz.playground.session import Session, tables_differ
 from attnviz.ui import state as store
 from attnviz.ui.editors import typed_cells
-from attnviz.ui.state import confirm, control_key, name_voter, renew_tables, say, table_key
+from attnviz.ui.state import CONTROL, confirm, control_key, name_voter, renew_tables, say, table_key
 
 # How a Playground widget's value becomes a field's value as sent. A value that fails here is stale (from before the
-# widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.classroom.controls checks it.
+# widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.playground.controls checks it.
+PLAYGROUND = "playground"  # the session's one key in st.session_state: state, undo, predictions
 _seeds = SystemRandom()  # Randomise's new seeds
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
@@ -38,7 +41,13 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
 
 
 def current() -> Session:
-    return store.playground_session()
+    """The Playground's session (a fresh one, on the first screen, before the router's first step keeps it)."""
+    return st.session_state.get(PLAYGROUND) or Session()
+
+
+def keep(session: Session) -> None:
+    """Keeps ``session`` whole under the one key: no more than this (``_keep`` shows a move too)."""
+    st.session_state[PLAYGROUND] = session
 
 
 def playground() -> PlaygroundState:
@@ -50,7 +59,7 @@ def playground() -> PlaygroundState:
 def begin() -> None:
     """The router's first step on a session's first run: the Playground starts on its first screen (a share link,
     opened next, replaces it)."""
-    store.keep_playground_session(current())
+    keep(current())
     name_voter()
 
 
@@ -83,7 +92,7 @@ def set_playground(state: PlaygroundState, *messages: str | None) -> None:
 
 
 def set_up(state: PlaygroundState) -> None:
-    """A challenge's starting state: a move, compared with nothing (attnviz.classroom.session.Session.set_up)."""
+    """A challenge's starting state: a move, compared with nothing (attnviz.playground.session.Session.set_up)."""
     _keep(current().set_up(state))
 
 
@@ -108,7 +117,7 @@ def randomise_again() -> None:
 
 def on_views_event(event) -> None:
     """The views' one callback: a control's change, a click on a cell or a row label, or a prediction, as the browser
-    sent it, made a move by the session's one handler (attnviz.classroom.session.Session.apply)."""
+    sent it, made a move by the session's one handler (attnviz.playground.session.Session.apply)."""
     _keep(current().apply(event))
 
 
@@ -127,13 +136,22 @@ def _keep(after: Session, *, typed: bool = False) -> None:
     afresh if their data changed other than by typing (``typed``: the tables already show it, and a redraw would drop
     a cell being typed), and what the move said is said."""
     before = current()
-    store.keep_playground_session(after)
+    keep(after)
     if not typed and tables_differ(before.state, after.state):
         renew_tables()
-    store.show_in_widgets(after.state)
+    _show_in_widgets(after.state)
     say(*after.said.warnings)
     if after.said.confirmation:
         confirm(after.said.confirmation)
+
+
+def _show_in_widgets(playground: PlaygroundState) -> None:
+    """Every Playground widget drawn so far shows ``playground``'s value of its field on the next draw. Only what moved
+    is set: a widget already drawn this run stays untouched."""
+    for key in [k for k in st.session_state if str(k).startswith(CONTROL)]:
+        value = getattr(playground, key[len(CONTROL) :])
+        if st.session_state[key] != value:
+            st.session_state[key] = value
 
 
 def playground_control(field: str) -> dict:
@@ -162,4 +180,4 @@ def _on_control(field: str) -> None:
 
 def note_full_run() -> None:
     """Called by the Playground on every full run, before its views: what is drawn outside them shows this state."""
-    store.keep_playground_session(current().drawn())
+    keep(current().drawn())

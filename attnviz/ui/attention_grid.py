@@ -1,10 +1,9 @@
 """The one way a page draws a matrix: one Streamlit v2 component, given cell models (attnviz.figures.matrix_view) and,
 on the Playground, the controls beside them (``show_views``); elsewhere the views alone (``show_matrices``). It knows
 no page's fields: every choice in it comes back as the one trigger "event", which is handed to the page's own
-handler. Its browser side is ES modules beside this file (index.js each views element's entry, which meets the
-page's one instrument that shared.js brings; instrument.js the instrument; view.js, paint.js, layout.js, colour.js,
-reader.js the views; rail.js the controls; dom.js; grid.css), joined into scripts by attnviz.figures.grid_bundle; a
-notebook is the other host (widget.js, attnviz.notebook).
+handler. This is the component's Streamlit host; the component itself, without Streamlit, is attnviz.component (its
+ES modules: index.js each views element's entry, which meets the page's one instrument that shared.js brings; joined
+into scripts by attnviz.component.bundle); a notebook is the other host (widget.js, attnviz.notebook.host).
 
 Why one component: a toggle reruns the views' fragment, and Streamlit's frontend redraws every element the fragment
 sends; drawn here rather than as Streamlit widgets, a toggle redraws one element. The views keep one canvas each
@@ -16,24 +15,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from attnviz.figures.grid_bundle import bundle
-from attnviz.figures.grid_data import component_data
+from attnviz.component.bundle import GRID, bundle
+from attnviz.component.data import component_data
 from attnviz.ui.state import widget_value
 
-_HERE = Path(__file__).parent
-# The ES modules beside this file, joined into the one script a component takes: the instrument and its styles in one
+# The component's ES modules (attnviz/component), joined into the one script a component takes: the instrument and its styles in one
 # element the router draws once a page (shared.js), and each views element with a script of its own of under 2 kB
 # (index.js). Streamlit sends a component's script in every message that draws it: a click redraws the views, and
 # Multi-head draws six (bench/README.md).
 _SHARED = st.components.v2.component(
     "attnviz_views_shared",
     js=bundle(entry="shared.js"),
-    css=(_HERE / "grid.css").read_text(encoding="utf-8"),
+    css=(GRID / "grid.css").read_text(encoding="utf-8"),
     isolate_styles=False,  # the views take the page's font and theme colours, and the styles reach every views element
 )
 _COMPONENT = st.components.v2.component("attnviz_attention_views", js=bundle(), isolate_styles=False)
@@ -46,7 +43,7 @@ def share_the_instrument() -> None:
 
 
 def show_views(key: str, data: dict, on_event: Callable[[Any], None] | None = None) -> None:
-    """Draws ``data`` (attnviz.figures.grid_data: views, and controls if any) under ``key``. ``on_event`` is called
+    """Draws ``data`` (attnviz.component.data: views, and controls if any) under ``key``. ``on_event`` is called
     with what the browser sent (``sent_event``) after a control's change or a click."""
     # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to
     # send, and key-sorted, to hash it), which costs the server under a class's load (bench/README.md, issue 27).

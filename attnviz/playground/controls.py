@@ -11,19 +11,16 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from attnviz.classroom import link_values
-from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_DIM, MAX_SEED, MAX_TEMPERATURE, MIN_TEMPERATURE
+from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
 from attnviz.core.playground_state import (
     PlaygroundState,
-    example_options,
     load_example,
     randomise,
-    sentence_within_limit,
     set_dim,
     set_sentence,
 )
 from attnviz.lessons import predictions
+from attnviz.playground import fields
 
 
 @dataclass(frozen=True)
@@ -56,21 +53,21 @@ CONTROLS: dict[str, Control] = {
             "check",
             "Causal mask",
             "Each token sees only itself and earlier ones.",
-            lambda value, n: link_values.boolean(value, "the causal setting"),
+            lambda value, n: fields.boolean(value, "the causal setting"),
         ),
         Control(
             "scale",
             "check",
             "Scale by 1/√d_k",
             "Divide every score by √d_k.",
-            lambda value, n: link_values.boolean(value, "the scaling setting"),
+            lambda value, n: fields.boolean(value, "the scaling setting"),
         ),
         Control(
             "temperature",
             "range",
             "Temperature τ",
             "Scores are divided by τ: below 1 sharpens the softmax, above 1 flattens it.",
-            lambda value, n: link_values.temperature(value),
+            lambda value, n: fields.temperature(value),
             low=MIN_TEMPERATURE,
             high=MAX_TEMPERATURE,
             step=0.05,
@@ -80,14 +77,14 @@ CONTROLS: dict[str, Control] = {
             "toggles",
             "Block keys (padding mask)",
             "A blocked key gets weight 0 from every query. Click a token to block it, again to unblock.",
-            link_values.blocked_keys,
+            fields.blocked_keys,
         ),
         Control(
             "focus",
             "choice",
             "Focus token (query)",
             "Its row is outlined in every view. Clicking a cell or a row label of a view also chooses its row.",
-            lambda value, n: link_values.whole(value, "the focus token", 0, n - 1),
+            lambda value, n: fields.whole(value, "the focus token", 0, n - 1),
         ),
     )
 }
@@ -101,33 +98,14 @@ class Setting:
     move: Callable[[PlaygroundState, Any], PlaygroundState | tuple[PlaygroundState, str | None]]
 
 
-def sentence_text(value, state=None) -> str:
-    return sentence_within_limit(link_values.text(value, "the sentence"))
-
-
-def size(value, state=None, *, what: str) -> int:
-    return link_values.whole(value, what, 1, MAX_DIM)
-
-
-def seed(value, state=None) -> int:
-    return link_values.whole(value, "the seed", 0, MAX_SEED)
-
-
-def _example(value, state: PlaygroundState) -> str:
-    options = example_options(state)
-    if value not in options:
-        raise AttnvizInputError(f"the example must be one of {', '.join(options)}, not {str(value)[:40]!r}.")
-    return value
-
-
 SETTINGS: dict[str, Setting] = {
     setting.field: setting
     for setting in (
-        Setting("seed", seed, randomise),
-        Setting("example", _example, load_example),
-        Setting("sentence", sentence_text, set_sentence),
-        Setting("d_k", partial(size, what="d_k (the query and key size)"), partial(set_dim, which="d_k")),
-        Setting("d_v", partial(size, what="d_v (the value size)"), partial(set_dim, which="d_v")),
+        Setting("seed", fields.seed, randomise),
+        Setting("example", fields.example, load_example),
+        Setting("sentence", fields.sentence_text, set_sentence),
+        Setting("d_k", partial(fields.size, what="d_k (the query and key size)"), partial(set_dim, which="d_k")),
+        Setting("d_v", partial(fields.size, what="d_v (the value size)"), partial(set_dim, which="d_v")),
     )
 }
 
@@ -136,13 +114,13 @@ def set_field(state: PlaygroundState, field: str, value) -> tuple[PlaygroundStat
     """The state with ``field`` set from ``value`` as any host sent it, by the field's check and move, and what to
     say (or None). AttnvizInputError, in words for a student, if the check refuses the value."""
     if field in CONTROLS:
-        return set_control(state, field, value), None
+        return _set_control(state, field, value), None
     setting = SETTINGS[field]
     new = setting.move(state, setting.check(value, state))
     return new if isinstance(new, tuple) else (new, None)
 
 
-def set_control(state, field: str, value):
+def _set_control(state, field: str, value):
     """The state with ``field`` set from ``value`` as a control sent it (checked by the field's control; blocked keys
     kept sorted), whichever host sent it. AttnvizInputError, in words for a student, if the value fails."""
     checked = CONTROLS[field].check(value, state.n)

@@ -4,7 +4,7 @@ and the guided pages', by question: attnviz.lessons.questions) and the mask ques
 around the views was last drawn from. Immutable: every move returns a new session.
 
 ``apply(event)`` is the one way a control beside the views or a click on them becomes a move. An event is what the
-views component sends (attnviz/ui/attention_grid): ``{"control": field or action, "value": v}``, ``{"cell": {"view",
+views component sends (attnviz/component): ``{"control": field or action, "value": v}``, ``{"cell": {"view",
 "row", "col"}}`` (a cell or a row label: its row becomes the focus), or ``{"guess": {...}}`` (a click on a covered
 view). Anything else changes nothing; a value its control refuses changes nothing, and says why (``Said.refused``).
 """
@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from attnviz.classroom.controls import ACTIONS, CONTROLS, set_control
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_UNDO
-from attnviz.core.playground_state import PlaygroundState
+from attnviz.core.playground_state import PlaygroundState, same_vectors
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.lessons.questions import Answers
-
-TABLE_DATA = ("sentence", "source", "seed", "d_k", "d_v", "model_tokens")  # fields whose change redraws the tables
+from attnviz.playground.controls import ACTIONS, CONTROLS, set_field
 
 
 @dataclass(frozen=True)
@@ -93,7 +91,7 @@ class Session:
         if name not in CONTROLS:
             return replace(self, said=Said())
         try:
-            return self.moved(set_control(self.state, name, value))
+            return self.moved(*set_field(self.state, name, value))
         except AttnvizInputError as error:  # the state kept
             return replace(self.moved(self.state), said=Said(refused=str(error)))
 
@@ -149,9 +147,9 @@ class Session:
         if drawn is None or drawn == self.state:
             return False
         said = bool(self.said.warnings or self.said.confirmation)
-        return open_tab_follows_views or tables_differ(drawn, self.state) or said
+        return open_tab_follows_views or tables_differ(drawn, self.state) or drawn.sentence != self.state.sentence or said
 
 
 def tables_differ(old: PlaygroundState, new: PlaygroundState) -> bool:
     """Whether the Q, K and V tables' data differ other than by the user's typing (which the tables already show)."""
-    return any(getattr(old, f) != getattr(new, f) for f in TABLE_DATA) or not set(old.edits) <= set(new.edits)
+    return not same_vectors(old, new) or not set(old.edits) <= set(new.edits)
