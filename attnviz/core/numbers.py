@@ -78,6 +78,12 @@ def format_cells(values, *, weights: bool) -> list[str]:
     return labels
 
 
+def cell_name(matrix: str, row: int, col: int, token: str | None = None) -> str:
+    """The one way a cell is named in words: ``Q[10: amazing, dimension 2]`` (row from 0 as the tables count tokens,
+    dimension from 1 as their headings do); ``X[3, dimension 2]`` where the row has no token."""
+    return f"{matrix}[{row}{f': {token}' if token is not None else ''}, dimension {col + 1}]"
+
+
 def format_vector(values, *, digits: int = 4) -> str:
     return "[" + ", ".join(format_numbers(values, digits=digits)) + "]"
 

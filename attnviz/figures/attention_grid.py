@@ -15,7 +15,7 @@ from attnviz.figures.grid_data import component_data, controls_of
 from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
 from attnviz.lessons import predictions
-from attnviz.lessons.playground import describe_change, example_note, fully_masked_message
+from attnviz.lessons.playground import boxes_line, describe_change, example_note, fully_masked_message
 
 
 @cached_for_a_class  # a state's cells are computed once: now, and again as "before" for the next change
@@ -153,8 +153,7 @@ def playground_data(
         said = prompt if covered_ else predictions.PlaygroundQuestion(made[1]).reveal(made[0])
     else:
         said = describe_change(previous, state, views[2])
-    if any(view["changed"] for view in views) and "boxed in orange" not in said:  # a box is never left unexplained
-        said += " Boxed in orange: the cells the last change altered."
+    said += boxes_line(views, said)  # a box is never left unexplained, and the words name the views that have them
     data = component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),

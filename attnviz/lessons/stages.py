@@ -15,7 +15,7 @@ from functools import partial
 import numpy as np
 
 from attnviz.core import AttentionResult, attention, causal_mask, project
-from attnviz.core.numbers import format_number
+from attnviz.core.numbers import format_cells, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.scaling import scale_explanation
@@ -160,21 +160,13 @@ def _scores(w: Walkthrough) -> Stage:
 
 def _scale(w: Walkthrough) -> Stage:
     r = w.result
-    divides = not math.isclose(r.scale_factor, 1.0, rel_tol=1e-12)
+    shown = [np.array(format_cells(m, weights=False)).reshape(m.shape) for m in (r.scores, r.scaled)]
+    changed = shown[0] != shown[1]  # the cells whose digits a reader sees change (0.00 ÷ 1.414 is still 0.00)
     panels = (
         w.scores_panel("Before: S", r.scores),
-        w.scores_panel(
-            f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=np.full(r.scaled.shape, divides)
-        ),
+        w.scores_panel(f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=changed),
     )
-    if not divides:
-        caption = "No cell changed: dividing by 1 leaves every score as it was, so both pictures are the same."
-    else:
-        paler = "paler" if r.scale_factor > 1 else "stronger"
-        caption = (
-            f"Every cell changed: each score was divided by {format_number(r.scale_factor)}. Both pictures share one "
-            f"colour scale, so the {paler} colours on the right are the change."
-        )
+    caption = scale_caption(r.scale_factor, changed)
     explanation = scale_explanation(scale=w.state.scale, d_k=w.d_k, temperature=w.state.temperature)
     return _stage(
         "scale",
@@ -182,6 +174,24 @@ def _scale(w: Walkthrough) -> Stage:
         explanation,
         caption,
         partial(scale_formula, r, d_k=w.d_k, scale=w.state.scale, temperature=w.state.temperature),
+    )
+
+
+def scale_caption(factor: float, changed: np.ndarray) -> str:
+    """What dividing by ``factor`` did to the cells as shown: ``changed`` (bool) the cells whose digits moved."""
+    count, total = int(changed.sum()), changed.size
+    if math.isclose(factor, 1.0, rel_tol=1e-12):
+        return "No cell changed: dividing by 1 leaves every score as it was, so both pictures are the same."
+    divided = f"each score was divided by {format_number(factor)}"
+    if count == 0:
+        return f"No cell's digits changed: {divided}, and every score is small enough to show the same digits after."
+    paler = "paler" if factor > 1 else "stronger"
+    colours = f"Both pictures share one colour scale, so the {paler} colours on the right are the change."
+    if count == total:
+        return f"Every cell changed: {divided}. {colours}"
+    return (
+        f"{count} of {total} cells changed: {divided}; the other {total - count} show the same digits before and "
+        f"after. {colours}"
     )
 
 

@@ -174,6 +174,12 @@ def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxe
     data = playground_data(new, old, made, font_size=13, height=250, can_undo=True)
     boxed = [view["name"] for view in data["views"] if view["changed"]]
     assert not boxed or "boxed in orange" in data["caption"].lower(), (boxed, data["caption"])
+    numbers = {["scores", "scaled", "weights", "output"].index(name) + 1 for name in boxed}
+    named = re.search(r"Boxed in orange in views? ([\d, and]+):", data["caption"])
+    said = {int(d) for d in re.findall(r"\d", named[1])} if named else set()
+    if "(boxed in orange)" in data["caption"]:  # the weights' boxes, said with the weights
+        said.add(3)
+    assert said == numbers, (boxed, data["caption"])  # issue 51: view 2's boxes were said as if they were view 3's
 
 
 def drawn(view: dict, row: int, col: int) -> str:

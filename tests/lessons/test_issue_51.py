@@ -1,0 +1,58 @@
+"""Issue 51's sentences, each in the state a student found it wrong in: one test an item, each failing on 6574be3."""
+
+from dataclasses import replace
+
+import numpy as np
+
+from attnviz.core.playground_state import PlaygroundState, import_head, load_example, set_dim
+from attnviz.figures.attention_grid import playground_data, playground_views
+from attnviz.lessons.playground import describe_change, dropped_line, example_note, undone_line
+from attnviz.lessons.stages import walkthrough
+
+MOVIE = load_example(PlaygroundState(), "movie_negation")
+
+
+def stage(state: PlaygroundState, key: str):
+    return next(s for s in walkthrough(state).stages if s.key == key)
+
+
+def test_2_the_scale_stage_counts_only_the_cells_whose_digits_changed():
+    caption = stage(MOVIE, "scale").caption  # 135 of 144 scores are 0.00 before and after ÷ 1.414
+    assert caption.startswith("9 of 144 cells changed: each score was divided by 1.414; the other 135 show the same")
+    assert "Every cell" not in caption
+    assert int(stage(MOVIE, "scale").panels[-1].changed.sum()) == 9  # and only those are boxed
+
+
+def test_4_undo_after_switching_the_question_says_the_question_came_back():
+    asked = replace(MOVIE, predict="most")
+    said = undone_line(replace(asked, predict="sharper"), asked)
+    assert said == "Undone: the question “Which key gets the most weight?” is back."
+    assert undone_line(asked, MOVIE) == "Undone: predict mode is off again."
+
+
+def test_5_the_boxes_are_said_in_the_view_that_has_them():
+    causal = replace(MOVIE, causal=True)
+    caption = playground_data(causal, MOVIE, None, font_size=13, height=250, can_undo=True)["caption"]
+    assert "too many to box" in caption and "Boxed in orange in view 2: the cells the last change altered" in caption
+    assert "Boxed in orange:" not in caption
+
+
+def test_16_a_uniform_row_names_no_ranking():
+    flat = set_dim(MOVIE, 1, which="d_k")  # every score 0: "good" puts 1/12 on each key
+    note = example_note(flat)
+    assert note.endswith("Now “good” puts the same weight, 0.08, on each of the 12 keys it may see."), note
+    assert "“The”" not in note
+
+
+def test_18_a_dropped_cell_is_named_as_everywhere_else():
+    typed = replace(MOVIE, edits=((("Q", 10, 1), 1.0),))
+    said = dropped_line(typed, set_dim(typed, 1, which="d_k"))
+    assert said == "Gone with this change: 1 typed cell (Q[10: amazing, dimension 2]). Undo brings it back."
+
+
+def test_19_opening_a_real_head_says_the_vectors_are_new():
+    rng = np.random.default_rng(0)
+    Q, K, V = (rng.standard_normal((4, 8)).astype(np.float32) for _ in range(3))
+    head = import_head(MOVIE, ("[CLS]", "a", "dog", "[SEP]"), Q, K, V, causal=False, title="a head", sentence="a dog")
+    said = describe_change(MOVIE, head, playground_views(head, MOVIE)[2])
+    assert said.startswith("New vectors: a model's own Q, K and V for its tokens") and "New words" not in said
