@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attnviz.lessons.challenges import CHALLENGES
+from attnviz.lessons.challenges import CHALLENGES, INTRODUCTION
 from attnviz.pages import page_named
 from attnviz.ui import state
 from attnviz.ui.challenges import open_challenge, progress_line
@@ -14,11 +14,7 @@ through_the_router()  # a fresh server's first visit to this address: through ap
 PAGE = "challenges"
 
 st.title("Challenges")
-st.markdown(
-    "Each challenge is a goal on a page: reach it by moving that page's controls or typing numbers. The page checks "
-    "the goal from its own numbers as you go. **Check** gives a hint when you are not there yet; **Show me** plays "
-    "a solution one move at a time (Undo takes the Playground's moves back). Your progress travels in the share link."
-)
+st.markdown(INTRODUCTION)
 st.markdown(f"**{progress_line()}**")
 solved = state.solved_challenges()
 for page in dict.fromkeys(challenge.page for challenge in CHALLENGES.values()):

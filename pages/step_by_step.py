@@ -9,10 +9,9 @@ from functools import partial
 import streamlit as st
 
 from attnviz.core.limits import MAX_D_MODEL
-from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
-from attnviz.lessons.stages import walkthrough
+from attnviz.lessons.stages import introduction, walkthrough
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps
@@ -36,12 +35,7 @@ heading, intro = st.columns([1.35, 3.35], vertical_alignment="center")
 heading.title("Step by step")
 sentence = playground.sentence
 quoted = sentence if len(sentence) <= SENTENCE_SHOWN else sentence[: SENTENCE_SHOWN - 1] + "…"
-intro.markdown(
-    f"The **Playground's** “{literal(quoted)}” ({playground.n} tokens, d_k = {playground.d_k}, "
-    f"{'causal' if playground.causal else 'no'} mask, scaling {'on' if playground.scale else 'off'}, "
-    f"τ = {format_number(playground.temperature)}), one stage at a time. The Scale and Mask stages switch "
-    "their setting beside the pictures; the Playground keeps it."
-)
+intro.markdown(introduction(playground, literal(quoted)))
 
 
 def move(keys: list[str], by: int) -> None:

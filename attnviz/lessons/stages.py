@@ -277,6 +277,30 @@ def _output(w: Walkthrough) -> Stage:
     return _stage("output", panels, explanation, caption, partial(output_formula, r, w.V))
 
 
+def setup_words(state: PlaygroundState) -> str:
+    """The Playground's settings as Step by step's introduction says them: every one that shapes the numbers, the
+    blocked keys included, by position ("12 tokens, d_k = 2, causal mask, key 3 blocked, scaling on, τ = 1")."""
+    mask = "causal mask" if state.causal else "no causal mask"
+    keys = state.blocked_keys
+    if keys:
+        named = ", ".join(map(str, keys))  # positions only: markdown, and no user text in it
+        mask += f", key{'s' if len(keys) > 1 else ''} {named} blocked"
+    elif not state.causal:
+        mask = "no mask"
+    return (
+        f"{state.n} tokens, d_k = {state.d_k}, {mask}, scaling {'on' if state.scale else 'off'}, "
+        f"τ = {format_number(state.temperature)}"
+    )
+
+
+def introduction(state: PlaygroundState, quoted: str) -> str:
+    """Step by step's first sentence; ``quoted`` is the sentence as markdown shows it (escaped by the page)."""
+    return (
+        f"The **Playground's** “{quoted}” ({setup_words(state)}), one stage at a time. The Scale and Mask stages "
+        "switch their setting beside the pictures; the Playground keeps it."
+    )
+
+
 def walkthrough(state: PlaygroundState, *, from_embeddings: bool = False, d_model: int = 4) -> Walkthrough:
     """The Playground's attention pass as stages. With ``from_embeddings`` Q, K and V are made by projecting
     random embeddings (seeded by the Playground's seed) instead of being the Playground's own vectors."""

@@ -56,3 +56,19 @@ def test_19_opening_a_real_head_says_the_vectors_are_new():
     head = import_head(MOVIE, ("[CLS]", "a", "dog", "[SEP]"), Q, K, V, causal=False, title="a head", sentence="a dog")
     said = describe_change(MOVIE, head, playground_views(head, MOVIE)[2])
     assert said.startswith("New vectors: a model's own Q, K and V for its tokens") and "New words" not in said
+
+
+def test_13_show_me_says_which_dimension_of_the_other_keys():
+    from attnviz.lessons.challenges import CHALLENGES
+
+    said = " ".join(words for c in CHALLENGES.values() for words, _ in c.solution(c.start()))
+    assert "keys' it may see" not in said and "0 into the first dimension of the other keys it may see" in said
+
+
+def test_14_step_by_step_says_the_blocked_keys():
+    from attnviz.lessons.stages import introduction
+
+    said = introduction(replace(MOVIE, blocked_keys=(3,)), "quoted")
+    assert "(12 tokens, d_k = 2, no causal mask, key 3 blocked, scaling on, τ = 1)" in said and "no mask" not in said
+    assert "(12 tokens, d_k = 2, no mask, scaling on, τ = 1)" in introduction(MOVIE, "quoted")
+    assert "causal mask, keys 1, 3 blocked" in introduction(replace(MOVIE, causal=True, blocked_keys=(1, 3)), "")
