@@ -43,7 +43,7 @@ st.caption(
 
 # ----------------------------------------------------------------------------- 2. query and keys
 st.header("2. The query and the keys")
-st.markdown(geo.pronoun_self_text())
+why_not_itself = st.empty()  # said once the query and keys below are read
 key_names = geo.PRONOUN_KEY_LABELS
 defaults = (
     {"query": geo.PRONOUN_QUERY}
@@ -66,6 +66,7 @@ values = [
 
 with explained_errors():
     result = geo.attend_2d(query, keys, values)
+why_not_itself.markdown(geo.pronoun_self_text(query, keys))
 arrows, numbers = st.columns([3, 2])
 with arrows:
     show_chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")

@@ -219,14 +219,26 @@ def magnitude_sentences(result: GeometryResult, key_labels) -> list[str]:
 NO_MAGNITUDE_WIN = "With the current vectors, no key outscores a better-aligned key by being longer."
 
 
-def pronoun_self_text() -> str:
-    """Why "it" is not among its own keys (and why the Playground's example blocks it), with the example's numbers."""
+def pronoun_self_text(query=PRONOUN_QUERY, keys=PRONOUN_KEYS) -> str:
+    """Why "it" is not among its own keys (and why the Playground's example blocks it), with the live ``query`` and
+    ``keys`` (the page's inputs): its own key is the example's, which the page does not let a student change."""
     own_key = tuple(_PRONOUN.K[3])
-    twin = next(name for name, key in zip(PRONOUN_KEY_LABELS, PRONOUN_KEYS, strict=True) if key == own_key)
+    own = float(np.dot(query, own_key))
+    twins = [name for name, key in zip(PRONOUN_KEY_LABELS, keys, strict=True) if tuple(key) == own_key]
+    if twins:
+        same = f"is the same as the key of “{twins[0]}”"
+        then = f"tie with “{twins[0]}”, taking as much weight"
+    else:
+        same = "matches no key here (in the example it is the key of “animal”)"
+        rivals = [float(np.dot(query, key)) for key in keys]
+        then = (
+            "outscore every key here" if own > max(rivals) else "tie with the best key here" if own == max(rivals)
+            else "be one more key competing for its weight"
+        )  # fmt: skip
     return (
         f"“{PRONOUN_QUERY_LABEL}” itself is not a key: the question is which other word it stands for, and its own "
-        f"key, {format_vector(own_key, digits=6)}, is the same as the key of “{twin}”, so it would score "
-        f"{format_number(np.dot(PRONOUN_QUERY, own_key))} against itself, tie with “{twin}” and take as much weight. "
+        f"key, {format_vector(own_key, digits=6)}, {same}, so with the query {format_vector(query, digits=6)} it "
+        f"would score {format_number(own)} against itself and {then}. "
         f"The Playground's example blocks key “{PRONOUN_QUERY_LABEL}” for the same reason."
     )
 

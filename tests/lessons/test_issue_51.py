@@ -72,3 +72,13 @@ def test_14_step_by_step_says_the_blocked_keys():
     assert "(12 tokens, d_k = 2, no causal mask, key 3 blocked, scaling on, τ = 1)" in said and "no mask" not in said
     assert "(12 tokens, d_k = 2, no mask, scaling on, τ = 1)" in introduction(MOVIE, "quoted")
     assert "causal mask, keys 1, 3 blocked" in introduction(replace(MOVIE, causal=True, blocked_keys=(1, 3)), "")
+
+
+def test_6_its_own_key_scores_against_the_query_as_it_is_now():
+    from attnviz.lessons.geometry import PRONOUN_KEYS, pronoun_self_text
+
+    said = pronoun_self_text((1.0, 2.0), PRONOUN_KEYS)  # [1, 2]·[3, 1] = 5, not the example's 10
+    assert "with the query [1, 2] it would score 5 against itself" in said and "score 10" not in said
+    assert "tie with “animal”" in said
+    moved = pronoun_self_text((3.0, 1.0), ((0.0, 1.0), *PRONOUN_KEYS[1:]))  # animal's key changed: no twin any more
+    assert "matches no key here" in moved and "tie with “animal”" not in moved and "score 10" in moved
