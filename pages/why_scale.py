@@ -39,14 +39,10 @@ spread, softmax = st.columns(2, gap="medium")
 with spread:
     st.subheader("1. The spread of the scores")
     show_chart(figs.variance_plot(curve, d_k, height=340), key="why_variance")
-    at_dk = scaling.position(curve.dims, d_k)
+    (raw_label, raw), (scaled_label, scaled) = scaling.variance_readings(curve, d_k)
     left, right = st.columns(2)
-    left.metric(
-        f"Var(q·k) at d_k = {d_k}",
-        format_fixed(curve.raw[at_dk]),
-        help=f"Measured over {scaling.N_PAIRS:,} random (q, k) pairs.",
-    )
-    right.metric(f"Var(q·k / √d_k) at d_k = {d_k}", format_fixed(curve.scaled[at_dk], decimals=3))
+    left.metric(raw_label, raw, help=f"Measured over {scaling.N_PAIRS:,} random (q, k) pairs.")
+    right.metric(scaled_label, scaled)
     st.caption("Both axes are logarithmic, so 'grows like d_k' is the dashed diagonal.")
     st.markdown(
         "Take a query and a key with d_k dimensions each (the number of dimensions d_k counts the numbers in a vector; "
@@ -65,7 +61,7 @@ with softmax:
     unscaled, scaled = st.columns(2)  # a row of its own, so a reader meets the four in this order
     unscaled.metric("largest weight, unscaled", format_fixed(curves.max_raw[at_dk], decimals=3))
     scaled.metric("largest weight, scaled", format_fixed(curves.max_scaled[at_dk], decimals=3))
-    st.caption(f"Averaged over all {n_tokens} query rows of one random Q and K at each d_k.")
+    st.caption(scaling.rows_caption(n_tokens))
     st.markdown(scaling.one_hot_text(d_k, n_tokens=n_tokens, seed=int(seed)))  # what the d_k challenge counts
     st.markdown(
         "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the "
@@ -79,6 +75,6 @@ with softmax:
 
 st.subheader("One row, side by side")
 show_chart(figs.row_weights_bars(row, d_k), key="why_row")
-st.markdown(scaling.row_text(row))
+st.markdown(scaling.row_text(row, d_k))
 
 share_link_box(PAGE)

@@ -142,12 +142,33 @@ def uniform_text(n_tokens: int) -> str:
     return f"log₂ {n_tokens} = {format_fixed(float(np.log2(n_tokens)))} bits"
 
 
-def row_text(row: OneRow) -> str:
+def row_text(row: OneRow, d_k: int) -> str:
+    """Query 0's largest weight both ways, and where the slider can go from ``d_k`` (never "up" at its maximum)."""
+    slide = (
+        "Slide d_k up and watch the unscaled row collapse onto one key."
+        if d_k < MAX_LESSON_DK
+        else f"d_k = {d_k} is the slider's largest: slide it down and watch the unscaled row spread out again."
+    )
     return (
         f"Unscaled, query 0's largest weight is **{format_fixed(row.raw_weights.max(), decimals=3)}**; scaled, it is "
-        f"**{format_fixed(row.scaled_weights.max(), decimals=3)}**. Slide d_k up and watch the unscaled row collapse "
-        "onto one key."
+        f"**{format_fixed(row.scaled_weights.max(), decimals=3)}**. {slide}"
     )
+
+
+def variance_readings(curve: VarianceCurve, d_k: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two variances at ``d_k`` as (label, value), to the same digits: at d_k = 1 dividing by √1 changes nothing,
+    and the two read the same."""
+    at = position(curve.dims, d_k)
+    return (
+        (f"Var(q·k) at d_k = {d_k}", format_fixed(curve.raw[at], decimals=3)),
+        (f"Var(q·k / √d_k) at d_k = {d_k}", format_fixed(curve.scaled[at], decimals=3)),
+    )
+
+
+def rows_caption(n_tokens: int) -> str:
+    """What the softmax numbers average over: "both" rows of two, "all n" of more."""
+    rows = "both query rows" if n_tokens == 2 else f"all {n_tokens} query rows"
+    return f"Averaged over {rows} of one random Q and K at each d_k."
 
 
 # ----------------------------------------------------------------------------- the divisor in words (Step by step)
