@@ -121,7 +121,7 @@ with overview_column:  # filled last: while the head up close asks, its small ma
         enter="Enter chooses this head.",
     )
     st.caption(
-        words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(stats.labels())
+        words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(words.shown_labels(stats))
     )
     overview_for_readers(stats)
 with lines:

@@ -9,7 +9,7 @@ from pathlib import PurePath
 import numpy as np
 
 from attnviz.core.limits import MAX_USER_MODEL_PARAMETERS
-from attnviz.models.stats import HeadStatistics
+from attnviz.models.stats import LABEL_THRESHOLD, HeadStatistics
 
 OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each head's small map gets an equal share
 # What each measured label says a head mostly does (HeadStatistics.labels), for the page and the hover.
@@ -114,18 +114,35 @@ def head_name(layer: int, head: int) -> str:
     return f"Layer {layer + 1}, head {head + 1}"
 
 
+def _parts(stats: HeadStatistics, at: tuple) -> list[float]:
+    return [stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]]
+
+
+def shown_labels(stats: HeadStatistics) -> np.ndarray:
+    """Per head, the pattern its shown percentages give it (HeadStatistics.labels' rule on the whole percentages a
+    reader sees, so two heads both shown at 50% get one verdict): the largest of sinks, itself, previous, next that
+    shows at least half, else "" (spreads)."""
+    labels = np.full(stats.sinks.shape, "", dtype=object)
+    for at in np.ndindex(stats.sinks.shape):
+        sinks, itself, previous, after, _ = percents(_parts(stats, at))
+        shown = {"previous token": previous, "next token": after, "sinks": sinks, "itself": itself}  # labels' order
+        best = max(shown, key=shown.get)
+        labels[at] = best if shown[best] >= 100 * LABEL_THRESHOLD else ""
+    return labels
+
+
 def head_summary(stats: HeadStatistics, layer: int, head: int, sinks: str) -> str:
     """What one head does, in numbers measured on this sentence, and the label they give it. The shares split the
     head's attention (each cell counted once) and are rounded so that they add up to 100%."""
     at = (layer, head)
-    label = str(stats.labels()[at])
+    label = str(shown_labels(stats)[at])
     pattern = (
         f"At least half of it follows one pattern: this head {PATTERNS[label]}."
         if label
         else "No single pattern takes half of it: this head spreads its attention."
     )
     names = [f"the sinks ({sinks})", "the token itself", "the token just before it", "the token just after it"]
-    parts = [stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]]
+    parts = _parts(stats, at)
     shown = percents(parts)
     # A decoder's tokens never see the token after them (its share is exactly 0): no need to say so.
     said = [f"{p}% to {name}" for p, name, share in zip(shown, names, parts, strict=False) if share or "after" not in name]
@@ -153,11 +170,11 @@ def layer_table(stats: HeadStatistics, layer: int) -> tuple[list[str], list[list
     after = bool(stats.next.any())  # as head_summary: a decoder's share after is always 0
     names = ["To the sinks", "To itself", "To the token before", "To the token after", "Elsewhere"]
     columns = ["Head", *(name for name in names if after or "after" not in name), "Mostly"]
-    labels = stats.labels()
+    labels = shown_labels(stats)
     rows = []
     for head in range(labels.shape[1]):
         at = (layer, head)
-        shown = percents([stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]])
+        shown = percents(_parts(stats, at))
         shares = [f"{p}%" for p, name in zip(shown, names, strict=True) if after or "after" not in name]
         rows.append([str(head + 1), *shares, PATTERNS[str(labels[at])]])
     return columns, rows

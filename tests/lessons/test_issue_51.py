@@ -82,3 +82,45 @@ def test_6_its_own_key_scores_against_the_query_as_it_is_now():
     assert "tie with “animal”" in said
     moved = pronoun_self_text((3.0, 1.0), ((0.0, 1.0), *PRONOUN_KEYS[1:]))  # animal's key changed: no twin any more
     assert "matches no key here" in moved and "tie with “animal”" not in moved and "score 10" in moved
+
+
+def test_9_the_sinks_share_counts_the_rows_the_heads_summary_counts():
+    from attnviz.lessons.explanations import sink_shares, sinks_line
+    from attnviz.lessons.real_model import head_summary
+    from attnviz.models import head_statistics
+
+    weights = np.array([[1.0, 0, 0], [0.5, 0.5, 0], [0.25, 0.25, 0.5]])  # the sink's own row puts 1 on itself
+    shared = sink_shares({"raw": weights, "value": weights}, (0,))
+    assert shared["raw"] == 0.375  # (0.5 + 0.25) / 2, not (1 + 0.5 + 0.25) / 3
+    assert "38% to the sinks (s)" in head_summary(head_statistics(weights[None, None], (0,)), 0, 0, "s")
+    assert "the sinks' own rows aside" in sinks_line(shared, "s")
+
+
+def test_11_the_querys_row_says_its_largest_key_in_plain_words():
+    from attnviz.lessons.explanations import row_line
+
+    tied = np.array([[0.4, 0.4, 0.2]] * 3)
+    said = row_line({"raw": np.array([[0.19, 0.7, 0.11]] * 3), "value": tied}, ["[CLS]", "a", "b"], 2)
+    assert said == "Where query 2 (“b”) puts most: “a” (0.70) in the raw attention; “[CLS]” and “a” (0.40 each) value-weighted."
+
+
+def test_12_taking_a_token_away_says_the_maps_stay_the_whole_sentences():
+    from attnviz.lessons.explanations import take_away_caption
+
+    said = take_away_caption(False)
+    assert "every weight on it becomes 0" in said and "The maps above stay those of the whole sentence" in said
+
+
+def test_10_two_heads_shown_at_50_percent_get_one_verdict():
+    from attnviz.lessons.real_model import head_summary, layer_table
+    from attnviz.models import head_statistics
+
+    def head(on_sink):
+        rest = (1 - on_sink) / 2
+        return [[1.0, 0, 0], [on_sink, rest, rest], [on_sink, rest, rest]]
+
+    stats = head_statistics(np.array([[head(0.4996), head(0.5004)]]), (0,))  # 49.96% and 50.04%, both shown 50%
+    said = [head_summary(stats, 0, h, "s") for h in (0, 1)]
+    assert all("50% to the sinks (s)" in line for line in said)
+    assert all(line.endswith("this head parks its attention on the sinks.") for line in said), said
+    assert [row[-1] for row in layer_table(stats, 0)[1]] == ["parks its attention on the sinks"] * 2
