@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.core.class_cache import cached_for_a_class
-from attnviz.core.numbers import format_number
+from attnviz.core.numbers import cell_decimals, format_number
 from attnviz.figures.grid_data import component_data, controls_of
 from attnviz.figures.lens import lens_of
 from attnviz.figures.matrix_view import Cells, Scale, cells_of, covered, view_of
@@ -67,11 +67,12 @@ def playground_views(
     """
     result, labels = state.result(), state.labels
     score_scale = Scale("signed", reach_of_scores(result))
+    raw_scale = Scale("signed", score_scale.reach, cell_decimals(result.scale_factor))  # view 2 is view 1 ÷ this
     value_scale = Scale("signed", float(np.abs(state.matrices()[2]).max() or 1.0))  # the largest |v|
     dims = [f"d{j + 1}" for j in range(state.d_v)]
     views = (
         # name, title, the result's matrix drawn, scale, value name, masked cells shown, columns
-        ("scores", "1. Raw scores QKᵀ", "scores", score_scale, "score", False, labels),
+        ("scores", "1. Raw scores QKᵀ", "scores", raw_scale, "score", False, labels),
         ("scaled", scores_title(state), "scaled", score_scale, "score", True, labels),
         ("weights", "3. Weights: softmax of each row", "weights", Scale("weights"), "weight", True, labels),
         ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),

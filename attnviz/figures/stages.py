@@ -18,7 +18,7 @@ _VALUE_NAME = {"scores": "score", "weights": "weight", "values": "value"}
 
 
 def scale_of(panel: Panel) -> Scale:
-    return Scale("weights") if panel.kind == "weights" else Scale("signed", reach_of(panel.reach_of))
+    return Scale("weights") if panel.kind == "weights" else Scale("signed", reach_of(panel.reach_of), panel.decimals)
 
 
 def picked_region(panel: Panel, query: int, column: int) -> tuple[int, int, int, int] | None:

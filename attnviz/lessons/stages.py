@@ -15,7 +15,7 @@ from functools import partial
 import numpy as np
 
 from attnviz.core import AttentionResult, attention, causal_mask, project
-from attnviz.core.numbers import format_cells, format_number
+from attnviz.core.numbers import cell_decimals, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.scaling import scale_explanation
@@ -61,6 +61,7 @@ class Panel:
     blocked: np.ndarray | None = None  # (rows, cols) bool: masked, −∞ as a score and 0 as a weight
     changed: np.ndarray | None = None  # (rows, cols) bool
     picks: str = "cell"
+    decimals: int = 2  # its cells' (attnviz.core.numbers.cell_decimals): more where the next picture divides them
 
     @property
     def is_input(self) -> bool:
@@ -160,10 +161,11 @@ def _scores(w: Walkthrough) -> Stage:
 
 def _scale(w: Walkthrough) -> Stage:
     r = w.result
-    shown = [np.array(format_cells(m, weights=False)).reshape(m.shape) for m in (r.scores, r.scaled)]
-    changed = shown[0] != shown[1]  # the cells whose digits a reader sees change (0.00 ÷ 1.414 is still 0.00)
+    decimals = cell_decimals(r.scale_factor)  # S ÷ 0.1 worked out from S's digits needs a third decimal
+    before, after = (np.round(r.scores, decimals), np.round(r.scaled, 2))  # each as its picture shows it
+    changed = np.round(before, 2) != after  # the cells a reader sees change (0.00 ÷ 1.414 is still 0.00)
     panels = (
-        w.scores_panel("Before: S", r.scores),
+        w.scores_panel("Before: S", r.scores, decimals=decimals),
         w.scores_panel(f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=changed),
     )
     caption = scale_caption(r.scale_factor, changed)

@@ -185,7 +185,7 @@ def test_d_k_keeps_surviving_columns_and_their_edits(app):
     Q, K, _ = playground(app).matrices()
     assert Q.shape == (12, 2) and K[0, 0] == 7.5
     np.testing.assert_array_equal(Q, Q_before[:, :2])
-    assert warnings(app) == ["Gone with this change: 1 typed cell (K[1, 4]). Undo brings it back."]
+    assert warnings(app) == ["Gone with this change: 1 typed cell (K[1: movie, dimension 4]). Undo brings it back."]
     use_control(app, "undo")  # lowering d_k dropped an edit: Undo brings it back
     assert playground(app).d_k == 4 and playground(app).matrices()[1][1, 3] == -3.0
     assert confirmations(app) == ["Undone: the sizes are back; 1 typed cell is back."]
