@@ -124,3 +124,18 @@ def test_10_two_heads_shown_at_50_percent_get_one_verdict():
     assert all("50% to the sinks (s)" in line for line in said)
     assert all(line.endswith("this head parks its attention on the sinks.") for line in said), said
     assert [row[-1] for row in layer_table(stats, 0)[1]] == ["parks its attention on the sinks"] * 2
+
+
+def test_the_right_angle_hint_gives_a_pair_that_checks():
+    from attnviz.lessons.challenges import CHALLENGES
+
+    hint = CHALLENGES["right_angle"].hint
+    assert "[3, 1] is at a right angle to [−1, 3]" in hint and np.dot([3, 1], [-1, 3]) == 0
+
+
+def test_the_overviews_hover_puts_its_arrow_from_a_query_to_a_key():
+    from attnviz.figures.real_model import head_maps
+
+    maps = head_maps(np.full((2, 3, 4, 4), 0.25), ["a", "b", "c", "d"], side=4)
+    hover = f"{maps.rows[1]} → {maps.cols[4 + 2]}"  # as the component joins a row and a column
+    assert hover == "layer 1, query 1: b → key 2: c, head 2", hover

@@ -80,5 +80,10 @@ def test_the_examples_words_and_title_stop_where_the_student_moved_away():
     assert [example_title(typed, key) for key in EXAMPLES] == [example_title(movie, key) for key in EXAMPLES]
 
 
-def test_the_learning_rates_help_names_the_text_it_quotes():
-    assert RATE_HELP == "Adam's step size. 0.001 is Keras's default, which the first reference text's training run uses."
+def test_the_learning_rates_help_names_the_run_it_quotes():
+    """Issue 51: "the first reference text's training run" (which?): a student has no reference texts."""
+    assert "reference text" not in RATE_HELP
+    assert RATE_HELP == (
+        "Adam's step size. 0.001 is Keras's default: the tiny model trained here was first trained with it, in Keras, "
+        "for 8,000 samples and 10 epochs (this page's defaults)."
+    )
