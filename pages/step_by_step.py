@@ -88,7 +88,7 @@ with rail:
             **session.page_setting(PAGE, "key", int(r.weights[playground.focus].argmax()), options=range(playground.n)),
         )
     else:
-        width = stage.result.matrix.shape[1]
+        width = stage.worked_out.matrix.shape[1]  # the formula's columns (Q's at the projection stage)
         column = st.selectbox(
             "Dimension (column)",
             range(width),

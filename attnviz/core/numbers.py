@@ -84,6 +84,13 @@ def format_cells(values, *, weights: bool, decimals: int = CELL_DECIMALS) -> lis
     return format_fixed_numbers(flat, decimals=CELL_DECIMALS if weights else decimals)
 
 
+def shown_values(matrix, decimals: int = CELL_DECIMALS) -> np.ndarray:
+    """``matrix`` as its cells show it, read back: the numbers a reader sees (−∞ stays −∞)."""
+    matrix = np.asarray(matrix, dtype=float)
+    texts = format_cells(matrix, weights=False, decimals=decimals)
+    return np.array([float(t.replace(MINUS, "-").replace("∞", "inf")) for t in texts]).reshape(matrix.shape)
+
+
 def cell_name(matrix: str, row: int, col: int, token: str | None = None) -> str:
     """The one way a cell is named in words: ``Q[10: amazing, dimension 2]`` (row from 0 as the tables count tokens,
     dimension from 1 as their headings do); ``X[3, dimension 2]`` where the row has no token."""

@@ -15,7 +15,7 @@ from functools import partial
 import numpy as np
 
 from attnviz.core import AttentionResult, attention, causal_mask, project
-from attnviz.core.numbers import cell_decimals, format_number
+from attnviz.core.numbers import CELL_DECIMALS, cell_decimals, format_number, shown_values
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.scaling import scale_explanation
@@ -85,6 +85,12 @@ class Stage:
     @property
     def result(self) -> Panel:
         return self.panels[-1]
+
+    @property
+    def worked_out(self) -> Panel:
+        """The picture whose cells ``formula`` works out: the first result (Q at the projection stage, where K and V
+        beside it are made the same way and may be wider or narrower; the Playground's mask before the other one)."""
+        return next(panel for panel in self.panels if not panel.is_input)
 
 
 @dataclass(frozen=True)
@@ -162,8 +168,8 @@ def _scores(w: Walkthrough) -> Stage:
 def _scale(w: Walkthrough) -> Stage:
     r = w.result
     decimals = cell_decimals(r.scale_factor)  # S ÷ 0.1 worked out from S's digits needs a third decimal
-    before, after = (np.round(r.scores, decimals), np.round(r.scaled, 2))  # each as its picture shows it
-    changed = np.round(before, 2) != after  # the cells a reader sees change (0.00 ÷ 1.414 is still 0.00)
+    before, after = (shown_values(m, d) for m, d in ((r.scores, decimals), (r.scaled, CELL_DECIMALS)))
+    changed = before != after  # the cells a reader sees change (0.00 ÷ 1.414 is still 0.00; "0.000" is "0.00")
     panels = (
         w.scores_panel("Before: S", r.scores, decimals=decimals),
         w.scores_panel(f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=changed),

@@ -17,14 +17,16 @@ from attnviz.core.playground_state import RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.figures.attention_grid import playground_data, playground_views
 from attnviz.figures.stages import stage_views
-from attnviz.lessons.playground import describe_change, example_note
+from attnviz.lessons import predictions
+from attnviz.lessons.playground import boxes_line, describe_change, example_note, focus_weights
 from attnviz.lessons.predictions import SHARPER_CHOICES, outcome, reveal
-from attnviz.lessons.questions import stage_question, stage_target
+from attnviz.lessons.questions import RowQuestion, stage_question, stage_target
 from attnviz.lessons.real_model import head_summary
 from attnviz.lessons.stages import walkthrough
 from attnviz.models import head_statistics
+from tests.lessons.sentence_registry import covers
 
-STATES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+STATES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORDS_POOL = ["the", "cat", "street", "because", "it", "was", "tired", "not", "good", ",", "."]
 
 
@@ -54,6 +56,7 @@ def verdict(said: str) -> bool:
     return found == "right"
 
 
+@covers(predictions.reveal)
 @STATES
 @given(states(predict="zeroed"))
 def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked_already(state):
@@ -70,6 +73,7 @@ def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked
         assert "…" not in said  # a list of keys names them all, or counts the rest ("all 7" adds up on screen)
 
 
+@covers(predictions.reveal)
 @STATES
 @given(states(predict="most"))
 def test_the_most_verdict_is_right_exactly_for_a_key_with_the_rows_largest_weight(state):
@@ -87,6 +91,7 @@ def entropy_bits(row: np.ndarray) -> float:
     return float(-(row * np.log2(row)).sum())
 
 
+@covers(predictions.reveal)
 @STATES
 @given(states(predict="sharper"))
 def test_the_sharper_verdict_agrees_with_the_rows_entropy_before_and_after(state):
@@ -107,6 +112,7 @@ TOGGLES = {
 }
 
 
+@covers(describe_change)
 @STATES
 @given(states(), st.sampled_from(sorted(TOGGLES)), st.sampled_from([0.1, 0.5, 1.0, 3.0]), st.integers(0, 8))
 def test_the_line_under_the_views_counts_the_weights_the_view_shows_changed(old, toggle, temperature, key):
@@ -129,6 +135,7 @@ def test_the_line_under_the_views_counts_the_weights_the_view_shows_changed(old,
     assert boxed == 0 or 2 * differ <= total  # most cells changed: said in words, none boxed
 
 
+@covers(example_note, focus_weights)
 @STATES
 @given(states(), st.sampled_from(sorted(TOGGLES)), st.integers(0, 8))
 def test_the_examples_note_names_only_what_moved_and_quotes_the_focus_rows_weights(state, toggle, key):
@@ -141,6 +148,7 @@ def test_the_examples_note_names_only_what_moved_and_quotes_the_focus_rows_weigh
         assert f"“{token}” puts" in note or f"for “{token}”" in note, note
 
 
+@covers(head_summary)
 @STATES
 @given(
     st.integers(1, 9).flatmap(
@@ -166,6 +174,7 @@ def test_a_heads_shares_partition_its_attention_and_add_up_to_100_percent(drawn)
     assert abs(shares[0] - 100 * on_sinks) < 1 + 1e-9, said
 
 
+@covers(boxes_line, predictions.PlaygroundQuestion.reveal)
 @STATES
 @given(states(), st.sampled_from(sorted(TOGGLES)), st.integers(0, 8), st.sampled_from(["", "most", "zeroed"]))
 def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxes_are(old, toggle, key, predict):
@@ -187,6 +196,7 @@ def drawn(view: dict, row: int, col: int) -> str:
     return view["text"][row * len(view["cols"]) + col]
 
 
+@covers(predictions.reveal)
 @STATES
 @given(states(predict="most"))
 def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_draw_them(state):
@@ -203,6 +213,7 @@ def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_dra
             assert yours[1] == drawn(scores, i, guess), said
 
 
+@covers(RowQuestion.reveal)
 @STATES
 @given(states())
 def test_a_stage_reveal_quotes_both_cells_as_the_stages_picture_draws_them(state):

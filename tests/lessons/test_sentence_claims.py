@@ -1,0 +1,391 @@
+"""Issue 51: the rest of the sentence functions, each checked over generated states against the numbers and cells it
+talks about, worked out here from the state (never from the sentence's own code). The registry
+(tests/lessons/sentence_registry.py) counts the functions each test ``covers``."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import fields, replace
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attnviz.core.limits import MAX_DIM, MAX_LESSON_DK, MAX_ROW_TOKENS, MIN_ROW_TOKENS
+from attnviz.core.numbers import MINUS, latex_number
+from attnviz.core.playground_state import PlaygroundState, set_dim, set_sentence
+from attnviz.core.presets import PRESETS
+from attnviz.figures.stages import stage_views
+from attnviz.lessons import explanations, geometry, predictions, real_model, row_arithmetic, scaling, stages
+from attnviz.lessons import playground as words
+from attnviz.lessons.predictions import KINDS, PlaygroundQuestion
+from attnviz.lessons.questions import RowQuestion, stage_question, stage_target
+from attnviz.lessons.stage_formulas import (
+    mask_formula,
+    output_formula,
+    project_formula,
+    scale_formula,
+    scores_formula,
+    softmax_formula,
+)
+from attnviz.models import head_statistics
+from tests.lessons.sentence_registry import covers
+from tests.lessons.test_sentence_properties import WORDS_POOL, states
+
+MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def edited_states(draw, predict: str = "") -> PlaygroundState:
+    """A state with typed cells (any matrix, up to 4) and d_k from 1 to the Playground's largest."""
+    state = draw(states(predict=predict))
+    state = set_dim(state, draw(st.integers(1, MAX_DIM)), which="d_k")
+    cells = draw(st.lists(st.tuples(st.sampled_from("QKV"), st.integers(0, state.n - 1), st.integers(0, 3),
+                                    st.floats(-50, 50)), max_size=4))  # fmt: skip
+    width = {"Q": state.d_k, "K": state.d_k, "V": state.d_v}
+    edits = {(m, r, c): v for m, r, c, v in cells if c < width[m]}
+    return replace(state, edits=tuple(sorted(edits.items())))
+
+
+def read(text: str) -> float:
+    return float(text.replace(MINUS, "-"))
+
+
+# ----------------------------------------------------------------------------- the Playground's lines
+
+
+@MANY
+@covers(words.dropped_line)
+@given(edited_states(), st.lists(st.sampled_from(WORDS_POOL), min_size=1, max_size=9), st.integers(1, 4))
+def test_what_a_move_drops_is_named_exactly(before, sentence, d_k):
+    for after in (set_sentence(before, " ".join(["cat", *sentence]))[0], set_dim(before, d_k, which="d_k")):
+        said = words.dropped_line(before, after) or ""
+        gone_cells = {cell for cell, _ in before.edits} - {cell for cell, _ in after.edits}
+        gone_keys = [j for j in before.blocked_keys if j not in after.blocked_keys]
+        focus_gone = before.focus >= after.n
+        assert bool(said) == bool(gone_cells or gone_keys or focus_gone), said
+        if not said:
+            continue
+        named = re.findall(r"([QKV])\[(\d+): .*?, dimension (\d+)\]", said)  # Q[10: amazing, dimension 2]
+        shown = {(m, int(r), int(c) - 1) for m, r, c in named}
+        assert shown <= gone_cells and (len(shown) == len(gone_cells) or "…" in said), said
+        for m, r, c in shown:  # the token named is the row's own, before the move
+            assert f"{m}[{r}: {before.tokens[r]}, dimension {c + 1}]" in said
+        if gone_cells:
+            assert re.search(rf"\b{len(gone_cells)} typed cells?\b", said), said
+        assert ("the focus on" in said) == focus_gone
+        one = (bool(gone_cells) + bool(gone_keys) + focus_gone) == 1 and len(gone_cells) <= 1 and len(gone_keys) <= 1
+        assert said.endswith("Undo brings it back." if one else "Undo brings them back."), said
+
+
+FIELD_CHANGES = {
+    "sentence": st.just("A cat sat."),
+    "seed": st.integers(0, 999),
+    "d_k": st.integers(1, 8),
+    "causal": st.booleans(),
+    "scale": st.booleans(),
+    "temperature": st.sampled_from([0.5, 1.0, 2.0]),
+    "predict": st.sampled_from(list(KINDS)),
+    "focus": st.integers(0, 2),
+}
+
+
+@MANY
+@covers(words.undone_line)
+@given(states(), st.dictionaries(st.sampled_from(sorted(FIELD_CHANGES)), st.none(), max_size=4), st.data())
+def test_undo_says_exactly_what_came_back(back, changed, data):
+    undone = replace(back, **{f: data.draw(FIELD_CHANGES[f]) for f in changed})
+    if undone.focus >= undone.n or back.focus >= back.n:
+        return
+    said = words.undone_line(undone, back)
+    differ = {f.name for f in fields(PlaygroundState) if getattr(undone, f.name) != getattr(back, f.name)}
+    assert (said == "Undone: nothing had changed.") == (not differ), said
+    assert ("the causal mask is" in said) == ("causal" in differ) and ("scaling is" in said) == ("scale" in differ)
+    assert ("τ is" in said) == ("temperature" in differ) and ("focus token again" in said) == ("focus" in differ)
+    if "predict" in differ:
+        if undone.predict and back.predict:  # the mode on throughout: the question came back
+            assert f"the question “{KINDS[back.predict]}” is back" in said and "predict mode" not in said
+        else:
+            assert f"predict mode is {'on' if back.predict else 'off'} again" in said
+    else:
+        assert "predict mode" not in said and "the question" not in said
+
+
+@MANY
+@covers(words.fully_masked_message, words.source_line, words.example_box_label)
+@given(edited_states())
+def test_the_fully_masked_rows_named_are_the_rows_with_every_key_blocked(state):
+    dead = np.flatnonzero(state.result().fully_masked)
+    said = words.fully_masked_message(state)
+    assert (said is None) == (len(dead) == 0)
+    if said:
+        named = [int(j) for j in re.findall(r"” \((\d+)\)", said)]
+        assert named == dead[:10].tolist() and ("…" in said) == (len(dead) > 10), said
+    typed = state.example in PRESETS and state.tokens != PRESETS[state.example].tokens
+    assert ("your sentence" in words.example_box_label(state)) == typed
+    own = "the same word, the same vectors" in words.source_line(state)
+    assert own == (state.example == "words")
+
+
+# ----------------------------------------------------------------------------- predict mode's words
+
+
+def weights_shown(state: PlaygroundState) -> set[str]:
+    """Every weight of the focus row as view 3 would print it: none of them may show on a cover."""
+    return {f"{w:.2f}" for w in state.result().weights[state.focus] if w > 0}
+
+
+@MANY
+@covers(
+    predictions.cover, predictions.prompt, predictions.choices, predictions.cover_asking, PlaygroundQuestion.cover
+)
+@given(edited_states(predict="most") | edited_states(predict="sharper") | edited_states(predict="zeroed"), st.data())
+def test_a_cover_asks_and_gives_no_answer_away(state, data):
+    picks = tuple(sorted(data.draw(st.sets(st.integers(0, state.n - 1), max_size=3))))
+    question = PlaygroundQuestion(state, picks)
+    said = [question.cover(), predictions.prompt(state), *predictions.choices(state, picks)]
+    said.append(predictions.cover_asking(state, "Which one?"))
+    token = state.tokens[state.focus]
+    assert all(f"“{token}”" in line for line in said[:2]), said
+    numbers = set(re.findall(r"\d+\.\d+", " ".join(said)))
+    root = math.sqrt(state.d_k)
+    allowed = {f"{root:.2f}"} if state.predict == "sharper" else set()  # the divisor the question is about
+    assert numbers <= allowed, (numbers, said)  # no weight, no score: nothing a reader could answer from
+    if state.predict == "sharper":
+        assert f"switched {'off' if state.scale else 'on'}" in said[0]
+        assert f"÷ √d_k = ÷ {root:.2f}" in said[0] or (root.is_integer() and f"÷ {int(root)})" in said[0])
+    if state.predict == "zeroed":
+        assert f"switched {'off' if state.causal else 'on'}" in said[0]
+        assert said[2].startswith("Check: ") and all(f"({j})" in said[2] for j in picks[:6]), said[2]
+    assert said[-1].startswith("Which one? ") and "“" not in said[-1]
+
+
+@MANY
+@covers(RowQuestion.cover)
+@given(edited_states())
+def test_a_stages_question_names_its_row_and_no_value(state):
+    for stage in stages.walkthrough(state).stages:
+        title = stage.panels[stage_target(stage)].title
+        asked = stage_question("step_by_step", stage, state.focus).cover()
+        assert asked == f"Predict first: which cell of row {state.labels[state.focus]} will be the largest in “{title}”? Click it."
+
+
+# ----------------------------------------------------------------------------- Step by step
+
+
+@MANY
+@covers(stages.scale_caption, stages.mask_caption, stages.setup_words, stages.introduction)
+@given(edited_states())
+def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state):
+    by_key = {stage.key: stage for stage in stages.walkthrough(state).stages}
+    before, after = stage_views(by_key["scale"])
+    differ = sum(read(a) != read(b) for a, b in zip(before["text"], after["text"], strict=True))  # as shown
+    total = state.n * state.n
+    caption = by_key["scale"].caption
+    if math.isclose(state.result().scale_factor, 1.0, rel_tol=1e-12):
+        assert caption.startswith("No cell changed: dividing by 1")
+    elif differ == total:
+        assert caption.startswith("Every cell changed")
+    elif differ == 0:
+        assert caption.startswith("No cell's digits changed")
+    else:
+        assert caption.startswith(f"{differ} of {total} cells changed"), caption
+    blocked = int(state.result().blocked.sum())
+    mask = by_key["mask"].caption
+    assert mask.startswith("No cell changed" if not blocked else "Every cell" if blocked == total else f"{blocked} cells")
+    said = stages.introduction(state, "quoted")
+    assert f"({state.n} tokens, d_k = {state.d_k}, " in said and f"scaling {'on' if state.scale else 'off'}" in said
+    keys = re.search(r"keys? ([\d, ]+) blocked", said)
+    assert (tuple(int(j) for j in keys[1].split(", ")) if keys else ()) == state.blocked_keys, said
+    assert ("causal mask" in said and "no causal mask" not in said) == state.causal
+
+
+def last_number(latex: str) -> str:
+    return re.split(r" = ", latex.replace(r" \end{aligned}", ""))[-1].split(r" \quad")[0]
+
+
+@MANY
+@covers(project_formula, scores_formula, scale_formula, mask_formula, softmax_formula, output_formula)
+@given(edited_states(), st.integers(1, 6), st.data())
+def test_each_stages_formula_ends_on_the_cell_it_works_out(state, d_model, data):
+    walk = stages.walkthrough(state, from_embeddings=True, d_model=d_model)
+    i = state.focus
+    for stage in walk.stages:
+        matrix = stage.worked_out.matrix  # what the page offers to work out (Q's columns at the projection stage)
+        j = data.draw(st.integers(0, matrix.shape[1] - 1))
+        latex = stage.formula(i, j)
+        if stage.key == "mask" and walk.result.blocked[i, j]:
+            assert r"-\infty" in latex and (("causal" in latex) == (state.causal and j > i)), latex
+            continue
+        if stage.key == "softmax" and walk.result.blocked[i, j]:
+            assert latex.endswith("= 0") or latex.startswith(f"w_{{{i},{j}}} = 0 "), latex
+            continue
+        assert last_number(latex) == latex_number(matrix[i, j], bracket=False), (stage.key, latex)
+
+
+# ----------------------------------------------------------------------------- the Playground's focus table
+
+
+@MANY
+@covers(
+    row_arithmetic.divisor_text,
+    row_arithmetic.row_summary,
+    row_arithmetic.formula_latex,
+    row_arithmetic.mask_explanation,
+)
+@given(edited_states())
+def test_the_focus_tables_words_are_its_rows_numbers(state):
+    result, i = state.result(), state.focus
+    divisor = row_arithmetic.divisor_text(result, state.d_k, state.scale, state.temperature)
+    assert divisor == "1" or divisor.endswith(row_arithmetic.number(result.scale_factor))
+    assert ("√" in divisor) == state.scale and ("τ" in divisor) == (state.temperature != 1)
+    summary = row_arithmetic.row_summary(result, i)
+    if result.fully_masked[i]:
+        assert summary.startswith("Every key is blocked")
+    else:
+        allowed = ~result.blocked[i]
+        peak = result.scaled[i][allowed].max()
+        assert f"largest s in this row is {row_arithmetic.number(peak)}." in summary
+        total = np.exp(result.scaled[i][allowed] - peak).sum()
+        assert f"sums to {row_arithmetic.number(total)}," in summary
+    masked = state.causal or bool(state.blocked_keys)
+    latex = row_arithmetic.formula_latex(
+        causal=state.causal, scale=state.scale, temperature=state.temperature, has_blocked_keys=bool(state.blocked_keys)
+    )
+    assert ("+ M" in latex) == masked and (r"\sqrt{d_k}" in latex) == state.scale
+    explained = row_arithmetic.mask_explanation(causal=state.causal, has_blocked_keys=bool(state.blocked_keys))
+    assert ("causal mask" in explained) == state.causal and ("blocked keys" in explained) == bool(state.blocked_keys)
+
+
+# ----------------------------------------------------------------------------- Why we scale
+
+
+@MANY
+@covers(
+    scaling.one_hot_text,
+    scaling.row_text,
+    scaling.rows_caption,
+    scaling.variance_readings,
+    scaling.scale_explanation,
+)
+@given(
+    st.integers(1, MAX_LESSON_DK),
+    st.integers(MIN_ROW_TOKENS, MAX_ROW_TOKENS),
+    st.integers(0, 99),
+    st.booleans(),
+    st.sampled_from([0.1, 0.5, 1.0, 2.0, 5.0]),
+)
+def test_why_we_scale_says_what_its_numbers_are(d_k, n_tokens, seed, scale, temperature):
+    curve = scaling.score_variance((1, d_k), n_pairs=200, seed=seed)
+    (_, raw), (_, scaled) = scaling.variance_readings(curve, d_k)
+    assert (raw == scaled) == (round(float(curve.raw[-1]), 3) == round(float(curve.raw[-1]) / d_k, 3))
+    assert decimals(raw) == decimals(scaled)  # one precision: at d_k = 1 the two read the same
+    row = scaling.one_row(d_k, n_tokens=n_tokens, seed=seed)
+    said = scaling.row_text(row, d_k)
+    assert f"**{row.raw_weights.max():.3f}**" in said and f"**{row.scaled_weights.max():.3f}**" in said
+    assert ("Slide d_k up" in said) == (d_k < MAX_LESSON_DK)
+    caption = scaling.rows_caption(n_tokens)
+    assert ("both" in caption) == (n_tokens == 2) and (f"all {n_tokens}" in caption) == (n_tokens > 2)
+    counts = [int(re.sub(r"\D", "", c)) for c in re.findall(r"\*\*(\d+) of", scaling.one_hot_text(d_k, n_tokens=n_tokens, seed=seed))]
+    Q, K, V = scaling.random_qkv(n_tokens, d_k, 1, seed)
+    for count, scaled_ in zip(counts, (False, True), strict=True):
+        weights = scaling.attention(Q, K, V, scale=scaled_).weights
+        assert count == int((weights.max(axis=1) >= 0.99).sum())
+    divisor = (math.sqrt(d_k) if scale else 1.0) * temperature
+    explained = scaling.scale_explanation(scale=scale, d_k=d_k, temperature=temperature)
+    if math.isclose(divisor, 1.0, rel_tol=1e-12):
+        assert "unchanged" in explained
+    else:
+        assert ("less extreme" in explained) == (divisor > 1) and ("sharper" in explained) == (divisor < 1)
+
+
+def decimals(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+# ----------------------------------------------------------------------------- Geometry
+
+
+@MANY
+@covers(geometry.pronoun_self_text)
+@given(
+    st.tuples(st.integers(-5, 5), st.integers(-5, 5)),
+    st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=3, max_size=3),
+    st.booleans(),
+)
+def test_it_would_score_against_itself_what_the_live_query_gives(query, keys, keep_animal):
+    keys = [geometry.PRONOUN_KEYS[0], *keys[1:]] if keep_animal else keys
+    query, keys = tuple(map(float, query)), [tuple(map(float, k)) for k in keys]
+    said = geometry.pronoun_self_text(query, keys)
+    own = np.dot(query, PRESETS["pronoun_it"].K[3])
+    assert f"it would score {geometry.format_number(own)} against itself" in said, said
+    twins = [name for name, k in zip(geometry.PRONOUN_KEY_LABELS, keys, strict=True) if k == tuple(PRESETS["pronoun_it"].K[3])]
+    assert (f"tie with “{twins[0]}”" in said) if twins else ("tie with “" not in said), said
+    if not twins:
+        best = max(np.dot(query, k) for k in keys)
+        assert ("outscore every key here" in said) == (own > best) and ("tie with the best" in said) == (own == best)
+
+
+# ----------------------------------------------------------------------------- a real model's head
+
+
+@st.composite
+def attention_maps(draw):
+    n = draw(st.integers(2, 7))
+    scores = np.array(draw(st.lists(st.lists(st.floats(-4, 4), min_size=n, max_size=n), min_size=n, max_size=n)))
+    if draw(st.booleans()):
+        scores = np.where(np.tril(np.ones_like(scores)) > 0, scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    sinks = tuple(sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=2))))
+    return weights / weights.sum(axis=1, keepdims=True), sinks
+
+
+@MANY
+@covers(
+    explanations.sinks_line,
+    explanations.sinks_verdict,
+    explanations.row_line,
+    explanations.take_away_caption,
+    real_model.label_counts,
+    real_model.layer_table,
+)
+@given(attention_maps(), attention_maps(), st.data())
+def test_a_heads_words_are_its_maps_numbers_as_shown(first, second, data):
+    (raw, sinks), (other, _) = first, second
+    n = len(raw)
+    other = other[:n, :n] / other[:n, :n].sum(axis=1, keepdims=True) if len(other) >= n else raw[::-1, ::-1]
+    matrices = {"raw": raw, "value": other}
+    shared = explanations.sink_shares(matrices, sinks)
+    rows = [i for i in range(n) if i not in sinks] or list(range(n))
+    for view, matrix in matrices.items():  # the rows the head's summary counts, the sinks' own aside
+        assert math.isclose(shared[view], matrix[rows][:, list(sinks)].sum(axis=1).mean(), abs_tol=1e-12)
+    line = explanations.sinks_line(shared, "s")
+    assert [f"{100 * shared[v]:.1f}%" for v in matrices] == re.findall(r"\d+\.\d%", line)
+    verdict = explanations.sinks_verdict(shared)
+    same = f"{100 * shared['raw']:.1f}" == f"{100 * shared['value']:.1f}"
+    assert ("as much as they take" in verdict) == same
+    query = data.draw(st.integers(0, n - 1))
+    tokens = [f"t{j}" for j in range(n)]
+    said = explanations.row_line(matrices, tokens, query)
+    for view, part in zip(matrices, said.split(": ", 1)[1].split("; "), strict=True):
+        shown = [f"{w:.2f}" for w in matrices[view][query]]
+        best = max(shown, key=float)
+        tied = [f"“t{j}”" for j, text in enumerate(shown) if text == best]
+        assert best in part and (("each" in part) == (1 < len(tied) <= 3)), (part, shown)
+        if len(tied) <= 3:
+            assert all(name in part for name in tied) and part.count("“") == len(tied), part
+    assert "whole sentence" in explanations.take_away_caption(data.draw(st.booleans()))
+    stats = head_statistics(np.stack([raw, raw.T / raw.T.sum(axis=1, keepdims=True)])[None], sinks)
+    labels = real_model.shown_labels(stats)
+    counted = real_model.label_counts(labels)
+    assert sum(int(c) for c in re.findall(r"(\d+) (?:look|park|spread)", counted)) == labels.size, counted
+    columns, table = real_model.layer_table(stats, 0)
+    for row in table:
+        shares = [int(cell.rstrip("%")) for cell in row[1:-1]]
+        assert sum(shares) == 100
+        verdict_at = dict(zip(columns[1:-1], shares, strict=True))
+        if row[-1] == "parks its attention on the sinks":
+            assert verdict_at["To the sinks"] >= 50
+        if row[-1] == "spreads its attention":
+            assert max(verdict_at[c] for c in verdict_at if c != "Elsewhere") < 50, row
