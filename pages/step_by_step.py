@@ -11,7 +11,7 @@ import streamlit as st
 from attnviz.core.limits import MAX_D_MODEL
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
-from attnviz.lessons.stages import introduction, walkthrough
+from attnviz.lessons.stages import FORMULA_WAITS, first_key, introduction, walkthrough
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps
@@ -84,8 +84,8 @@ with rail:
             "Key token (column)",
             range(playground.n),
             format_func=lambda j: playground.labels[j] if j < playground.n else str(j),
-            # start on the key the focus token attends to most
-            **session.page_setting(PAGE, "key", int(r.weights[playground.focus].argmax()), options=range(playground.n)),
+            # start on the key the focus token attends to most (in predict mode, on the first: no answer given)
+            **session.page_setting(PAGE, "key", first_key(playground), options=range(playground.n)),
         )
     else:
         width = stage.worked_out.matrix.shape[1]  # the formula's columns (Q's at the projection stage)
@@ -121,7 +121,10 @@ with main:
         lens=stage_lens(stage, views, (query, column)) if session.presenting() else None,  # the chosen row, large
     )
     with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
-        st.latex(stage.formula(query, column))
+        if asking:  # its numbers would answer the question
+            st.caption(FORMULA_WAITS)
+        else:
+            st.latex(stage.formula(query, column))
     st.caption(
         f"{stage.caption} Outlined: the chosen cell and the cells its formula reads. {stage_notes(stage, views)}"
     )

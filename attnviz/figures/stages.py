@@ -61,7 +61,9 @@ def stage_views(
     inputs is covered with those words until the student predicts."""
     views = []
     for k, panel in enumerate(stage.panels):
-        region = None if chosen is None else picked_region(panel, *chosen)
+        # While covered, only the query's row is outlined: a chosen column (a cell, K's row, V's column) may be
+        # the answer, and an outline on it would say so.
+        region = None if chosen is None or (cover and panel.picks != "row") else picked_region(panel, *chosen)
         views.append(
             covered(
                 matrix_view(

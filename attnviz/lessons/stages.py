@@ -285,6 +285,15 @@ def _output(w: Walkthrough) -> Stage:
     return _stage("output", panels, explanation, caption, partial(output_formula, r, w.V))
 
 
+FORMULA_WAITS = "The chosen cell's formula shows once you have predicted: its numbers would give the answer away."
+
+
+def first_key(state: PlaygroundState) -> int:
+    """The key column Step by step starts on: the one the focus token attends to most, but in predict mode the first
+    (preselecting the row's largest would answer the question before it is asked)."""
+    return 0 if state.predict else int(state.result().weights[state.focus].argmax())
+
+
 def setup_words(state: PlaygroundState) -> str:
     """The Playground's settings as Step by step's introduction says them: every one that shapes the numbers, the
     blocked keys included, by position ("12 tokens, d_k = 2, causal mask, key 3 blocked, scaling on, τ = 1")."""
