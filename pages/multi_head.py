@@ -120,8 +120,8 @@ show_matrices(figs.mixing_maps(model, labels), key="mh.mixing", height=layout.to
 # ----------------------------------------------------------------------------- exercise
 st.header("4. Exercise: tie W_Q and W_K")
 switch, scores = st.columns([1, 1.6], gap="medium")
-switch.checkbox("Tie W_K = W_Q", **session.page_setting(PAGE, "tie", False))
-switch.caption("Predict first: with one matrix for queries and keys, what must be true of the scores S beside?")
+tie_guess = predict.ask_choice(lesson.tie_question(X, setup), where=switch)  # asked before the switch moves
+switch.checkbox("Tie W_K = W_Q", **session.page_setting(PAGE, "tie", False), disabled=bool(playground.predict) and tie_guess is None)
 (switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
 with scores:
     show_matrices([figs.scores_map(model, labels)], key="mh.scores", height=layout.head_height, font_size=font)

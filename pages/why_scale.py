@@ -6,10 +6,12 @@ from attnviz.core.limits import MAX_LESSON_DK, MAX_ROW_TOKENS, MAX_SEED, MIN_ROW
 from attnviz.core.numbers import format_fixed
 from attnviz.figures import scaling as figs
 from attnviz.lessons import scaling
+from attnviz.ui import predict
 from attnviz.ui.challenges import sticky_controls
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.lessons import explained_errors
+from attnviz.ui.playground_session import predicts
 from attnviz.ui.routes import through_the_router
 from attnviz.ui.state import page_setting
 
@@ -18,14 +20,13 @@ through_the_router()  # a fresh server's first visit to this address: through ap
 PAGE = "why_scale"
 
 st.title("Why we divide by √d_k")
-st.caption(
-    "Predict first: as d_k grows, what happens to the spread of raw scores, and to the largest softmax weight? "
-    "Then move d_k and watch both charts."
-)
+asking = st.container()  # the question, above the move it is about; answered by the curves drawn below
+guessed = predict.answered(scaling.SPREAD_KEY)  # in predict mode, d_k waits for a guess (like the Playground's views)
 
 controls = sticky_controls(PAGE).columns([3, 1, 1])  # in sight of every chart below
 d_k = controls[0].slider(
-    "d_k (number of dimensions of queries and keys)", 1, MAX_LESSON_DK, **page_setting(PAGE, "d_k", 64)
+    "d_k (number of dimensions of queries and keys)", 1, MAX_LESSON_DK, **page_setting(PAGE, "d_k", 64),
+    disabled=predicts() and guessed is None,
 )
 seed = controls[1].number_input("seed", 0, MAX_SEED, step=1, **page_setting(PAGE, "seed", 0))
 n_tokens = controls[2].slider("tokens in the row", MIN_ROW_TOKENS, MAX_ROW_TOKENS, **page_setting(PAGE, "tokens", 16))
@@ -33,6 +34,7 @@ with explained_errors():
     curve = scaling.score_variance((*scaling.DK_GRID, d_k), seed=int(seed))
     curves = scaling.saturation((*scaling.DK_GRID, d_k), n_tokens=n_tokens, seed=int(seed))
     row = scaling.one_row(d_k, n_tokens=n_tokens, seed=int(seed))
+predict.ask_choice(scaling.spread_question(curve, curves), where=asking)
 
 # ----------------------------------------------------------------------------- the two charts the slider moves
 spread, softmax = st.columns(2, gap="medium")

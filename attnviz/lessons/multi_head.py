@@ -5,7 +5,7 @@ Everything here is random from the seed, so a class that shares a seed sees the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from attnviz.core.limits import EDITABLE_CELLS
 from attnviz.core.numbers import format_cells, format_number
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.costs import head_width
+from attnviz.lessons.questions import ChoiceQuestion
 
 MAX_HEADS_DRAWN = 8  # beyond this the heatmaps get too small to read; the concatenation still shows every head
 
@@ -93,6 +94,25 @@ def heads_text(setup: Setup) -> str:
         "have no roles yet: they weigh the tokens differently only by chance. Training shapes each slice, and in a "
         "trained model heads take on jobs of their own, such as looking at the previous token (see the Real model page)."
     )
+
+
+TIE_CHOICES = (
+    "S is symmetric: S[i, j] = S[j, i]",
+    "S is diagonal: only S[i, i] is not 0",
+    "Nothing in particular: S is as asymmetric as before",
+)
+
+
+def tie_question(X, setup: Setup) -> ChoiceQuestion:
+    """The exercise's question, asked before the tie is switched: answered by the tied layer's own scores."""
+    tied = run(X, replace(setup, tie_qk=True))
+    scores = [head.scores for head in tied.result.heads]
+    symmetric = all(np.allclose(S, S.T, rtol=1e-9, atol=1e-9) for S in scores)
+    diagonal = all(np.allclose(S - np.diag(np.diag(S)), 0, atol=1e-9) for S in scores)
+    right = 1 if diagonal and len(X) > 1 else 0 if symmetric else 2
+    why = f"Tied, the largest |S − Sᵀ| over all heads is {format_number(tied.largest_asymmetry)}."
+    asked = "Predict first: with one matrix for queries and keys (W_K = W_Q), what must be true of the scores S?"
+    return ChoiceQuestion("multi_head", "tie", asked, TIE_CHOICES, right, why)
 
 
 def tie_text(lesson: MultiHead) -> str:

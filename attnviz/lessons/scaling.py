@@ -17,6 +17,7 @@ from attnviz.core import attention, random_qkv, softmax
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_DK, MAX_ROW_TOKENS, MIN_ROW_TOKENS
 from attnviz.core.numbers import format_fixed, format_number
+from attnviz.lessons.questions import ChoiceQuestion
 
 N_PAIRS = 4000  # enough pairs that the measured variance is within a few per cent of the true one
 DK_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the widths the curves are measured at
@@ -169,6 +170,30 @@ def rows_caption(n_tokens: int) -> str:
     """What the softmax numbers average over: "both" rows of two, "all n" of more."""
     rows = "both query rows" if n_tokens == 2 else f"all {n_tokens} query rows"
     return f"Averaged over {rows} of one random Q and K at each d_k."
+
+
+SPREAD_KEY = ("why_scale", "spread")  # the question's key: one guess a session, whatever the seed
+SPREAD_CHOICES = (
+    "The scores spread out, and the largest unscaled weight grows towards 1",
+    "The scores spread out, and the largest unscaled weight shrinks",
+    "Both stay about the same",
+)
+
+
+def spread_question(curve: VarianceCurve, curves: Saturation) -> ChoiceQuestion:
+    """The page's question, asked before d_k moves, answered by the page's own curves from the smallest d_k to the
+    largest."""
+    grows = curve.raw[-1] > 2 * curve.raw[0]
+    heavier = curves.max_raw[-1] > curves.max_raw[0]
+    right = 2 if not grows else 0 if heavier else 1
+    low, high = int(curve.dims[0]), int(curve.dims[-1])
+    why = (
+        f"From d_k = {low} to d_k = {high}, Var(q·k) goes from {format_fixed(curve.raw[0], decimals=3)} to "
+        f"{format_fixed(curve.raw[-1], decimals=3)}, and the largest unscaled weight, averaged over the rows, from "
+        f"{format_fixed(curves.max_raw[0], decimals=3)} to {format_fixed(curves.max_raw[-1], decimals=3)}. Now move d_k."
+    )
+    asked = "Predict first: as d_k grows, what happens to the raw scores q·k and to the largest softmax weight?"
+    return ChoiceQuestion(*SPREAD_KEY, asked, SPREAD_CHOICES, right, why)
 
 
 # ----------------------------------------------------------------------------- the divisor in words (Step by step)

@@ -13,8 +13,8 @@ from attnviz.ui.attention_grid import sent_event
 
 
 def answered(question) -> int | None:
-    """The student's answer to ``question``, or None while it is still asked."""
-    return state.playground_session().answers.of(question.key)
+    """The student's answer to ``question`` (or to the question of that key), or None while it is still asked."""
+    return state.playground_session().answers.of(question if isinstance(question, tuple) else question.key)
 
 
 def guess(component_key: str, questions: list) -> None:
@@ -26,6 +26,25 @@ def guess(component_key: str, questions: list) -> None:
         if (made := question.answer(sent)) is not None:
             state.keep_playground_session(state.playground_session().answered(question.key, made))
             return
+
+
+def ask_choice(question, where=st) -> int | None:
+    """A guided page's question with a few answers (attnviz.lessons.questions.ChoiceQuestion), asked in ``where``
+    before the move it is about: the guess is kept like the views' (one store of answers) and revealed at once with
+    the page's numbers. Returns the guess, or None while it is still asked."""
+    key = f"{state.ASK}{question.page}.{question.name}"
+    made = answered(question)
+
+    def keep() -> None:
+        if (guess := question.answer(st.session_state.get(key))) is not None:
+            state.keep_playground_session(state.playground_session().answered(question.key, guess))
+
+    choices = range(len(question.choices))
+    where.radio(question.cover(), choices, index=made, format_func=question.choices.__getitem__, key=key,
+                on_change=keep, disabled=made is not None)  # fmt: skip
+    if made is not None:
+        where.info(question.reveal(made), icon=":material/lightbulb:")
+    return made
 
 
 def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], list, bool]:

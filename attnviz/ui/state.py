@@ -30,6 +30,7 @@ TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's na
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
+ASK = "ask."  # prefix of a guided page's guess box (attnviz.ui.predict.ask_choice): ask.<page>.<name>
 TRAINING_RUN = "training.run"  # Watch it learn: the session's run in the training worker, while it trains or waits
 TRAINING_RESULT = "training.result"  # Watch it learn: the last run's TrainResult
 INDUCTION_RUN = "training.induction_run"  # Watch it learn's induction experiment: its run in the worker

@@ -159,3 +159,21 @@ def test_the_page_shows_the_count_of_one_hot_rows_the_challenge_checks(page):
         _, weights, _ = naive_attention(Q.tolist(), K.tolist(), V.tolist(), scale=scale)
         counts.append(sum(max(row) >= 0.99 for row in weights))
     assert counts[0] > 8 and f"**{counts[0]} of 16** unscaled, **{counts[1]} of 16** scaled." in texts(page.markdown)
+
+
+def test_in_predict_mode_d_k_waits_for_a_guess_judged_by_the_curves():
+    """Issue 51: "Predict first" was a sentence with nothing to commit a guess to. Now a guess before the move: in
+    predict mode the d_k slider waits for it, and the reveal says the curves' own numbers."""
+    from tests.support.apptest import open_app, use_control
+
+    at = open_app()
+    use_control(at, "predict", "most")
+    at.switch_page("pages/why_scale.py").run()
+    slider = at.slider(key=setting_key("why_scale", "d_k"))
+    guess = at.radio(key="ask.why_scale.spread")
+    assert slider.disabled and guess.value is None and guess.label.startswith("Predict first: as d_k grows")
+    guess.set_value(1).run()  # "…the largest unscaled weight shrinks": not what the curves do
+    assert not at.slider(key=setting_key("why_scale", "d_k")).disabled
+    said = texts(at.info)
+    assert said.startswith("Not this time: you predicted “The scores spread out, and the largest unscaled weight shrinks”")
+    assert "From d_k = 1 to d_k = 512, Var(q·k) goes from " in said

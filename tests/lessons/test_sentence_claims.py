@@ -17,10 +17,10 @@ from attnviz.core.numbers import MINUS, latex_number
 from attnviz.core.playground_state import PlaygroundState, set_dim, set_sentence
 from attnviz.core.presets import PRESETS
 from attnviz.figures.stages import stage_views
-from attnviz.lessons import explanations, geometry, predictions, real_model, row_arithmetic, scaling, stages
+from attnviz.lessons import explanations, geometry, multi_head, predictions, real_model, row_arithmetic, scaling, stages
 from attnviz.lessons import playground as words
 from attnviz.lessons.predictions import KINDS, PlaygroundQuestion
-from attnviz.lessons.questions import RowQuestion, stage_question, stage_target
+from attnviz.lessons.questions import ChoiceQuestion, RowQuestion, stage_question, stage_target
 from attnviz.lessons.stage_formulas import (
     mask_formula,
     output_formula,
@@ -389,3 +389,31 @@ def test_a_heads_words_are_its_maps_numbers_as_shown(first, second, data):
             assert verdict_at["To the sinks"] >= 50
         if row[-1] == "spreads its attention":
             assert max(verdict_at[c] for c in verdict_at if c != "Elsewhere") < 50, row
+
+
+# ----------------------------------------------------------------------------- a guided page's guess before the move
+
+
+@MANY
+@covers(ChoiceQuestion.cover, ChoiceQuestion.reveal)
+@given(st.integers(0, 999), st.integers(MIN_ROW_TOKENS, 24), st.integers(1, 4), st.integers(1, 6), st.booleans())
+def test_a_guess_before_the_move_is_judged_by_the_pages_own_numbers(seed, n_tokens, heads, d_head, causal):
+    dims = (1, 8, 64)
+    curve, curves = scaling.score_variance(dims, n_pairs=300, seed=seed), scaling.saturation(dims, n_tokens=n_tokens, seed=seed)
+    spread = scaling.spread_question(curve, curves)
+    grows, heavier = curve.raw[-1] > 2 * curve.raw[0], curves.max_raw[-1] > curves.max_raw[0]
+    assert spread.choices[spread.right].startswith("Both stay" if not grows else "The scores spread out")
+    assert ("grows towards 1" in spread.choices[spread.right]) == (grows and heavier)
+    setup = multi_head.Setup(heads * d_head, heads, seed, causal)
+    X = multi_head.embeddings(n_tokens, setup)
+    tie = multi_head.tie_question(X, setup)
+    tied = multi_head.run(X, replace(setup, tie_qk=True))
+    assert tie.right == 0 and all(np.allclose(h.scores, h.scores.T) for h in tied.result.heads)
+    for question in (spread, tie):
+        assert question.cover().startswith("Predict first: ") and not re.search(r"\d\.\d", question.cover())
+        for guess in range(len(question.choices)):
+            said = question.reveal(guess)
+            assert said.startswith(("Right: " if guess == question.right else "Not this time: ") + "you predicted “")
+    numbers = re.findall(r"\d+\.\d{3}", spread.why)  # the curves' own ends, to the metrics' digits
+    assert numbers == [f"{v:.3f}" for v in (curve.raw[0], curve.raw[-1], curves.max_raw[0], curves.max_raw[-1])]
+    assert f"{tied.largest_asymmetry:.4g}".replace("-", "−") in tie.why or tied.largest_asymmetry == 0
