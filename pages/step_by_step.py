@@ -11,7 +11,8 @@ import streamlit as st
 from attnviz.core.limits import MAX_D_MODEL
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
-from attnviz.lessons.stages import FORMULA_WAITS, first_key, introduction, walkthrough
+from attnviz.lessons.stages import walkthrough
+from attnviz.lessons.step_words import FORMULA_WAITS, first_key, introduction
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps

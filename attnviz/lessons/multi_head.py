@@ -108,8 +108,7 @@ def tie_question(X, setup: Setup) -> ChoiceQuestion:
     tied = run(X, replace(setup, tie_qk=True))
     scores = [head.scores for head in tied.result.heads]
     symmetric = all(np.allclose(S, S.T, rtol=1e-9, atol=1e-9) for S in scores)
-    diagonal = all(np.allclose(S - np.diag(np.diag(S)), 0, atol=1e-9) for S in scores)
-    right = 1 if diagonal and len(X) > 1 else 0 if symmetric else 2
+    right = 0 if symmetric else 2  # what must be true: symmetric (a diagonal S, by chance, is symmetric too)
     why = f"Tied, the largest |S − Sᵀ| over all heads is {format_number(tied.largest_asymmetry)}."
     asked = "Predict first: with one matrix for queries and keys (W_K = W_Q), what must be true of the scores S?"
     return ChoiceQuestion("multi_head", "tie", asked, TIE_CHOICES, right, why)

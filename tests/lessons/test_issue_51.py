@@ -66,7 +66,7 @@ def test_13_show_me_says_which_dimension_of_the_other_keys():
 
 
 def test_14_step_by_step_says_the_blocked_keys():
-    from attnviz.lessons.stages import introduction
+    from attnviz.lessons.step_words import introduction
 
     said = introduction(replace(MOVIE, blocked_keys=(3,)), "quoted")
     assert "(12 tokens, d_k = 2, no causal mask, key 3 blocked, scaling on, τ = 1)" in said and "no mask" not in said

@@ -17,7 +17,17 @@ from attnviz.core.numbers import MINUS, latex_number
 from attnviz.core.playground_state import PlaygroundState, set_dim, set_sentence
 from attnviz.core.presets import PRESETS
 from attnviz.figures.stages import stage_views
-from attnviz.lessons import explanations, geometry, multi_head, predictions, real_model, row_arithmetic, scaling, stages
+from attnviz.lessons import (
+    explanations,
+    geometry,
+    multi_head,
+    predictions,
+    real_model,
+    row_arithmetic,
+    scaling,
+    stages,
+    step_words,
+)
 from attnviz.lessons import playground as words
 from attnviz.lessons.predictions import KINDS, PlaygroundQuestion
 from attnviz.lessons.questions import ChoiceQuestion, RowQuestion, stage_question, stage_target
@@ -175,7 +185,7 @@ def test_a_stages_question_names_its_row_and_no_value(state):
 
 
 @MANY
-@covers(stages.scale_caption, stages.mask_caption, stages.setup_words, stages.introduction)
+@covers(step_words.scale_caption, step_words.mask_caption, step_words.setup_words, step_words.introduction)
 @given(edited_states())
 def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state):
     by_key = {stage.key: stage for stage in stages.walkthrough(state).stages}
@@ -194,7 +204,7 @@ def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state)
     blocked = int(state.result().blocked.sum())
     mask = by_key["mask"].caption
     assert mask.startswith("No cell changed" if not blocked else "Every cell" if blocked == total else f"{blocked} cells")
-    said = stages.introduction(state, "quoted")
+    said = step_words.introduction(state, "quoted")
     assert f"({state.n} tokens, d_k = {state.d_k}, " in said and f"scaling {'on' if state.scale else 'off'}" in said
     keys = re.search(r"keys? ([\d, ]+) blocked", said)
     assert (tuple(int(j) for j in keys[1].split(", ")) if keys else ()) == state.blocked_keys, said
