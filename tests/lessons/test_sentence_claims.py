@@ -29,16 +29,9 @@ from attnviz.lessons import (
     step_words,
 )
 from attnviz.lessons import playground as words
+from attnviz.lessons import stage_formulas as formulas
 from attnviz.lessons.predictions import KINDS, PlaygroundQuestion
 from attnviz.lessons.questions import ChoiceQuestion, RowQuestion, stage_question, stage_target
-from attnviz.lessons.stage_formulas import (
-    mask_formula,
-    output_formula,
-    project_formula,
-    scale_formula,
-    scores_formula,
-    softmax_formula,
-)
 from attnviz.models import head_statistics
 from tests.lessons.sentence_registry import covers
 from tests.lessons.test_sentence_properties import WORDS_POOL, states
@@ -216,7 +209,14 @@ def last_number(latex: str) -> str:
 
 
 @MANY
-@covers(project_formula, scores_formula, scale_formula, mask_formula, softmax_formula, output_formula)
+@covers(
+    formulas.project_formula,
+    formulas.scores_formula,
+    formulas.scale_formula,
+    formulas.mask_formula,
+    formulas.softmax_formula,
+    formulas.output_formula,
+)
 @given(edited_states(), st.integers(1, 6), st.data())
 def test_each_stages_formula_ends_on_the_cell_it_works_out(state, d_model, data):
     walk = stages.walkthrough(state, from_embeddings=True, d_model=d_model)
