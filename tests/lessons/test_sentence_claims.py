@@ -18,6 +18,7 @@ from attnviz.core.playground_state import PlaygroundState, set_dim, set_sentence
 from attnviz.core.presets import PRESETS
 from attnviz.figures.stages import stage_views
 from attnviz.lessons import (
+    costs,
     explanations,
     geometry,
     multi_head,
@@ -427,3 +428,78 @@ def test_a_guess_before_the_move_is_judged_by_the_pages_own_numbers(seed, n_toke
     numbers = re.findall(r"\d+\.\d{3}", spread.why)  # the curves' own ends, to the metrics' digits
     assert numbers == [f"{v:.3f}" for v in (curve.raw[0], curve.raw[-1], curves.max_raw[0], curves.max_raw[-1])]
     assert f"{tied.largest_asymmetry:.4g}".replace("-", "−") in tie.why or tied.largest_asymmetry == 0
+
+
+# ----------------------------------------------------------------------------- Multi-head's costs and heads
+
+
+@MANY
+@covers(
+    costs.parameters_text,
+    costs.flops_caption,
+    costs.crossover_text,
+    multi_head.heads_heading,
+    multi_head.heads_text,
+    multi_head.tie_text,
+)
+@given(st.sampled_from([1, 2, 4, 8]), st.integers(1, 4), st.integers(1, 64), st.integers(0, 99), st.booleans(), st.booleans())
+def test_multi_heads_sentences_say_its_numbers(heads, d_head, n, seed, causal, tie):
+    d = heads * d_head
+    said = costs.parameters_text(costs.parameters(d, heads))
+    total = 4 * d * d  # W_Q, W_K, W_V and W_O, d × d each, worked out here
+    assert f"Total **{total:,}**" in said and f"3·{d}·{d_head} = {3 * d * d_head:,} weights" in said
+    assert (f"{heads} heads make" in said) == (heads > 1) and (f"{heads} head makes" in said) == (heads == 1)
+    assert f"n²·h = {n * n * heads:,} numbers" in costs.flops_caption(n, costs.flops(n, d, heads))
+    crossing = 8 * d * d / (4 * d + 5 * heads)
+    text = costs.crossover_text(d, heads)
+    assert f"= {costs.format_number(crossing, digits=3)} the n² part" in text and f"= {2 * d};" in text
+    above = math.floor(crossing) + 1  # past it, the n² part is the larger: the sentence's claim, from the FLOPs
+    work = costs.flops(above, d, heads)
+    assert work.scores + work.softmax + work.weighted_sum > work.projections + work.output
+    setup = multi_head.Setup(d, heads, seed, causal, tie)
+    assert multi_head.heads_heading(setup) == f"2. {heads} head{'s' if heads > 1 else ''}, each d_head = {d_head} wide"
+    assert f"{d} / {heads} = {d_head} is the width" in multi_head.heads_text(setup)
+    layer = multi_head.run(multi_head.embeddings(min(n, 12), setup), setup)
+    tied = multi_head.tie_text(layer)
+    if tie:
+        assert "symmetric: the largest |S − Sᵀ|" in tied and layer.largest_asymmetry < 1e-9
+    else:
+        shown = f"{layer.asymmetries[0]:.2f}"  # head 1's, as the chart beside draws its scores
+        assert f"the largest |S − Sᵀ| is {shown}" in tied, tied
+
+
+# ----------------------------------------------------------------------------- Geometry's sentences
+
+
+@MANY
+@covers(
+    geometry.angle_text,
+    geometry.magnitude_sentences,
+    geometry.blend_picture_text,
+    geometry.weights_text,
+    geometry.context_text,
+)
+@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=7, max_size=7))
+def test_geometrys_sentences_say_the_arrows_numbers(points):
+    query, keys, values = points[0], points[1:4], points[4:7]
+    result = geometry.attend_2d(query, keys, values)
+    names = ["a", "b", "c"]
+    for c in result.comparisons:
+        said = geometry.angle_text(c)
+        assert ("undefined" in said) == (c.angle_deg is None)
+    for sentence in geometry.magnitude_sentences(result, names):
+        far, near = re.findall(r"\*\*“(\w)”\*\*", sentence)
+        i, j = names.index(far), names.index(near)
+        a, b = result.comparisons[i], result.comparisons[j]
+        assert a.angle_deg > b.angle_deg and a.dot > b.dot and a.key_length > b.key_length, sentence
+    wins = {(w.longer, w.aligned) for w in geometry.magnitude_wins(result.query, result.keys)}
+    assert len(geometry.magnitude_sentences(result, names)) == len(wins)
+    picture = geometry.blend_picture_text(result, names)
+    for name, v in zip(names, result.values, strict=True):
+        assert (f"“{name}”: [0, 0]" in picture) == (not v.any())
+    weights = geometry.weights_text(result, names)
+    assert [f"{w:.4f}" for w in result.weights] == re.findall(r"\*\*(\d\.\d{4})\*\*", weights)
+    assert weights.endswith(f"(sum {result.weights.sum():.4f})")
+    context = geometry.context_text(result)
+    shown = [f"{x:.4f}".replace("-", "−") for x in result.context]
+    assert context.endswith(f"= **[{shown[0]}, {shown[1]}]**".replace("−0.0000", "0.0000")), context
