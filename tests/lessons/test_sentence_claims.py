@@ -34,6 +34,8 @@ from attnviz.lessons import stage_formulas as formulas
 from attnviz.lessons.predictions import KINDS, PlaygroundQuestion
 from attnviz.lessons.questions import ChoiceQuestion, RowQuestion, stage_question, stage_target
 from attnviz.models import head_statistics
+from attnviz.models.explain import EmbeddingChange, NextTokenChange
+from attnviz.models.runs import NextTokens
 from tests.lessons.sentence_registry import covers
 from tests.lessons.test_sentence_properties import WORDS_POOL, states
 
@@ -503,3 +505,57 @@ def test_geometrys_sentences_say_the_arrows_numbers(points):
     context = geometry.context_text(result)
     shown = [f"{x:.4f}".replace("-", "−") for x in result.context]
     assert context.endswith(f"= **[{shown[0]}, {shown[1]}]**".replace("−0.0000", "0.0000")), context
+
+
+# ----------------------------------------------------------------------------- a real model's other words
+
+
+def top_tokens(draw, vocabulary: int) -> NextTokens:
+    ids = draw(st.lists(st.integers(0, vocabulary - 1), min_size=3, max_size=3, unique=True))
+    raw = np.array(sorted(draw(st.lists(st.floats(0.01, 1), min_size=4, max_size=4)), reverse=True))
+    shares = raw / raw.sum()
+    return NextTokens([f"w{i}" for i in ids], np.array(ids), shares[:3], float(shares[3]), 1.0)
+
+
+@MANY
+@covers(
+    explanations.change_text,
+    real_model.overview_caption,
+    real_model.sink_words,
+    real_model.sinks_said,
+    real_model.next_token_rows,
+    scaling.divisor_words,
+)
+@given(st.data(), st.integers(2, 40), st.integers(1, 40), st.booleans())
+def test_a_real_models_other_words_say_its_numbers(data, n, side, decoder):
+    tokens = [f"t{j}" for j in range(n)]
+    before, after = top_tokens(data.draw, 6), top_tokens(data.draw, 6)
+    removed = data.draw(st.integers(0, n - 1))
+    if decoder:
+        change = NextTokenChange(removed, before, after, data.draw(st.floats(0, 1)))
+        said = explanations.change_text(change, tokens)
+        first, then = f"“{before.tokens[0]}”", f"“{after.tokens[0]}”"
+        moved = int(before.ids[0]) != int(after.ids[0])
+        assert (f"changes from {first} ({100 * before.probabilities[0]:.1f}%) to {then}" in said) == moved, said
+        assert (f"stays {first}" in said) == (not moved) and f"{change.total_variation:.3f}" in said
+    else:
+        at, size = data.draw(st.integers(0, n - 1)), data.draw(st.floats(0.1, 10))
+        change = EmbeddingChange(removed, data.draw(st.floats(-1, 1)), data.draw(st.floats(0, size)), at, size)
+        said = explanations.change_text(change, tokens)
+        assert f"cosine {change.cosine:.3f}" in said and f"token {at} (“t{at}”)'s: by {change.largest:.2f}" in said
+        assert f"({100 * change.largest / change.size:.1f}%)" in said
+    assert said.startswith(f"Without “t{removed}” (token {removed})")
+    side = min(side, n)
+    caption = real_model.overview_caption(data.draw(st.booleans()), side, n)
+    assert (f"({side} groups)" in caption) == (side < n) and (f"With {n} tokens" in caption) == (side < n)
+    sinks = tuple(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=2))))
+    named = real_model.sink_words(tokens, sinks)
+    assert named == ("the first token (“t0”)" if sinks == (0,) else " and ".join(f"t{i}" for i in sinks))
+    hidden = data.draw(st.booleans())
+    assert real_model.sinks_said(hidden, named).startswith("Sinks hidden" if hidden else "Sinks shown")
+    labels, probabilities = real_model.next_token_rows(before.tokens, before.probabilities, before.other)
+    assert len(set(labels)) == len(labels) and math.isclose(sum(probabilities), 1.0)
+    d_k, tau, scale = data.draw(st.integers(1, 512)), data.draw(st.sampled_from([0.1, 0.5, 1.0, 2.0])), decoder
+    divisor = (math.sqrt(d_k) if scale else 1.0) * tau
+    words = scaling.divisor_words(scale=scale, d_k=d_k, temperature=tau)
+    assert words.endswith(scaling.format_number(divisor)) or words.startswith(f"τ = {scaling.format_number(divisor)}")
