@@ -148,7 +148,7 @@ def attention_lesson(result: TrainResult) -> str:
     """
     target, value, rows = result.config.target_position, result.config.target_value, result.cls_rows
     positive, negative = rows.positive, rows.negative
-    top_positive, top_negative = int(np.argmax(positive)), int(np.argmax(negative))
+    top_positive, top_negative = _top(positive, target), _top(negative, target)
     measured = (
         f"On the {rows.positives + rows.negatives:,} held-out samples, [CLS] puts {format_fixed(positive[target])} of "
         f"its attention on position {target} when the number there is {value} ({_plural(rows.positives, 'sample')}) "
@@ -180,6 +180,14 @@ def attention_lesson(result: TrainResult) -> str:
         )
         learned = f"It looks mostly {where}, not at position {target}: train longer, or with balanced sampling."
     return f"{measured} {learned} Choose another target position, train again, and see where it looks then."
+
+
+def _top(row: np.ndarray, target: int) -> int:
+    """Where a row looks most, as its two decimals show it: the target when it ties for the largest shown (no
+    ranking where the digits show none), else the first of the largest."""
+    shown = np.array([format_fixed(w) for w in row], dtype=object)
+    best = max(shown, key=float)
+    return target if shown[target] == best else int(np.flatnonzero(shown == best)[0])
 
 
 def _where(position: int) -> str:
