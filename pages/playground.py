@@ -122,7 +122,7 @@ with vectors:
         st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
 with up_close:
     if up_close.open:
-        one_token_up_close(playground)
+        one_token_up_close(playground, asking=bool(playground.predict) and session.current().asked() is None)
 with downloads:
     if downloads.open:
         export_buttons()
