@@ -174,8 +174,8 @@ def rows_caption(n_tokens: int) -> str:
 
 SPREAD_KEY = ("why_scale", "spread")  # the question's key: one guess a session, whatever the seed
 SPREAD_CHOICES = (
-    "The scores spread out, and the largest unscaled weight grows towards 1",
-    "The scores spread out, and the largest unscaled weight shrinks",
+    "Scores spread out; the top weight nears 1",
+    "Scores spread out; the top weight shrinks",
     "Both stay about the same",
 )
 

@@ -41,7 +41,7 @@ def ask_choice(question, where=st) -> int | None:
 
     choices = range(len(question.choices))
     where.radio(question.cover(), choices, index=made, format_func=question.choices.__getitem__, key=key,
-                on_change=keep, disabled=made is not None)  # fmt: skip
+                on_change=keep, disabled=made is not None, horizontal=True)  # fmt: skip
     if made is not None:
         where.info(question.reveal(made), icon=":material/lightbulb:")
     return made

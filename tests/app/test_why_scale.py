@@ -172,8 +172,8 @@ def test_in_predict_mode_d_k_waits_for_a_guess_judged_by_the_curves():
     slider = at.slider(key=setting_key("why_scale", "d_k"))
     guess = at.radio(key="ask.why_scale.spread")
     assert slider.disabled and guess.value is None and guess.label.startswith("Predict first: as d_k grows")
-    guess.set_value(1).run()  # "…the largest unscaled weight shrinks": not what the curves do
+    guess.set_value(1).run()  # "…the top weight shrinks": not what the curves do
     assert not at.slider(key=setting_key("why_scale", "d_k")).disabled
     said = texts(at.info)
-    assert said.startswith("Not this time: you predicted “The scores spread out, and the largest unscaled weight shrinks”")
+    assert said.startswith("Not this time: you predicted “Scores spread out; the top weight shrinks”")
     assert "From d_k = 1 to d_k = 512, Var(q·k) goes from " in said

@@ -415,8 +415,8 @@ def test_a_guess_before_the_move_is_judged_by_the_pages_own_numbers(seed, n_toke
     curve, curves = scaling.score_variance(dims, n_pairs=300, seed=seed), scaling.saturation(dims, n_tokens=n_tokens, seed=seed)
     spread = scaling.spread_question(curve, curves)
     grows, heavier = curve.raw[-1] > 2 * curve.raw[0], curves.max_raw[-1] > curves.max_raw[0]
-    assert spread.choices[spread.right].startswith("Both stay" if not grows else "The scores spread out")
-    assert ("grows towards 1" in spread.choices[spread.right]) == (grows and heavier)
+    assert spread.choices[spread.right].startswith("Both stay" if not grows else "Scores spread out")
+    assert ("nears 1" in spread.choices[spread.right]) == (grows and heavier)
     setup = multi_head.Setup(heads * d_head, heads, seed, causal)
     X = multi_head.embeddings(n_tokens, setup)
     tie = multi_head.tie_question(X, setup)
