@@ -51,7 +51,7 @@ n_heads = sizes[1].selectbox(
     **session.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
 seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **session.page_setting(PAGE, "seed", 0))
-st.caption(f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head.")  # below the bar
+st.caption(lesson.sizes_caption(d_model))  # below the bar
 # The mask and the exercise's switch are drawn beside the heads and the scores they change (below); their values are
 # read here because every section is computed from them.
 causal = session.setting_value(PAGE, "causal", playground.causal)
@@ -84,7 +84,7 @@ if lesson.x_is_editable(base_X):
     X = edited_x(base_X)
 else:
     X = base_X
-    st.caption(f"X has {n}×{d_model} = {X.size} numbers: too many to edit by hand, so it is drawn instead.")
+    st.caption(lesson.x_drawn_caption(n, d_model))
     show_matrices([figs.x_map(X, labels)], key="mh.x", height=layout.token_rows_height, font_size=font)
 with explained_errors():
     model = lesson.run(X, setup)
@@ -100,7 +100,7 @@ heading.header(lesson.heads_heading(setup))
 mask.checkbox("Causal mask (decoder)", **session.page_setting(PAGE, "causal", playground.causal))
 st.markdown(lesson.heads_text(setup))
 if n_heads > lesson.MAX_HEADS_DRAWN:
-    st.caption(f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below.")
+    st.caption(lesson.heads_drawn_caption(n_heads))
 heads, asked = figs.head_maps(model, labels), []
 if playground.predict:  # the Playground's predict mode: each head asks about the focus token's row
     drawn = [(head.weights, head.blocked) for head in model.result.heads[: lesson.MAX_HEADS_DRAWN]]

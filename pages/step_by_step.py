@@ -12,7 +12,7 @@ from attnviz.core.limits import MAX_D_MODEL
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
 from attnviz.lessons.stages import walkthrough
-from attnviz.lessons.step_words import FORMULA_WAITS, first_key, introduction
+from attnviz.lessons.step_words import FORMULA_WAITS, first_key, introduction, stage_heading
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps
@@ -99,7 +99,7 @@ with rail:
     share_link_box(PAGE)
 
 with main:
-    st.header(f"Stage {position + 1} of {len(keys)}. {stage.title}")  # h2: the page's h1 is its title
+    st.header(stage_heading(position, len(keys), stage.title))  # h2: the page's h1 is its title
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")

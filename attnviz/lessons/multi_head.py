@@ -81,6 +81,21 @@ def head_title(h: int, d_head: int) -> str:
     return f"head {h + 1} (dims {first}–{last})" if last > first else f"head {h + 1} (dim {first})"
 
 
+def sizes_caption(d_model: int) -> str:
+    """Why the heads' choices are what they are: the divisors of d_model."""
+    return f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head."
+
+
+def x_drawn_caption(n: int, d_model: int) -> str:
+    """Said where X is drawn, not edited: its size worked out."""
+    return f"X has {n}×{d_model} = {n * d_model} numbers: too many to edit by hand, so it is drawn instead."
+
+
+def heads_drawn_caption(n_heads: int) -> str:
+    """Said when not every head is drawn: the page says it only above MAX_HEADS_DRAWN heads."""
+    return f"Showing the first {MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below."
+
+
 def heads_heading(setup: Setup) -> str:
     return f"2. {setup.n_heads} head{'s' if setup.n_heads > 1 else ''}, each d_head = {setup.d_head} wide"
 

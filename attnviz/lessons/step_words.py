@@ -48,6 +48,11 @@ def first_key(state: PlaygroundState) -> int:
     return 0 if state.predict else int(state.result().weights[state.focus].argmax())
 
 
+def stage_heading(position: int, count: int, title: str) -> str:
+    """The stage's heading: where it sits in the walk (counting from 1) and what it does."""
+    return f"Stage {position + 1} of {count}. {title}"
+
+
 def setup_words(state: PlaygroundState) -> str:
     """The Playground's settings as Step by step's introduction says them: every one that shapes the numbers, the
     blocked keys included, by position ("12 tokens, d_k = 2, causal mask, key 3 blocked, scaling on, τ = 1")."""

@@ -181,7 +181,13 @@ def test_a_stages_question_names_its_row_and_no_value(state):
 
 
 @MANY
-@covers(step_words.scale_caption, step_words.mask_caption, step_words.setup_words, step_words.introduction)
+@covers(
+    step_words.scale_caption,
+    step_words.mask_caption,
+    step_words.setup_words,
+    step_words.introduction,
+    step_words.stage_heading,
+)
 @given(edited_states())
 def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state):
     by_key = {stage.key: stage for stage in stages.walkthrough(state).stages}
@@ -200,6 +206,9 @@ def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state)
     blocked = int(state.result().blocked.sum())
     mask = by_key["mask"].caption
     assert mask.startswith("No cell changed" if not blocked else "Every cell" if blocked == total else f"{blocked} cells")
+    walk = stages.walkthrough(state).stages
+    for at, stage in enumerate(walk):
+        assert step_words.stage_heading(at, len(walk), stage.title) == f"Stage {at + 1} of {len(walk)}. {stage.title}"
     said = step_words.introduction(state, "quoted")
     assert f"({state.n} tokens, d_k = {state.d_k}, " in said and f"scaling {'on' if state.scale else 'off'}" in said
     keys = re.search(r"keys? ([\d, ]+) blocked", said)
@@ -443,6 +452,9 @@ def test_a_guess_before_the_move_is_judged_by_the_pages_own_numbers(seed, n_toke
     multi_head.heads_heading,
     multi_head.heads_text,
     multi_head.tie_text,
+    multi_head.sizes_caption,
+    multi_head.x_drawn_caption,
+    multi_head.heads_drawn_caption,
 )
 @given(st.sampled_from([1, 2, 4, 8]), st.integers(1, 4), st.integers(1, 64), st.integers(0, 99), st.booleans(), st.booleans())
 def test_multi_heads_sentences_say_its_numbers(heads, d_head, n, seed, causal, tie):
@@ -461,6 +473,9 @@ def test_multi_heads_sentences_say_its_numbers(heads, d_head, n, seed, causal, t
     setup = multi_head.Setup(d, heads, seed, causal, tie)
     assert multi_head.heads_heading(setup) == f"2. {heads} head{'s' if heads > 1 else ''}, each d_head = {d_head} wide"
     assert f"{d} / {heads} = {d_head} is the width" in multi_head.heads_text(setup)
+    assert f"divisors of d_model = {d} only" in multi_head.sizes_caption(d)
+    assert f"X has {n}×{d} = {n * d} numbers" in multi_head.x_drawn_caption(n, d)
+    assert f"the first {multi_head.MAX_HEADS_DRAWN} of {heads} heads" in multi_head.heads_drawn_caption(heads)
     layer = multi_head.run(multi_head.embeddings(min(n, 12), setup), setup)
     tied = multi_head.tie_text(layer)
     if tie:

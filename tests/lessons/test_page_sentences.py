@@ -1,0 +1,65 @@
+"""Issue 51: every sentence the app writes comes from a function of the state, in attnviz.lessons, never assembled in a
+page. A page that glues words and numbers together for st.markdown, st.caption and the rest fails here; the ones
+that still do are listed, each by its page and its first words, and the list only shrinks."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PAGES = Path(__file__).parents[2] / "pages"
+SAID_BY = {
+    "markdown",
+    "caption",
+    "warning",
+    "info",
+    "success",
+    "error",
+    "header",
+    "subheader",
+    "title",
+    "write",
+    "toast",
+}
+
+# Sentences still assembled in a page (issue 51 leaves them): (page, the start of the assembled text as written).
+ASSEMBLED_STILL = {
+    ("challenges.py", "challenge.goal + (' *(solved)*' if key i"),
+    ("challenges.py", "f'**{progress_line()}**'"),
+    ("geometry.py", 'f"Each key has a value vector: what the '),
+    ("geometry.py", "f'Worked example: [2, 3]·[5, −1] = 2·5 +"),
+    ("lesson_plans.py", "f'**Step {index + 1}**: {literal(step_la"),
+    ("lesson_plans.py", "f'**{title}**: {len(ready.steps)} steps'"),
+    ("multi_head.py", 'f"A real layer does not get Q, K and V h'),
+    ("playground.py", "f'**{matrix}**: {MATRIX_ROLES[matrix]}'"),
+    ("playground.py", "f'Type any number from −{VALUE_LIMIT:g} "),
+    ("playground.py", "f'{INTRODUCTION} {source_line(session.pl"),
+    ("real_model.py", "f\"Open in Playground: this head's tokens"),
+    ("real_model.py", 'f"Or click a row of a map. The lines: qu'),
+    ("real_model.py", 'f"{words.model_label(model)} is {words.k'),
+    ("real_model.py", "f'Many heads park most of their attentio"),
+    ("real_model.py", "words.overview_caption(shown.maps.layers"),
+    ("step_by_step.py", "f'{stage.caption} Outlined: the chosen c"),
+    ("watch_it_learn.py", "f'Learning rate: {words.RATE_HELP} Balan"),
+    ("why_scale.py", 'f"Softmax turns gaps between scores into'),
+}
+
+
+def assembled() -> set[tuple[str, str]]:
+    """Every text a page builds itself (an f-string, or words joined with +) and hands to a Streamlit text call."""
+    found = set()
+    for page in sorted(PAGES.glob("*.py")):
+        for node in ast.walk(ast.parse(page.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr in SAID_BY and node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)):
+                found.add((page.name, ast.unparse(node.args[0])[:40]))
+    return found
+
+
+def test_no_page_assembles_a_new_sentence():
+    assert assembled() - ASSEMBLED_STILL == set(), "a page builds its own words: write them in attnviz.lessons"
+
+
+def test_the_list_of_pages_still_assembling_words_only_shrinks():
+    assert ASSEMBLED_STILL - assembled() == set(), "moved to attnviz.lessons: take it off ASSEMBLED_STILL"
