@@ -8,7 +8,7 @@ from pathlib import PurePath
 
 import numpy as np
 
-from attnviz.core.limits import MAX_USER_MODEL_PARAMETERS
+from attnviz.core.limits import MAX_TOKENS, MAX_USER_MODEL_PARAMETERS
 from attnviz.models.stats import LABEL_THRESHOLD, HeadStatistics
 
 OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each head's small map gets an equal share
@@ -77,6 +77,43 @@ def pooled(attention, side: int) -> np.ndarray:
     sizes = np.diff(np.append(starts, n))  # (side,) tokens in each group
     on_key_groups = np.add.reduceat(attention, starts, axis=-1)  # (..., n, side)
     return np.add.reduceat(on_key_groups, starts, axis=-2) / sizes[:, None]  # (..., side, side)
+
+
+def run_caption(model: str, kind: str, layers: int, heads: int, n: int) -> str:
+    """What the page runs: the model, its size, this sentence's tokens against the limit, and where the weights come
+    from."""
+    return (
+        f"{model} is {kind}: {layers} layers × {heads} heads, {n} tokens here (the limit is {MAX_TOKENS}, about 90 "
+        "words, its special tokens included; press Enter to run a new sentence). Every weight below is what "
+        "attnviz.attention, the Playground's own function, gives on the model's queries, keys and values, to the last "
+        f"digit (all heads of a layer computed at once). {OPEN_TEXT}"
+    )
+
+
+def sinks_caption(sinks: str) -> str:
+    """The sink switch's help, in sight; ``sinks`` as markdown shows them (escaped by the page)."""
+    return (
+        f"Many heads park most of their attention on {sinks} when nothing else fits. Hiding them sets their columns "
+        "to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes."
+    )
+
+
+def open_caption(n: int, d_head: int) -> str:
+    """What Open in Playground takes there: the head's n × d_head Q, K and V."""
+    return (
+        f"Open in Playground: this head's tokens and its Q, K and V ({n} × {d_head} each), to edit and take apart; its "
+        "weights there are the model's own (the sink switch stays here)."
+    )
+
+
+def lines_caption(not_drawn: str) -> str:
+    """How to read the line view; ``not_drawn`` says which of its lines are too faint to draw."""
+    return f"Or click a row of a map. The lines: queries left, keys right, a line's opacity its weight ({not_drawn})."
+
+
+def overview_words(layers_across: bool, side: int, n: int, stats: HeadStatistics) -> str:
+    """The overview's caption and how many heads each pattern went to, on the percentages the summaries show."""
+    return f"{overview_caption(layers_across, side, n)} {label_counts(shown_labels(stats))}"
 
 
 def overview_caption(layers_across: bool, side: int, n: int) -> str:

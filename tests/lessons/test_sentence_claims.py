@@ -574,3 +574,27 @@ def test_a_real_models_other_words_say_its_numbers(data, n, side, decoder):
     divisor = (math.sqrt(d_k) if scale else 1.0) * tau
     words = scaling.divisor_words(scale=scale, d_k=d_k, temperature=tau)
     assert words.endswith(scaling.format_number(divisor)) or words.startswith(f"τ = {scaling.format_number(divisor)}")
+
+
+@MANY
+@covers(
+    real_model.run_caption,
+    real_model.sinks_caption,
+    real_model.open_caption,
+    real_model.lines_caption,
+    real_model.overview_words,
+)
+@given(attention_maps(), st.integers(1, 40), st.integers(1, 40), st.integers(1, 128), st.integers(1, 64), st.booleans())
+def test_the_real_model_pages_captions_say_its_sizes(first, layers, heads, n, d_head, across):
+    said = real_model.run_caption("M", "a decoder", layers, heads, n)
+    assert said.startswith(f"M is a decoder: {layers} layers × {heads} heads, {n} tokens here (the limit is ")
+    assert real_model.OPEN_TEXT in said
+    assert real_model.sinks_caption("[CLS]").startswith("Many heads park most of their attention on [CLS] when")
+    assert f"Q, K and V ({n} × {d_head} each)" in real_model.open_caption(n, d_head)
+    assert real_model.lines_caption("none faint").endswith("a line's opacity its weight (none faint).")
+    raw, sinks = first
+    stats = head_statistics(raw[None, None], sinks)
+    side = min(n, 16)
+    words_ = real_model.overview_words(across, side, n, stats)
+    assert words_.startswith(real_model.overview_caption(across, side, n))
+    assert words_.endswith(real_model.label_counts(real_model.shown_labels(stats)))
