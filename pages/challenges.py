@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attnviz.lessons.challenges import CHALLENGES, INTRODUCTION
+from attnviz.lessons.challenges import CHALLENGES, INTRODUCTION, goal_line
 from attnviz.pages import page_named
 from attnviz.ui import state
 from attnviz.ui.challenges import open_challenge, progress_line
@@ -15,14 +15,14 @@ PAGE = "challenges"
 
 st.title("Challenges")
 st.markdown(INTRODUCTION)
-st.markdown(f"**{progress_line()}**")
+st.markdown(progress_line())
 solved = state.solved_challenges()
 for page in dict.fromkeys(challenge.page for challenge in CHALLENGES.values()):
     st.subheader(page_named(page).title)
     for key, challenge in ((k, c) for k, c in CHALLENGES.items() if c.page == page):
         mark, goal, go = st.columns([0.3, 5, 1], vertical_alignment="center")
         mark.markdown(":material/check_circle:" if key in solved else ":material/radio_button_unchecked:")
-        goal.markdown(challenge.goal + (" *(solved)*" if key in solved else ""))
+        goal.markdown(goal_line(challenge.goal, key in solved))
         if go.button("Try it", key=f"challenge.{key}", width="stretch"):
             open_challenge(key)
 share_link_box(PAGE)

@@ -33,13 +33,7 @@ labels = playground.labels
 n = len(labels)
 
 st.title("Multi-head attention and projections")
-st.markdown(
-    "A real layer does not get Q, K and V handed to it. Each token starts as an **embedding** x (one row of X), "
-    "and three learned matrices turn it into a query, a key and a value: Q = X W_Q, K = X W_K, V = X W_V. "
-    "Multi-head attention then cuts those columns into n_heads slices and runs attention on each slice "
-    f"separately, so different heads can look for different things. The tokens are the Playground's sentence "
-    f"({n} tokens); the numbers are random from the seed."
-)
+st.markdown(lesson.intro_text(n))
 
 # ----------------------------------------------------------------------------- controls
 sizes = sticky_controls(PAGE).columns([2, 1, 1], vertical_alignment="bottom")  # in sight of the heads

@@ -8,11 +8,10 @@ from functools import partial
 
 import streamlit as st
 
-from attnviz.core.limits import MAX_DIM, MAX_SEED, VALUE_LIMIT
-from attnviz.core.numbers import ACCEPTED_FORMS
+from attnviz.core.limits import MAX_DIM, MAX_SEED
 from attnviz.core.playground_state import MATRICES, column_names, example_options
 from attnviz.figures.attention_grid import playground_data
-from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_box_label, example_title, source_line
+from attnviz.lessons.playground import TYPING_HELP, example_box_label, example_title, first_words, matrix_heading
 from attnviz.ui import playground_session as session
 from attnviz.ui import state
 from attnviz.ui.attention_grid import show_views
@@ -51,7 +50,7 @@ introduced = not (state.presenting() or tried_on(PAGE))  # else the teacher or t
 # What the last move said takes the introduction's room (as tall, at least), so the views and tables never move.
 with st.container(key="playground_said") if introduced else nullcontext():
     if introduced and not (warnings or confirmations):
-        st.caption(f"{INTRODUCTION} {source_line(session.playground())}")  # and what a typed sentence does
+        st.caption(first_words(session.playground()))  # and what a typed sentence does
     for message in warnings:
         st.warning(literal(message), icon=":material/warning:")
     for message in confirmations:
@@ -114,12 +113,12 @@ with vectors:
         again.button("Randomise", icon=":material/casino:", width="stretch", on_click=session.randomise_again)
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:
-                st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")
-                said = f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token"  # the table's name, for screen readers
+                st.markdown(matrix_heading(matrix))
+                said = matrix_heading(matrix, read=True)  # the table's name, for screen readers
                 number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix, said=said)
         for message in state.take_table_messages():  # under the tables, which a message above would move
             st.warning(literal(message), icon=":material/warning:")
-        st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
+        st.caption(TYPING_HELP)
 with up_close:
     if up_close.open:
         one_token_up_close(playground, asking=bool(playground.predict) and session.current().asked() is None)

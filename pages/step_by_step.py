@@ -12,7 +12,7 @@ from attnviz.core.limits import MAX_D_MODEL
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
 from attnviz.lessons.stages import walkthrough
-from attnviz.lessons.step_words import FORMULA_WAITS, first_key, introduction, stage_heading
+from attnviz.lessons.step_words import FORMULA_WAITS, first_key, introduction, stage_heading, stage_reading
 from attnviz.ui import playground_session, predict
 from attnviz.ui import state as session
 from attnviz.ui import step_by_step as steps
@@ -126,6 +126,4 @@ with main:
             st.caption(FORMULA_WAITS)
         else:
             st.latex(stage.formula(query, column))
-    st.caption(
-        f"{stage.caption} Outlined: the chosen cell and the cells its formula reads. {stage_notes(stage, views)}"
-    )
+    st.caption(stage_reading(stage.caption, stage_notes(stage, views)))

@@ -65,15 +65,7 @@ with softmax:
     scaled.metric("largest weight, scaled", format_fixed(curves.max_scaled[at_dk], decimals=3))
     st.caption(scaling.rows_caption(n_tokens))
     st.markdown(scaling.one_hot_text(d_k, n_tokens=n_tokens, seed=int(seed)))  # what the d_k challenge counts
-    st.markdown(
-        "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the "
-        "scores spread out like √d_k, the top score pulls far ahead and takes almost all the weight. The row's "
-        f"**entropy** measures how spread the weights are: {scaling.uniform_text(n_tokens)} when every key gets the "
-        "same weight, 0 when one key gets it all. Such a row also hurts training. A model learns by nudging its "
-        "scores and seeing how the weights change; when one weight is almost 1 and the rest almost 0, a small nudge "
-        "to any score barely changes any weight, so the model gets almost no signal about which way to move, and "
-        "learns slowly."
-    )
+    st.markdown(scaling.softmax_text(n_tokens))
 
 st.subheader("One row, side by side")
 show_chart(figs.row_weights_bars(row, d_k), key="why_row")

@@ -243,6 +243,32 @@ def pronoun_self_text(query=PRONOUN_QUERY, keys=PRONOUN_KEYS) -> str:
     )
 
 
+def worked_text(worked: RefresherRow) -> str:
+    """The refresher's worked example, its sum written out to the table's own dot product."""
+    a, b = worked.a, worked.b
+    terms = " + ".join(f"{number_text(x)}·{number_text(y)}" for x, y in zip(a, b, strict=True))
+    first, *rest = (x * y for x, y in zip(a, b, strict=True))
+    products = format_number(first, digits=6) + "".join(
+        f" {'−' if p < 0 else '+'} {format_number(abs(p), digits=6)}" for p in rest
+    )
+    return (
+        f"Worked example: {format_vector(a, digits=6)}·{format_vector(b, digits=6)} = {terms} = {products} = "
+        f"{format_number(worked.comparison.dot, digits=6)}. Mind the sign: dropping the minus would give "
+        f"{format_number(float(np.dot(np.abs(a), np.abs(b))), digits=6)}."
+    )
+
+
+def values_text(result: GeometryResult, key_labels) -> str:
+    """Section 5's words: what the values mean, and what the V-space chart draws."""
+    return (
+        "Each key has a value vector: what the word passes on when it is attended to. Here the two dimensions mean "
+        "“a living thing” and “a place”; “because”, a linking word, passes on nothing: [0, 0]. The output for “it” "
+        f"(its context vector) is the weighted blend Σ wⱼ vⱼ. {blend_picture_text(result, key_labels)} The defaults "
+        "are the vectors of the Playground's example “What does ‘it’ refer to?”, so the context vector here is the "
+        "output the Playground shows for “it” in that example."
+    )
+
+
 def blend_picture_text(result: GeometryResult, key_labels) -> str:
     """What the V-space chart draws, naming the values too short to draw: a [0, 0] value has no arrow."""
     zero = [

@@ -81,6 +81,17 @@ def head_title(h: int, d_head: int) -> str:
     return f"head {h + 1} (dims {first}–{last})" if last > first else f"head {h + 1} (dim {first})"
 
 
+def intro_text(n: int) -> str:
+    """The page's first words: where Q, K and V come from in a real layer, and the n tokens used here."""
+    return (
+        "A real layer does not get Q, K and V handed to it. Each token starts as an **embedding** x (one row of X), "
+        "and three learned matrices turn it into a query, a key and a value: Q = X W_Q, K = X W_K, V = X W_V. "
+        "Multi-head attention then cuts those columns into n_heads slices and runs attention on each slice "
+        "separately, so different heads can look for different things. The tokens are the Playground's sentence "
+        f"({n} token{'s' if n != 1 else ''}); the numbers are random from the seed."
+    )
+
+
 def sizes_caption(d_model: int) -> str:
     """Why the heads' choices are what they are: the divisors of d_model."""
     return f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head."

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.core.limits import MAX_TOKENS
-from attnviz.core.numbers import cell_name, format_fixed_numbers, format_number
+from attnviz.core.limits import MAX_TOKENS, VALUE_LIMIT
+from attnviz.core.numbers import ACCEPTED_FORMS, cell_name, format_fixed_numbers, format_number
 from attnviz.core.playground_state import IMPORTED, RANDOM, WORDS, PlaygroundState, load_example
 from attnviz.core.presets import PRESETS
 from attnviz.lessons.examples import EXAMPLES
@@ -25,6 +25,19 @@ START_HERE = (
     "Start here: the focus token “{token}” is outlined in every view. Its row in view 3 says how much of its "
     "attention each word gets; predict what happens to that row, then switch {on_or_off} the causal mask."
 )
+
+
+TYPING_HELP = f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}."  # under the tables
+
+
+def first_words(state: PlaygroundState) -> str:
+    """The first screen's words: what Q, K and V are, and what a typed sentence does with the current vectors."""
+    return f"{INTRODUCTION} {source_line(state)}"
+
+
+def matrix_heading(matrix: str, *, read: bool = False) -> str:
+    """A table's heading ("**Q**: what each token looks for"), or its name for a screen reader (``read``)."""
+    return f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token" if read else f"**{matrix}**: {MATRIX_ROLES[matrix]}"
 
 
 def example_title(state: PlaygroundState, key: str) -> str:

@@ -143,6 +143,19 @@ def uniform_text(n_tokens: int) -> str:
     return f"log₂ {n_tokens} = {format_fixed(float(np.log2(n_tokens)))} bits"
 
 
+def softmax_text(n_tokens: int) -> str:
+    """What a wide spread does to softmax, and the entropy of a uniform row of ``n_tokens`` worked out."""
+    return (
+        "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the "
+        "scores spread out like √d_k, the top score pulls far ahead and takes almost all the weight. The row's "
+        f"**entropy** measures how spread the weights are: {uniform_text(n_tokens)} when every key gets the "
+        "same weight, 0 when one key gets it all. Such a row also hurts training. A model learns by nudging its "
+        "scores and seeing how the weights change; when one weight is almost 1 and the rest almost 0, a small nudge "
+        "to any score barely changes any weight, so the model gets almost no signal about which way to move, and "
+        "learns slowly."
+    )
+
+
 def row_text(row: OneRow, d_k: int) -> str:
     """Query 0's largest weight both ways, and where the slider can go from ``d_k`` (never "up" at its maximum)."""
     slide = (

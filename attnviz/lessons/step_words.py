@@ -53,6 +53,11 @@ def stage_heading(position: int, count: int, title: str) -> str:
     return f"Stage {position + 1} of {count}. {title}"
 
 
+def stage_reading(caption: str, notes: str) -> str:
+    """Under a stage's pictures: what changed (its ``caption``), what the outlines are, how to read the colours."""
+    return f"{caption} Outlined: the chosen cell and the cells its formula reads. {notes}"
+
+
 def setup_words(state: PlaygroundState) -> str:
     """The Playground's settings as Step by step's introduction says them: every one that shapes the numbers, the
     blocked keys included, by position ("12 tokens, d_k = 2, causal mask, key 3 blocked, scaling on, τ = 1")."""

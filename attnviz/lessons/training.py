@@ -37,6 +37,7 @@ RATE_HELP = (
     "8,000 samples and 10 epochs (this page's defaults)."
 )
 BALANCED_HELP = "Half the training samples positive, instead of about 2 %. Held-out samples stay natural."
+SETTINGS_HELP = f"Learning rate: {RATE_HELP} Balanced sampling: {BALANCED_HELP}"  # said under the settings
 ROWS_TITLE = "[CLS]'s attention on held-out samples"
 
 

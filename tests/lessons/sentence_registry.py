@@ -20,6 +20,7 @@ PROPERTY_MODULES = (  # the modules whose @covers tests the registry counts
     "tests.lessons.test_sentence_claims",
     "tests.lessons.test_induction_words",
     "tests.lessons.test_training",
+    "tests.lessons.test_lesson_steps",
 )
 
 # Words that no state changes, or a label no claim rides on: a name, a unit, a fixed option, a timer.
@@ -31,7 +32,6 @@ NOT_FROM_A_STATE = {
     "geometry.number_text": "a number, a format",
     "induction.head_name": "a head's name from its layer and number",
     "lesson_steps.cover_label": "a cover choice's label, fixed",
-    "lesson_steps.step_label": "a lesson step's label in the editor's list",
     "multi_head.head_title": "a head's title from its number",
     "predictions.kind_of": "the question kind a class tally counts, a key",
     "predictions.options": "a class's answer options, fixed per question",

@@ -22,22 +22,8 @@ SAID_BY = {
     "toast",
 }
 
-# Sentences still assembled in a page (issue 51 leaves them): (page, the start of the assembled text as written).
-ASSEMBLED_STILL = {
-    ("challenges.py", "challenge.goal + (' *(solved)*' if key i"),
-    ("challenges.py", "f'**{progress_line()}**'"),
-    ("geometry.py", 'f"Each key has a value vector: what the '),
-    ("geometry.py", "f'Worked example: [2, 3]·[5, −1] = 2·5 +"),
-    ("lesson_plans.py", "f'**Step {index + 1}**: {literal(step_la"),
-    ("lesson_plans.py", "f'**{title}**: {len(ready.steps)} steps'"),
-    ("multi_head.py", 'f"A real layer does not get Q, K and V h'),
-    ("playground.py", "f'**{matrix}**: {MATRIX_ROLES[matrix]}'"),
-    ("playground.py", "f'Type any number from −{VALUE_LIMIT:g} "),
-    ("playground.py", "f'{INTRODUCTION} {source_line(session.pl"),
-    ("step_by_step.py", "f'{stage.caption} Outlined: the chosen c"),
-    ("watch_it_learn.py", "f'Learning rate: {words.RATE_HELP} Balan"),
-    ("why_scale.py", 'f"Softmax turns gaps between scores into'),
-}
+# Sentences still assembled in a page: none now; one that must stay (a page's own) is listed here with its reason.
+ASSEMBLED_STILL: set[tuple[str, str]] = set()
 
 
 def assembled() -> set[tuple[str, str]]:

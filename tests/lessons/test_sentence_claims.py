@@ -18,6 +18,7 @@ from attnviz.core.playground_state import PlaygroundState, set_dim, set_sentence
 from attnviz.core.presets import PRESETS
 from attnviz.figures.stages import stage_views
 from attnviz.lessons import (
+    challenges,
     costs,
     explanations,
     geometry,
@@ -187,6 +188,7 @@ def test_a_stages_question_names_its_row_and_no_value(state):
     step_words.setup_words,
     step_words.introduction,
     step_words.stage_heading,
+    step_words.stage_reading,
 )
 @given(edited_states())
 def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state):
@@ -209,6 +211,7 @@ def test_step_by_steps_captions_count_the_cells_the_pictures_show_changed(state)
     walk = stages.walkthrough(state).stages
     for at, stage in enumerate(walk):
         assert step_words.stage_heading(at, len(walk), stage.title) == f"Stage {at + 1} of {len(walk)}. {stage.title}"
+        assert step_words.stage_reading(stage.caption, "notes").startswith(stage.caption + " Outlined: ")
     said = step_words.introduction(state, "quoted")
     assert f"({state.n} tokens, d_k = {state.d_k}, " in said and f"scaling {'on' if state.scale else 'off'}" in said
     keys = re.search(r"keys? ([\d, ]+) blocked", said)
@@ -598,3 +601,33 @@ def test_the_real_model_pages_captions_say_its_sizes(first, layers, heads, n, d_
     words_ = real_model.overview_words(across, side, n, stats)
     assert words_.startswith(real_model.overview_caption(across, side, n))
     assert words_.endswith(real_model.label_counts(real_model.shown_labels(stats)))
+
+
+@MANY
+@covers(
+    geometry.worked_text,
+    geometry.values_text,
+    multi_head.intro_text,
+    scaling.softmax_text,
+    challenges.progress_words,
+    challenges.goal_line,
+    words.first_words,
+    words.matrix_heading,
+)
+@given(edited_states(), st.integers(MIN_ROW_TOKENS, MAX_ROW_TOKENS), st.integers(0, 30), st.booleans())
+def test_the_words_moved_out_of_the_pages_say_their_numbers(state, n_tokens, solved, done):
+    row = geometry.refresher_rows()[-1]  # the worked example: [2, 3]·[5, −1]
+    worked = geometry.worked_text(row)
+    assert f"= {geometry.format_number(np.dot(row.a, row.b), digits=6)}. Mind the sign" in worked
+    assert worked.endswith(f"would give {geometry.format_number(np.dot(np.abs(row.a), np.abs(row.b)), digits=6)}.")
+    result = geometry.attend_2d((1, 2), [(1, 0), (0, 1), (1, 1)], [(1, 0), (0, 1), (0, 0)])
+    assert geometry.blend_picture_text(result, ["a", "b", "c"]) in geometry.values_text(result, ["a", "b", "c"])
+    n = state.n
+    assert f"({n} token{'s' if n != 1 else ''}); the numbers" in multi_head.intro_text(n)
+    assert scaling.uniform_text(n_tokens) in scaling.softmax_text(n_tokens)
+    assert challenges.progress_words(solved) == f"**{solved} of {len(challenges.CHALLENGES)} solved.**"
+    assert challenges.goal_line("Goal.", done).endswith(" *(solved)*") == done
+    assert words.first_words(state).endswith(words.source_line(state))
+    for matrix in "QKV":
+        assert words.matrix_heading(matrix).startswith(f"**{matrix}**: ")
+        assert words.matrix_heading(matrix, read=True).endswith(", one row a token")
