@@ -79,6 +79,8 @@ def stage_views(
                     changed=panel.changed,
                     boxes=[region] if region else [],
                     row_ticks=None if k == 0 else [""] * len(panel.row_labels),
+                    # a covered result knows the row it asks about: its question sits in the other half of the view
+                    focus=chosen[0] if cover and chosen is not None and not panel.is_input else None,
                 ),
                 None if panel.is_input else cover,
             )

@@ -139,3 +139,15 @@ def test_the_overviews_hover_puts_its_arrow_from_a_query_to_a_key():
     maps = head_maps(np.full((2, 3, 4, 4), 0.25), ["a", "b", "c", "d"], side=4)
     hover = f"{maps.rows[1]} → {maps.cols[4 + 2]}"  # as the component joins a row and a column
     assert hover == "layer 1, query 1: b → key 2: c, head 2", hover
+
+
+def test_step_by_steps_cover_knows_the_row_it_asks_about():
+    """Issue 51: Step by step's question box covered row 8, the row it asks about: a covered view now carries that
+    row (the component puts its box in the other half of the view, and Enter answers on it)."""
+    from attnviz.figures.stages import stage_views
+
+    for stage in walkthrough(MOVIE).stages:
+        views = stage_views(stage, (8, 0), cover="Which cell?")
+        covered = [view for view in views if view.get("cover")]
+        assert covered and all(view["focus"] == 8 for view in covered), stage.key
+        assert all(view["focus"] is None for view in views if not view.get("cover"))
