@@ -61,10 +61,7 @@ def sink_shares(matrices: dict[str, np.ndarray], sinks) -> dict[str, float]:
 def sinks_line(shared: dict[str, float], sinks: str) -> str:
     """The sinks' share in each view, over the rows the head's summary counts (and saying so)."""
     listed = ", ".join(f"{VIEWS[view].lower()} {percent(share)}" for view, share in shared.items())
-    return (
-        f"The sinks' share, on {sinks}, averaged over the other tokens' rows (the sinks' own rows aside, as in the "
-        f"head's summary): {listed}."
-    )
+    return f"The sinks' share of the other tokens' rows, on {sinks}: {listed}."  # the summary's rows too
 
 
 def sinks_verdict(shared: dict[str, float]) -> str:

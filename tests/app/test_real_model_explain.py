@@ -81,7 +81,7 @@ def test_each_view_shows_its_own_numbers_on_one_scale(page, encoder):
 
 def test_the_sinks_share_in_each_view_is_the_shown_maps(page, encoder):
     run = encoder.run(SENTENCE)
-    line = said(page, "The sinks' share, on [CLS] and [SEP], averaged")
+    line = said(page, "The sinks' share of the other tokens' rows, on [CLS] and [SEP]:")
     raw, value, rolled = numbers(line)[:3]
     assert raw == pytest.approx(100 * sinks_on(run.attention[2, 5], run.sinks), abs=PERCENT)
     assert value == pytest.approx(100 * sinks_on(own_value_shares(encoder, run, 2, 5), run.sinks), abs=PERCENT)

@@ -93,7 +93,7 @@ def test_9_the_sinks_share_counts_the_rows_the_heads_summary_counts():
     shared = sink_shares({"raw": weights, "value": weights}, (0,))
     assert shared["raw"] == 0.375  # (0.5 + 0.25) / 2, not (1 + 0.5 + 0.25) / 3
     assert "38% to the sinks (s)" in head_summary(head_statistics(weights[None, None], (0,)), 0, 0, "s")
-    assert "the sinks' own rows aside" in sinks_line(shared, "s")
+    assert sinks_line(shared, "s").startswith("The sinks' share of the other tokens' rows, on s:")
 
 
 def test_11_the_querys_row_says_its_largest_key_in_plain_words():
