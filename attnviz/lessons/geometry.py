@@ -222,19 +222,16 @@ NO_MAGNITUDE_WIN = "With the current vectors, no key outscores a better-aligned 
 def pronoun_self_text(query=PRONOUN_QUERY, keys=PRONOUN_KEYS) -> str:
     """Why "it" is not among its own keys (and why the Playground's example blocks it), with the live ``query`` and
     ``keys`` (the page's inputs): its own key is the example's, which the page does not let a student change."""
-    own_key = tuple(_PRONOUN.K[3])
-    own = float(np.dot(query, own_key))
+    own_key, own = tuple(_PRONOUN.K[3]), float(np.dot(query, _PRONOUN.K[3]))
     twins = [name for name, key in zip(PRONOUN_KEY_LABELS, keys, strict=True) if tuple(key) == own_key]
     if twins:
         same = f"is the same as the key of “{twins[0]}”"
         then = f"tie with “{twins[0]}”, taking as much weight"
     else:
         same = "matches no key here (in the example it is the key of “animal”)"
-        rivals = [float(np.dot(query, key)) for key in keys]
-        then = (
-            "outscore every key here" if own > max(rivals) else "tie with the best key here" if own == max(rivals)
-            else "be one more key competing for its weight"
-        )  # fmt: skip
+        best = max(float(np.dot(query, key)) for key in keys)
+        then = "outscore every key here" if own > best else "tie with the best key here" if own == best else (
+            "be one more key competing for its weight")  # fmt: skip
     return (
         f"“{PRONOUN_QUERY_LABEL}” itself is not a key: the question is which other word it stands for, and its own "
         f"key, {format_vector(own_key, digits=6)}, {same}, so with the query {format_vector(query, digits=6)} it "
