@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attnviz.lessons.challenges import CHALLENGES
+from attnviz.lessons.challenges import CHALLENGES, INTRODUCTION, goal_line
 from attnviz.pages import page_named
 from attnviz.ui import state
 from attnviz.ui.challenges import open_challenge, progress_line
@@ -14,19 +14,15 @@ through_the_router()  # a fresh server's first visit to this address: through ap
 PAGE = "challenges"
 
 st.title("Challenges")
-st.markdown(
-    "Each challenge is a goal on a page: reach it by moving that page's controls or typing numbers. The page checks "
-    "the goal from its own numbers as you go. **Check** gives a hint when you are not there yet; **Show me** plays "
-    "a solution one move at a time (Undo takes the Playground's moves back). Your progress travels in the share link."
-)
-st.markdown(f"**{progress_line()}**")
+st.markdown(INTRODUCTION)
+st.markdown(progress_line())
 solved = state.solved_challenges()
 for page in dict.fromkeys(challenge.page for challenge in CHALLENGES.values()):
     st.subheader(page_named(page).title)
     for key, challenge in ((k, c) for k, c in CHALLENGES.items() if c.page == page):
         mark, goal, go = st.columns([0.3, 5, 1], vertical_alignment="center")
         mark.markdown(":material/check_circle:" if key in solved else ":material/radio_button_unchecked:")
-        goal.markdown(challenge.goal + (" *(solved)*" if key in solved else ""))
+        goal.markdown(goal_line(challenge.goal, key in solved))
         if go.button("Try it", key=f"challenge.{key}", width="stretch"):
             open_challenge(key)
 share_link_box(PAGE)

@@ -36,14 +36,11 @@ rows = geo.refresher_rows()
 with named_table("Dot product refresher: two ways to the same number", "refresher"):
     st.dataframe(pd.DataFrame(geo.refresher_table(rows)), hide_index=True, width="stretch")
 worked = rows[-1]
-st.caption(
-    f"Worked example: [2, 3]·[5, −1] = 2·5 + 3·(−1) = 10 − 3 = {worked.comparison.dot:g}. "
-    "Mind the sign: dropping the minus would give 13."
-)
+st.caption(geo.worked_text(worked))
 
 # ----------------------------------------------------------------------------- 2. query and keys
 st.header("2. The query and the keys")
-st.markdown(geo.pronoun_self_text())
+why_not_itself = st.empty()  # said once the query and keys below are read
 key_names = geo.PRONOUN_KEY_LABELS
 defaults = (
     {"query": geo.PRONOUN_QUERY}
@@ -66,6 +63,7 @@ values = [
 
 with explained_errors():
     result = geo.attend_2d(query, keys, values)
+why_not_itself.markdown(geo.pronoun_self_text(query, keys))
 arrows, numbers = st.columns([3, 2])
 with arrows:
     show_chart(figs.query_key_arrows(result, geo.PRONOUN_QUERY_LABEL, key_names), key="geometry_arrows")
@@ -108,13 +106,7 @@ st.markdown(geo.weights_text(result, key_names))
 
 # ----------------------------------------------------------------------------- 5. values
 st.header("5. The weighted sum in V-space")
-st.markdown(
-    "Each key has a value vector: what the word passes on when it is attended to. Here the two dimensions mean "
-    "“a living thing” and “a place”; “because”, a linking word, passes on nothing: [0, 0]. The output for “it” "
-    f"(its context vector) is the weighted blend Σ wⱼ vⱼ. {geo.blend_picture_text(result, key_names)} The defaults "
-    "are the vectors of the Playground's example “What does ‘it’ refer to?”, so the context vector here is the "
-    "output the Playground shows for “it” in that example."
-)
+st.markdown(geo.values_text(result, key_names))
 value_cols = st.columns(3)
 for j, name in enumerate(key_names):
     with value_cols[j]:

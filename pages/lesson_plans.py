@@ -5,7 +5,7 @@ import streamlit as st
 from attnviz.classroom import lesson_plan as plans
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_NOTE, MAX_LESSON_QUESTION, MAX_LESSON_TITLE
-from attnviz.lessons.lesson_steps import cover_label, step_label
+from attnviz.lessons.lesson_steps import cover_label, ready_line, step_heading, step_label
 from attnviz.ui import lesson_plan as lesson
 from attnviz.ui import state
 from attnviz.ui.routes import through_the_router
@@ -29,7 +29,7 @@ st.markdown(
 st.header("Ready to present")
 for number, (title, ready) in enumerate(plans.READY.items()):
     name, show, copy = st.columns([4, 1, 1], vertical_alignment="center")
-    name.markdown(f"**{title}**: {len(ready.steps)} steps")
+    name.markdown(ready_line(title, len(ready.steps)))
     show.button("Present", key=f"ready.present.{number}", width="stretch", on_click=lesson.present, args=(ready,))
     if copy.button("Edit a copy", key=f"ready.copy.{number}", width="stretch"):
         lesson.set_building(ready)
@@ -47,7 +47,7 @@ for index, step in enumerate(plan.steps):
     view = step.view
     with st.container(border=True):
         head, up, down, remove = st.columns([5, 1, 1, 1], vertical_alignment="center")
-        head.markdown(f"**Step {index + 1}**: {literal(step_label(step))}")  # what tells it apart
+        head.markdown(step_heading(index, literal(step_label(step))))  # what tells it apart
         moves = ((up, "Up", -1, index == 0), (down, "Down", 1, index == len(plan.steps) - 1))
         for column, label, by, off in moves:
             if column.button(label, key=f"step.{label}.{index}", disabled=off, width="stretch"):

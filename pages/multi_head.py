@@ -32,13 +32,7 @@ labels = playground.labels
 n = len(labels)
 
 st.title("Multi-head attention and projections")
-st.markdown(
-    "A real layer does not get Q, K and V handed to it. Each token starts as an **embedding** x (one row of X), "
-    "and three learned matrices turn it into a query, a key and a value: Q = X W_Q, K = X W_K, V = X W_V. "
-    "Multi-head attention then cuts those columns into n_heads slices and runs attention on each slice "
-    f"separately, so different heads can look for different things. The tokens are the Playground's sentence "
-    f"({n} tokens); the numbers are random from the seed."
-)
+st.markdown(lesson.intro_text(n))
 
 # ----------------------------------------------------------------------------- controls
 sizes = sticky_controls(PAGE).columns([2, 1, 1], vertical_alignment="bottom")  # in sight of the heads
@@ -50,7 +44,7 @@ n_heads = sizes[1].selectbox(
     **state.page_setting(PAGE, "heads", 2 if 2 in divisors else 1, options=divisors),
 )
 seed = sizes[2].number_input("seed", 0, MAX_SEED, step=1, **state.page_setting(PAGE, "seed", 0))
-st.caption(f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head.")  # below the bar
+st.caption(lesson.sizes_caption(d_model))  # below the bar
 # The mask and the exercise's switch are drawn beside the heads and the scores they change (below); their values are
 # read here because every section is computed from them.
 causal = state.setting_value(PAGE, "causal", playground.causal)
@@ -83,7 +77,7 @@ if lesson.x_is_editable(base_X):
     X = edited_x(base_X)
 else:
     X = base_X
-    st.caption(f"X has {n}×{d_model} = {X.size} numbers: too many to edit by hand, so it is drawn instead.")
+    st.caption(lesson.x_drawn_caption(n, d_model))
     show_matrices([figs.x_map(X, labels)], key="mh.x", height=layout.token_rows_height, font_size=font)
 with explained_errors():
     model = lesson.run(X, setup)
@@ -99,7 +93,7 @@ heading.header(lesson.heads_heading(setup))
 mask.checkbox("Causal mask (decoder)", **state.page_setting(PAGE, "causal", playground.causal))
 st.markdown(lesson.heads_text(setup))
 if n_heads > lesson.MAX_HEADS_DRAWN:
-    st.caption(f"Showing the first {lesson.MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below.")
+    st.caption(lesson.heads_drawn_caption(n_heads))
 heads, asked = figs.head_maps(model, labels), []
 if playground.predict:  # the Playground's predict mode: each head asks about the focus token's row
     drawn = [(head.weights, head.blocked) for head in model.result.heads[: lesson.MAX_HEADS_DRAWN]]
@@ -119,8 +113,9 @@ show_matrices(figs.mixing_maps(model, labels), key="mh.mixing", height=layout.to
 # ----------------------------------------------------------------------------- exercise
 st.header("4. Exercise: tie W_Q and W_K")
 switch, scores = st.columns([1, 1.6], gap="medium")
-switch.checkbox("Tie W_K = W_Q", **state.page_setting(PAGE, "tie", False))
-switch.caption("Predict first: with one matrix for queries and keys, what must be true of the scores S beside?")
+tie_guess = predict.ask_choice(lesson.tie_question(X, setup), where=switch)  # asked before the switch moves
+tie_asked = bool(playground.predict) and tie_guess is None
+switch.checkbox("Tie W_K = W_Q", **state.page_setting(PAGE, "tie", False), disabled=tie_asked)
 (switch.success if tie_qk else switch.markdown)(lesson.tie_text(model))
 with scores:
     show_matrices([figs.scores_map(model, labels)], key="mh.scores", height=layout.head_height, font_size=font)

@@ -8,10 +8,9 @@ from functools import partial
 
 import streamlit as st
 
-from attnviz.core.limits import MAX_DIM, MAX_SEED, VALUE_LIMIT
-from attnviz.core.numbers import ACCEPTED_FORMS
+from attnviz.core.limits import MAX_DIM, MAX_SEED
 from attnviz.core.playground_state import MATRICES, column_names, example_options
-from attnviz.lessons.playground import INTRODUCTION, MATRIX_ROLES, example_box_label, example_title, source_line
+from attnviz.lessons.playground import TYPING_HELP, example_box_label, example_title, first_words, matrix_heading
 from attnviz.playground.views import playground_data
 from attnviz.ui import playground_host as host
 from attnviz.ui import state
@@ -51,7 +50,7 @@ introduced = not (presenting() or tried_on(PAGE))  # else the teacher or the cha
 # What the last move said takes the introduction's room (as tall, at least), so the views and tables never move.
 with st.container(key="playground_said") if introduced else nullcontext():
     if introduced and not (warnings or confirmations):
-        st.caption(f"{INTRODUCTION} {source_line(host.playground())}")  # and what a typed sentence does
+        st.caption(first_words(host.playground()))  # and what a typed sentence does
     for message in warnings:
         st.warning(literal(message), icon=":material/warning:")
     for message in confirmations:
@@ -114,15 +113,15 @@ with vectors:
         again.button("Randomise", icon=":material/casino:", width="stretch", on_click=host.randomise_again)
         for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
             with column:
-                st.markdown(f"**{matrix}**: {MATRIX_ROLES[matrix]}")
-                said = f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token"  # the table's name, for screen readers
+                st.markdown(matrix_heading(matrix))
+                said = matrix_heading(matrix, read=True)  # the table's name, for screen readers
                 number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix, said=said)
         for message in state.take_table_messages():  # under the tables, which a message above would move
             st.warning(literal(message), icon=":material/warning:")
-        st.caption(f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}.")
+        st.caption(TYPING_HELP)
 with up_close:
     if up_close.open:
-        one_token_up_close(playground)
+        one_token_up_close(playground, asking=bool(playground.predict) and host.current().asked() is None)
 with downloads:
     if downloads.open:
         export_buttons()

@@ -9,7 +9,6 @@ import streamlit as st
 from attnviz.core.limits import MAX_TEMPERATURE, MIN_TEMPERATURE
 from attnviz.figures import real_model as figs
 from attnviz.lessons import real_model as words
-from attnviz.models import MAX_TOKENS
 from attnviz.ui import predict, state
 from attnviz.ui.attention_grid import clicked_cell, show_matrices
 from attnviz.ui.charts import clicked_item, show_chart
@@ -34,11 +33,7 @@ model = model_choice(PAGE, model_box, open_box)  # the shipped two, or a model o
 run = model_run(model, sentence)
 tokens, n = run.tokens, len(run.tokens)
 sinks = words.sink_words(tokens, run.sinks)
-st.caption(
-    f"{words.model_label(model)} is {words.kind(run.causal, run.family)}: {run.n_layers} layers × {run.n_heads} heads, {n} tokens here (the limit "
-    f"is {MAX_TOKENS}, about 90 words, its special tokens included; press Enter to run a new sentence). Every weight below is what attnviz.attention, the Playground's own function, gives on "
-    f"the model's queries, keys and values, to the last digit (all heads of a layer computed at once). {words.OPEN_TEXT}"
-)
+st.caption(words.run_caption(words.model_label(model), words.kind(run.causal, run.family), run.n_layers, run.n_heads, n))
 
 
 def choose(key: str, maps=None) -> None:
@@ -58,10 +53,7 @@ def choose(key: str, maps=None) -> None:
 overview_column, rail = st.columns([2.6, 1], gap="medium")
 with rail:
     hide = st.toggle("Hide the attention sinks", **state.page_setting(PAGE, "hide_sinks", False))
-    st.caption(  # help in sight, not behind a hover: a phone and a projector have none
-        f"Many heads park most of their attention on {literal(sinks)} when nothing else fits. Hiding them sets their "
-        "columns to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes."
-    )
+    st.caption(words.sinks_caption(literal(sinks)))  # help in sight, not behind a hover: a phone, a projector
     shown = shown_run(run, hide=hide)
     attention, stats = shown.attention, shown.stats  # (layers, heads, n, n), and each head's measured label
     layer_box, head_box = st.columns(2)
@@ -79,10 +71,7 @@ with rail:
         title = f"{words.model_label(model)}, {words.head_name(layer, head).lower()}"
         tokens_shown = [words.visible_token(token) for token in tokens]
         open_in_playground(tokens_shown, *qkv, causal=run.causal, title=title, sentence=run.sentence)
-    st.caption(
-        f"Open in Playground: this head's tokens and its Q, K and V ({n} × {run.q.shape[-1]} each), to edit and take "
-        "apart; its weights there are the model's own (the sink switch stays here)."
-    )
+    st.caption(words.open_caption(n, run.q.shape[-1]))
 sinks_status(hide, sinks)  # said when the switch changes
 
 # ----------------------------------------------------------------------------- one head up close, and its check
@@ -97,8 +86,7 @@ with picker:
         format_func=lambda i: f"{i}: {words.visible_token(tokens[i])}",
         **state.page_setting(PAGE, "query", words.last_word(tokens, run.sinks), options=range(n)),
     )
-    st.caption(f"Or click a row of a map. The lines: queries left, keys right, a line's opacity its weight "
-               f"({figs.lines_not_drawn(weights, query)}).")  # fmt: skip
+    st.caption(words.lines_caption(figs.lines_not_drawn(weights, query)))
 with square:
     up_close = figs.head_map(weights, tokens, causal=run.causal, query=query, title=f"{name}: weights", font_size=font)
     maps, asked, asking = [up_close], [], False  # asking: the views beside it and the lines, the same weights, wait
@@ -120,9 +108,7 @@ with overview_column:  # filled last: while the head up close asks, its small ma
         on_cell=partial(choose, "rm.overview", shown.maps),
         enter="Enter chooses this head.",
     )
-    st.caption(
-        words.overview_caption(shown.maps.layers_across, shown.maps.side, n) + " " + words.label_counts(stats.labels())
-    )
+    st.caption(words.overview_words(shown.maps.layers_across, shown.maps.side, n, stats))
     overview_for_readers(stats)
 with lines:
     if asking:

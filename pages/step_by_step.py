@@ -9,10 +9,10 @@ from functools import partial
 import streamlit as st
 
 from attnviz.core.limits import MAX_D_MODEL
-from attnviz.core.numbers import format_number
 from attnviz.figures.stages import panel_widths, stage_lens, stage_notes, stage_views
 from attnviz.lessons.questions import stage_question
 from attnviz.lessons.stages import walkthrough
+from attnviz.lessons.step_words import FORMULA_WAITS, first_key, introduction, stage_heading, stage_reading
 from attnviz.ui import playground_host, predict, state
 from attnviz.ui import step_by_step as steps
 from attnviz.ui.attention_grid import show_matrices
@@ -35,12 +35,7 @@ heading, intro = st.columns([1.35, 3.35], vertical_alignment="center")
 heading.title("Step by step")
 sentence = playground.sentence
 quoted = sentence if len(sentence) <= SENTENCE_SHOWN else sentence[: SENTENCE_SHOWN - 1] + "…"
-intro.markdown(
-    f"The **Playground's** “{literal(quoted)}” ({playground.n} tokens, d_k = {playground.d_k}, "
-    f"{'causal' if playground.causal else 'no'} mask, scaling {'on' if playground.scale else 'off'}, "
-    f"τ = {format_number(playground.temperature)}), one stage at a time. The Scale and Mask stages switch "
-    "their setting beside the pictures; the Playground keeps it."
-)
+intro.markdown(introduction(playground, literal(quoted)))
 
 
 def move(keys: list[str], by: int) -> None:
@@ -89,11 +84,11 @@ with rail:
             "Key token (column)",
             range(playground.n),
             format_func=lambda j: playground.labels[j] if j < playground.n else str(j),
-            # start on the key the focus token attends to most
-            **state.page_setting(PAGE, "key", int(r.weights[playground.focus].argmax()), options=range(playground.n)),
+            # start on the key the focus token attends to most (in predict mode, on the first: no answer given)
+            **state.page_setting(PAGE, "key", first_key(playground), options=range(playground.n)),
         )
     else:
-        width = stage.result.matrix.shape[1]
+        width = stage.worked_out.matrix.shape[1]  # the formula's columns (Q's at the projection stage)
         column = st.selectbox(
             "Dimension (column)",
             range(width),
@@ -103,7 +98,7 @@ with rail:
     share_link_box(PAGE)
 
 with main:
-    st.header(f"Stage {position + 1} of {len(keys)}. {stage.title}")  # h2: the page's h1 is its title
+    st.header(stage_heading(position, len(keys), stage.title))  # h2: the page's h1 is its title
     st.markdown(stage.explanation)
     if r.fully_masked.any():
         st.warning("Some queries have every key blocked: their weights are all 0 and their outputs are zero vectors.")
@@ -126,7 +121,8 @@ with main:
         lens=stage_lens(stage, views, (query, column)) if presenting() else None,  # the chosen row, large
     )
     with st.container(key="stage_formula"):  # a lesson step about a formula opens scrolled to it
-        st.latex(stage.formula(query, column))
-    st.caption(
-        f"{stage.caption} Outlined: the chosen cell and the cells its formula reads. {stage_notes(stage, views)}"
-    )
+        if asking:  # its numbers would answer the question
+            st.caption(FORMULA_WAITS)
+        else:
+            st.latex(stage.formula(query, column))
+    st.caption(stage_reading(stage.caption, stage_notes(stage, views)))

@@ -49,7 +49,7 @@ def settings() -> None:
     left.selectbox("Target position", words.POSITIONS, **bound("target_position", options=words.POSITIONS))
     right.number_input("Target value", SMALLEST_TOKEN, LARGEST_TOKEN, **bound("target_value"))
     st.toggle("Balanced sampling", **bound("balanced"))
-    st.caption(f"Learning rate: {words.RATE_HELP} Balanced sampling: {words.BALANCED_HELP}")  # in sight, no hover
+    st.caption(words.SETTINGS_HELP)  # in sight, no hover
 
 
 def chosen_config() -> TrainConfig:

@@ -66,16 +66,35 @@ def format_fixed_numbers(values, *, decimals: int = 2) -> list[str]:
     ]
 
 
-def format_cells(values, *, weights: bool) -> list[str]:
-    """What a view's cells say, in reading order: weights to 2 decimals; other values (scores, vectors) to 2 decimals,
-    or 3 significant digits from 100 up ("800", not "800.00"). A sentence that quotes a cell quotes it this way."""
+CELL_DECIMALS = 2  # every grid's cells: weights, scores, vectors, outputs
+
+
+def cell_decimals(divisor: float = 1.0) -> int:
+    """THE digits rule of every grid: the decimals a view's cells carry so that the next view, these numbers ÷
+    ``divisor`` (1 when it only copies them), can be worked out from the digits shown to within one unit of its
+    own last digit. ÷ 1.414 needs 2, like every view; ÷ 0.1 needs 3."""
+    return CELL_DECIMALS + max(0, math.ceil(-math.log10(divisor) - 1e-9)) if divisor < 1 else CELL_DECIMALS
+
+
+def format_cells(values, *, weights: bool, decimals: int = CELL_DECIMALS) -> list[str]:
+    """What a view's cells say, in reading order: weights to 2 decimals, every other value (scores, vectors) to
+    ``decimals`` (``cell_decimals``), large or small ("104.49", "800.00": a number to check by hand has every digit
+    the next view needs). A sentence that quotes a cell quotes it this way."""
     flat = np.ravel(np.asarray(values, dtype=float))
-    labels = format_fixed_numbers(flat, decimals=2)
-    if not weights:
-        wide = np.flatnonzero(np.abs(flat) >= 100)
-        for at, text in zip(wide.tolist(), format_numbers(flat[wide], digits=3), strict=True):
-            labels[at] = text
-    return labels
+    return format_fixed_numbers(flat, decimals=CELL_DECIMALS if weights else decimals)
+
+
+def shown_values(matrix, decimals: int = CELL_DECIMALS) -> np.ndarray:
+    """``matrix`` as its cells show it, read back: the numbers a reader sees (−∞ stays −∞)."""
+    matrix = np.asarray(matrix, dtype=float)
+    texts = format_cells(matrix, weights=False, decimals=decimals)
+    return np.array([float(t.replace(MINUS, "-").replace("∞", "inf")) for t in texts]).reshape(matrix.shape)
+
+
+def cell_name(matrix: str, row: int, col: int, token: str | None = None) -> str:
+    """The one way a cell is named in words: ``Q[10: amazing, dimension 2]`` (row from 0 as the tables count tokens,
+    dimension from 1 as their headings do); ``X[3, dimension 2]`` where the row has no token."""
+    return f"{matrix}[{row}{f': {token}' if token is not None else ''}, dimension {col + 1}]"
 
 
 def format_vector(values, *, digits: int = 4) -> str:

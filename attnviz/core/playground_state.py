@@ -26,7 +26,7 @@ from attnviz.core.class_cache import cached_for_a_class
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.imported_head import ImportedHead
 from attnviz.core.limits import MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
-from attnviz.core.numbers import parse_cells
+from attnviz.core.numbers import cell_name, parse_cells
 from attnviz.core.presets import PRESETS
 from attnviz.core.random import random_qkv, word_qkv
 from attnviz.core.tokenize import tokenize
@@ -233,7 +233,7 @@ def apply_edits(state: PlaygroundState, matrix: str, typed: dict) -> tuple[Playg
     each with a message."""
     width = state.d_v if matrix == "V" else state.d_k
     values, problems = parse_cells(
-        typed, (state.n, width), lambda row, col: f"{matrix}[{row}: {state.tokens[row]}, dimension {col + 1}]"
+        typed, (state.n, width), lambda row, col: cell_name(matrix, row, col, state.tokens[row])
     )
     edits = dict(state.edits) | {(matrix, row, col): value for (row, col), value in values.items()}
     return replace(state, edits=tuple(sorted(edits.items()))), problems

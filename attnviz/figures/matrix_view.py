@@ -36,11 +36,12 @@ class Scale:
 
     kind: str  # "weights" or "signed"
     reach: float = 1.0
+    decimals: int = 2  # of a signed value's cell text (attnviz.core.numbers.cell_decimals); weights always 2
 
     @classmethod
     def signed_of(cls, matrix) -> Scale:
         """A signed scale reaching full colour at the matrix's largest finite |value|."""
-        return cls("signed", reach_of(matrix))
+        return cls("signed", reach_of(matrix))  # cells to 2 decimals
 
     def positions(self, values: np.ndarray) -> np.ndarray:
         return np.clip(values, 0.0, 1.0) if self.kind == "weights" else signed_log(values, self.reach)
@@ -134,7 +135,7 @@ def cells_of(z: np.ndarray, blocked: np.ndarray | None, scale: Scale) -> Cells:
     numbers = np.full(z.shape, "", dtype=object)
     numbers[~blocked] = format_numbers(shown, digits=digits)
     said = np.full(z.shape, scale.masked_text, dtype=object)
-    said[~blocked] = format_cells(shown, weights=scale.kind == "weights") if show_text else numbers[~blocked]
+    said[~blocked] = format_cells(shown, weights=scale.kind == "weights", decimals=scale.decimals) if show_text else numbers[~blocked]
     return Cells(
         colour=[None if np.isnan(p) else p for p in colour.ravel().tolist()]
         if show_text

@@ -59,9 +59,10 @@ def head_maps(attention, tokens: list[str], *, side: int) -> HeadMaps:
     down_name, across_name = ("head", "layer") if layers_across else ("layer", "head")
     down, across = grid.shape[0] // side, grid.shape[1] // side
     groups = group_names(tokens, side)
-    # A hover reads "layer 1, query 7: the → head 3, key 7: the": each part says what it is.
+    # A hover reads "layer 1, query 7: the → key 7: the, head 3": the arrow from the query to its key, each part
+    # saying what it is (a layer and a head on either side of it, never the arrow between a query and a head).
     rows = [f"{down_name} {k + 1}, query {name}" for k in range(down) for name in groups]
-    cols = [f"{across_name} {k + 1}, key {name}" for k in range(across) for name in groups]
+    cols = [f"key {name}, {across_name} {k + 1}" for k in range(across) for name in groups]
     return HeadMaps(cells_of(grid, None, Scale("weights")), rows, cols, (n_layers, n_heads), side, layers_across)
 
 

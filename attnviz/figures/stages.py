@@ -18,7 +18,7 @@ _VALUE_NAME = {"scores": "score", "weights": "weight", "values": "value"}
 
 
 def scale_of(panel: Panel) -> Scale:
-    return Scale("weights") if panel.kind == "weights" else Scale("signed", reach_of(panel.reach_of))
+    return Scale("weights") if panel.kind == "weights" else Scale("signed", reach_of(panel.reach_of), panel.decimals)
 
 
 def picked_region(panel: Panel, query: int, column: int) -> tuple[int, int, int, int] | None:
@@ -61,7 +61,9 @@ def stage_views(
     inputs is covered with those words until the student predicts."""
     views = []
     for k, panel in enumerate(stage.panels):
-        region = None if chosen is None else picked_region(panel, *chosen)
+        # While covered, only the query's row is outlined: a chosen column (a cell, K's row, V's column) may be
+        # the answer, and an outline on it would say so.
+        region = None if chosen is None or (cover and panel.picks != "row") else picked_region(panel, *chosen)
         views.append(
             covered(
                 matrix_view(
@@ -77,6 +79,8 @@ def stage_views(
                     changed=panel.changed,
                     boxes=[region] if region else [],
                     row_ticks=None if k == 0 else [""] * len(panel.row_labels),
+                    # a covered result knows the row it asks about: its question sits in the other half of the view
+                    focus=chosen[0] if cover and chosen is not None and not panel.is_input else None,
                 ),
                 None if panel.is_input else cover,
             )

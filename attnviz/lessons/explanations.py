@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.core.numbers import format_fixed_numbers
 from attnviz.lessons.real_model import visible_token
 from attnviz.models.explain import EmbeddingChange, NextTokenChange, shares, sink_share
 
@@ -15,6 +16,7 @@ EXPLAIN_WAIT = (  # predict mode: the raw view is the head's own weights, which 
     "Predict first on the head's map: this head raw, value-weighted and rolled out, and the query's row in each, show "
     "once you have."
 )
+VIEW_PLACES = {"raw": "in the raw attention", "value": "value-weighted", "rollout": "rolled out"}  # a row's line
 VIEW_HELP = {
     "raw": "The head's own weights: how much each query takes from each key.",
     "value": (
@@ -45,15 +47,21 @@ def view_title(view: str, layer: int, head: int) -> str:
     return f"Layer {layer + 1}, head {head + 1}: {VIEWS[view].lower()}"
 
 
+def asking_rows(n: int, sinks) -> list[int]:
+    """The queries whose rows the sinks' share averages: every token but the sinks (unless every token is one), the
+    rows the head's summary counts (attnviz.models.stats.head_statistics), so the two agree."""
+    return [i for i in range(n) if i not in set(sinks)] or list(range(n))
+
+
 def sink_shares(matrices: dict[str, np.ndarray], sinks) -> dict[str, float]:
-    """Each view's share, averaged over queries, that lands on the sinks."""
-    return {view: sink_share(matrix, sinks) for view, matrix in matrices.items()}
+    """Each view's share, averaged over the queries other than the sinks, that lands on the sinks."""
+    return {view: sink_share(matrix[asking_rows(len(matrix), sinks)], sinks) for view, matrix in matrices.items()}
 
 
 def sinks_line(shared: dict[str, float], sinks: str) -> str:
-    """The sinks' share in each view."""
+    """The sinks' share in each view, over the rows the head's summary counts (and saying so)."""
     listed = ", ".join(f"{VIEWS[view].lower()} {percent(share)}" for view, share in shared.items())
-    return f"The sinks' share, on {sinks}, averaged over the queries: {listed}."
+    return f"The sinks' share of the other tokens' rows, on {sinks}: {listed}."  # the summary's rows too
 
 
 def sinks_verdict(shared: dict[str, float]) -> str:
@@ -68,9 +76,23 @@ def row_line(matrices: dict[str, np.ndarray], tokens: list[str], query: int) -> 
     """Where the query's row puts most in each view."""
     parts = []
     for view, matrix in matrices.items():
-        key = int(np.argmax(matrix[query]))
-        parts.append(f"{VIEWS[view].lower()}: “{visible_token(tokens[key])}” ({matrix[query, key]:.2f})")
-    return f"Query {query} (“{visible_token(tokens[query])}”) puts most on " + "; ".join(parts) + "."
+        shown = format_fixed_numbers(matrix[query], decimals=2)  # as the map's cells print them
+        best = max(shown, key=float)
+        keys = [f"“{visible_token(tokens[j])}”" for j, text in enumerate(shown) if text == best]
+        named = keys[0] if len(keys) == 1 else f"{', '.join(keys[:-1])} and {keys[-1]}" if len(keys) <= 3 else None
+        most = f"{named} ({best}{' each' if len(keys) > 1 else ''})" if named else f"{len(keys)} keys tie at {best}"
+        parts.append(f"{most} {VIEW_PLACES[view]}")
+    return f"Where query {query} (“{visible_token(tokens[query])}”) puts most: " + "; ".join(parts) + "."
+
+
+def take_away_caption(causal: bool) -> str:
+    """What Take this token away does, and that the maps above it stay the whole sentence's."""
+    first = " (not the first: it is all the first token sees)" if causal else ""
+    return (
+        f"Takes the token away as a key in every layer and head{first}: every weight on it becomes 0 and each row is "
+        "shared out again over the rest, then the model runs on. The sentence is not re-tokenised. The maps above "
+        "stay those of the whole sentence (they still show weight on the token); what changed is the output, below."
+    )
 
 
 def removable(n: int, causal: bool) -> list[int]:

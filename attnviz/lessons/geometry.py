@@ -219,15 +219,50 @@ def magnitude_sentences(result: GeometryResult, key_labels) -> list[str]:
 NO_MAGNITUDE_WIN = "With the current vectors, no key outscores a better-aligned key by being longer."
 
 
-def pronoun_self_text() -> str:
-    """Why "it" is not among its own keys (and why the Playground's example blocks it), with the example's numbers."""
-    own_key = tuple(_PRONOUN.K[3])
-    twin = next(name for name, key in zip(PRONOUN_KEY_LABELS, PRONOUN_KEYS, strict=True) if key == own_key)
+def pronoun_self_text(query=PRONOUN_QUERY, keys=PRONOUN_KEYS) -> str:
+    """Why "it" is not among its own keys (and why the Playground's example blocks it), with the live ``query`` and
+    ``keys`` (the page's inputs): its own key is the example's, which the page does not let a student change."""
+    own_key, own = tuple(_PRONOUN.K[3]), float(np.dot(query, _PRONOUN.K[3]))
+    twins = [name for name, key in zip(PRONOUN_KEY_LABELS, keys, strict=True) if tuple(key) == own_key]
+    if twins:
+        same = f"is the same as the key of “{twins[0]}”"
+        then = f"tie with “{twins[0]}”, taking as much weight"
+    else:
+        same = "matches no key here (in the example it is the key of “animal”)"
+        best = max(float(np.dot(query, key)) for key in keys)
+        then = "outscore every key here" if own > best else "tie with the best key here" if own == best else (
+            "be one more key competing for its weight")  # fmt: skip
     return (
         f"“{PRONOUN_QUERY_LABEL}” itself is not a key: the question is which other word it stands for, and its own "
-        f"key, {format_vector(own_key, digits=6)}, is the same as the key of “{twin}”, so it would score "
-        f"{format_number(np.dot(PRONOUN_QUERY, own_key))} against itself, tie with “{twin}” and take as much weight. "
+        f"key, {format_vector(own_key, digits=6)}, {same}, so with the query {format_vector(query, digits=6)} it "
+        f"would score {format_number(own)} against itself and {then}. "
         f"The Playground's example blocks key “{PRONOUN_QUERY_LABEL}” for the same reason."
+    )
+
+
+def worked_text(worked: RefresherRow) -> str:
+    """The refresher's worked example, its sum written out to the table's own dot product."""
+    a, b = worked.a, worked.b
+    terms = " + ".join(f"{number_text(x)}·{number_text(y)}" for x, y in zip(a, b, strict=True))
+    first, *rest = (x * y for x, y in zip(a, b, strict=True))
+    products = format_number(first, digits=6) + "".join(
+        f" {'−' if p < 0 else '+'} {format_number(abs(p), digits=6)}" for p in rest
+    )
+    return (
+        f"Worked example: {format_vector(a, digits=6)}·{format_vector(b, digits=6)} = {terms} = {products} = "
+        f"{format_number(worked.comparison.dot, digits=6)}. Mind the sign: dropping the minus would give "
+        f"{format_number(float(np.dot(np.abs(a), np.abs(b))), digits=6)}."
+    )
+
+
+def values_text(result: GeometryResult, key_labels) -> str:
+    """Section 5's words: what the values mean, and what the V-space chart draws."""
+    return (
+        "Each key has a value vector: what the word passes on when it is attended to. Here the two dimensions mean "
+        "“a living thing” and “a place”; “because”, a linking word, passes on nothing: [0, 0]. The output for “it” "
+        f"(its context vector) is the weighted blend Σ wⱼ vⱼ. {blend_picture_text(result, key_labels)} The defaults "
+        "are the vectors of the Playground's example “What does ‘it’ refer to?”, so the context vector here is the "
+        "output the Playground shows for “it” in that example."
     )
 
 

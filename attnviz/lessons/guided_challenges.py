@@ -105,7 +105,8 @@ CHALLENGES = [
         "right_angle",
         "geometry",
         "Move the key “street” so that its score with the query is exactly 0.",
-        "A dot product is 0 when the arrows meet at a right angle: a query [x, y] is at a right angle to [−y, x].",
+        "A dot product is 0 when the arrows meet at a right angle: a query [x, y] is at a right angle to [−y, x], so "
+        "the example's query [3, 1] is at a right angle to [−1, 3] (3·(−1) + 1·3 = 0).",
         _geometry_start,
         lambda s: abs(_geometry(s).scores[1]) < 1e-9 and _geometry(s).comparisons[1].key_length > 0,
         lambda s: [

@@ -76,10 +76,10 @@ def circuit_text(layers: int, accuracy: float, prefix, previous, duplicate) -> s
     first = first_layer_head(previous, duplicate)
     reads = (
         f"the token before it ({percent(previous[0, first])} of its weight on the previous token)"
-        if previous[0, first] >= duplicate[0, first]
+        if _shown(previous[0, first]) >= _shown(duplicate[0, first])
         else f"the earlier copy of the current token ({percent(duplicate[0, first])} of its weight)"
     )
-    verdict = "an induction head" if prefix[-1, head] >= 0.5 else "not yet an induction head"
+    verdict = "an induction head" if _shown(prefix[-1, head]) >= 50 else "not yet an induction head"  # as said
     return (
         f"{looks}: {verdict}. {copies} It can, because the first layer wrote something into each position first: "
         f"{head_name(0, first)} looks at {reads}."
@@ -105,11 +105,18 @@ def knockout_text(knocked: list[tuple[int, int]], accuracy_all: float, accuracy_
     if not knocked:
         return f"Every head on: the model copies {percent(accuracy_all)} of the repeated half. Switch a head off."
     names = ", ".join(head_name(*pair) for pair in knocked)
-    change = "falls" if accuracy_knocked < accuracy_all else "stays" if accuracy_knocked == accuracy_all else "rises"
+    was, now = _shown(accuracy_all), _shown(accuracy_knocked)  # the verdict on the percentages as said
+    change = "falls" if now < was else "stays" if now == was else "rises"
     return (
         f"With {names} off (output zeroed), copying {change} from {percent(accuracy_all)} to "
         f"{percent(accuracy_knocked)} of the repeated half, on the same fresh sequences."
     )
+
+
+def _shown(share: float) -> float:
+    """A share as ``percent`` says it, read back (its "> 99.9 %" and "< 0.1 %" ordered just inside 100 and 0)."""
+    text = percent(share)
+    return 99.95 if text.startswith(">") else 0.05 if text.startswith("<") else float(text.rstrip(" %"))
 
 
 def stale_note(trained, chosen) -> str | None:

@@ -39,3 +39,13 @@ def step_label(step) -> str:
     said += [f"{name} = {value}" for name, value in view.settings]
     sentence = state.sentence if len(state.sentence) <= 40 else state.sentence[:39].rstrip() + "…"
     return f"{page_named(view.page).title} · “{sentence}” · {', '.join(said)}"
+
+
+def ready_line(title: str, steps: int) -> str:
+    """A ready lesson in the list: its title and how many steps it has."""
+    return f"**{title}**: {steps} step{'s' if steps != 1 else ''}"
+
+
+def step_heading(index: int, label: str) -> str:
+    """A step of the lesson being built, counted from 1; ``label`` as markdown shows it (escaped by the page)."""
+    return f"**Step {index + 1}**: {label}"

@@ -5,7 +5,7 @@ Everything here is random from the seed, so a class that shares a seed sees the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from attnviz.core.limits import EDITABLE_CELLS
 from attnviz.core.numbers import format_cells, format_number
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.costs import head_width
+from attnviz.lessons.questions import ChoiceQuestion
 
 MAX_HEADS_DRAWN = 8  # beyond this the heatmaps get too small to read; the concatenation still shows every head
 
@@ -80,6 +81,32 @@ def head_title(h: int, d_head: int) -> str:
     return f"head {h + 1} (dims {first}–{last})" if last > first else f"head {h + 1} (dim {first})"
 
 
+def intro_text(n: int) -> str:
+    """The page's first words: where Q, K and V come from in a real layer, and the n tokens used here."""
+    return (
+        "A real layer does not get Q, K and V handed to it. Each token starts as an **embedding** x (one row of X), "
+        "and three learned matrices turn it into a query, a key and a value: Q = X W_Q, K = X W_K, V = X W_V. "
+        "Multi-head attention then cuts those columns into n_heads slices and runs attention on each slice "
+        "separately, so different heads can look for different things. The tokens are the Playground's sentence "
+        f"({n} token{'s' if n != 1 else ''}); the numbers are random from the seed."
+    )
+
+
+def sizes_caption(d_model: int) -> str:
+    """Why the heads' choices are what they are: the divisors of d_model."""
+    return f"n_heads: divisors of d_model = {d_model} only, so every head gets the same width d_head."
+
+
+def x_drawn_caption(n: int, d_model: int) -> str:
+    """Said where X is drawn, not edited: its size worked out."""
+    return f"X has {n}×{d_model} = {n * d_model} numbers: too many to edit by hand, so it is drawn instead."
+
+
+def heads_drawn_caption(n_heads: int) -> str:
+    """Said when not every head is drawn: the page says it only above MAX_HEADS_DRAWN heads."""
+    return f"Showing the first {MAX_HEADS_DRAWN} of {n_heads} heads; all are in the concatenation below."
+
+
 def heads_heading(setup: Setup) -> str:
     return f"2. {setup.n_heads} head{'s' if setup.n_heads > 1 else ''}, each d_head = {setup.d_head} wide"
 
@@ -93,6 +120,24 @@ def heads_text(setup: Setup) -> str:
         "have no roles yet: they weigh the tokens differently only by chance. Training shapes each slice, and in a "
         "trained model heads take on jobs of their own, such as looking at the previous token (see the Real model page)."
     )
+
+
+TIE_CHOICES = (
+    "S is symmetric: S[i, j] = S[j, i]",
+    "S is diagonal: only S[i, i] is not 0",
+    "Nothing in particular: S is as asymmetric as before",
+)
+
+
+def tie_question(X, setup: Setup) -> ChoiceQuestion:
+    """The exercise's question, asked before the tie is switched: answered by the tied layer's own scores."""
+    tied = run(X, replace(setup, tie_qk=True))
+    scores = [head.scores for head in tied.result.heads]
+    symmetric = all(np.allclose(S, S.T, rtol=1e-9, atol=1e-9) for S in scores)
+    right = 0 if symmetric else 2  # what must be true: symmetric (a diagonal S, by chance, is symmetric too)
+    why = f"Tied, the largest |S − Sᵀ| over all heads is {format_number(tied.largest_asymmetry)}."
+    asked = "Predict first: with one matrix for queries and keys (W_K = W_Q), what must be true of the scores S?"
+    return ChoiceQuestion("multi_head", "tie", asked, TIE_CHOICES, right, why)
 
 
 def tie_text(lesson: MultiHead) -> str:

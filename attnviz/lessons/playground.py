@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.limits import MAX_TOKENS
-from attnviz.core.numbers import format_fixed_numbers, format_number
+from attnviz.core.limits import MAX_TOKENS, VALUE_LIMIT
+from attnviz.core.numbers import ACCEPTED_FORMS, cell_name, format_fixed_numbers, format_number
 from attnviz.core.playground_state import (
     IMPORTED,
     RANDOM,
@@ -17,11 +17,11 @@ from attnviz.core.playground_state import (
     PlaygroundState,
     load_example,
     same_source,
-    same_vectors,
 )
 from attnviz.core.presets import PRESETS
 from attnviz.lessons import predictions
 from attnviz.lessons.examples import EXAMPLES
+from attnviz.lessons.predictions import KINDS
 
 # A student's first screen: a worked example whose one row tells the story (“good” reads “not”), not random numbers.
 OPENING = load_example(PlaygroundState(), "movie_negation")
@@ -35,6 +35,19 @@ START_HERE = (
     "Start here: the focus token “{token}” is outlined in every view. Its row in view 3 says how much of its "
     "attention each word gets; predict what happens to that row, then switch {on_or_off} the causal mask."
 )
+
+
+TYPING_HELP = f"Type any number from −{VALUE_LIMIT:g} to {VALUE_LIMIT:g}: {ACCEPTED_FORMS}."  # under the tables
+
+
+def first_words(state: PlaygroundState) -> str:
+    """The first screen's words: what Q, K and V are, and what a typed sentence does with the current vectors."""
+    return f"{INTRODUCTION} {source_line(state)}"
+
+
+def matrix_heading(matrix: str, *, read: bool = False) -> str:
+    """A table's heading ("**Q**: what each token looks for"), or its name for a screen reader (``read``)."""
+    return f"{matrix}: {MATRIX_ROLES[matrix]}, one row a token" if read else f"**{matrix}**: {MATRIX_ROLES[matrix]}"
 
 
 def example_title(state: PlaygroundState, key: str) -> str:
@@ -115,10 +128,22 @@ def focus_weights(state: PlaygroundState, *, most: int = 3) -> str:
     token = state.tokens[i]
     if result.fully_masked[i]:
         return f"every key is blocked for “{token}”, so it attends to nothing."
-    row = result.weights[i]  # (n,)
-    top = [int(j) for j in np.argsort(-row, kind="stable")[:most]]
-    shown = format_fixed_numbers(row[top], decimals=2)  # as the weights view prints them; a shown 0.00 is not quoted
-    parts = [f"{weight} on “{state.tokens[j]}” ({j})" for j, weight in zip(top, shown, strict=True) if weight != "0.00"]
+    row, open_keys = result.weights[i], np.flatnonzero(~result.blocked[i])  # (n,), the keys it may see
+    shown = np.array(format_fixed_numbers(row, decimals=2))  # as the weights view prints them
+    if len(set(shown[open_keys])) == 1:  # no ranking to name: every key it may see shows the same weight
+        return f"“{token}” puts the same weight, {shown[open_keys[0]]}, on each of the {len(open_keys)} keys it may see."
+    parts, named = [], 0
+    for weight in sorted(set(shown[open_keys]) - {"0.00"}, key=lambda text: -float(text)):
+        keys = [int(j) for j in open_keys if shown[j] == weight]
+        if len(keys) > most:
+            parts.append(f"{weight} on each of {len(keys)} keys")
+        else:
+            names = [f"“{state.tokens[j]}” ({j})" for j in keys]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            parts.append(f"{weight}{' each' if len(keys) > 1 else ''} on {listed}")
+        named += len(keys)
+        if named >= most:
+            break
     return f"“{token}” puts " + ", ".join(parts) + "."
 
 
@@ -148,20 +173,19 @@ class Around:
 
 
 def words_around(
-    old: PlaygroundState | None, new: PlaygroundState, weights_view: dict, *, made=None, prompt: str = "", boxed=False
+    old: PlaygroundState | None, new: PlaygroundState, views: list[dict], *, made=None, prompt: str = ""
 ) -> Around:
-    """The words around the views of ``new`` (``weights_view`` as drawn), the state before it ``old``. In predict mode
-    the line is ``prompt`` until the prediction is ``made`` ((prediction, state it was asked on)), then its reveal;
-    otherwise what the last change did. Where cells are ``boxed``, the line says what the boxes are."""
+    """The words around the four ``views`` of ``new`` as drawn, the state before it ``old``. In predict mode the line
+    is ``prompt`` until the prediction is ``made`` ((prediction, state it was asked on)), then its reveal; otherwise
+    what the last change did. Where cells are boxed, the line says what the boxes are and in which views."""
     covered = bool(new.predict) and made is None
     if covered:
         said = prompt
     elif new.predict:
         said = predictions.PlaygroundQuestion(made[1]).reveal(made[0])
     else:
-        said = describe_change(old, new, weights_view)
-    if boxed and "boxed in orange" not in said:  # a box is never left unexplained
-        said += " Boxed in orange: the cells the last change altered."
+        said = describe_change(old, new, views[2])
+    said += boxes_line(views, said)  # a box is never left unexplained, and the words name the views that have them
     return Around(said, "" if covered else example_note(new) or "", fully_masked_message(new) or "")
 
 
@@ -171,10 +195,13 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
     it says "boxed" only when that view boxes them."""
     if old is None or old == new:
         return START_HERE.format(token=new.tokens[new.focus], on_or_off="off" if new.causal else "on")
-    if old.labels != new.labels:
-        return _new_words(old, new) if same_source(old, new) and new.example != WORDS else "New words: every view is new."
-    if not same_vectors(old, new):
-        return "New vectors: every view is new."
+    source_kept = same_source(old, new)
+    if not source_kept and new.example == IMPORTED:
+        return "New vectors: a model's own Q, K and V for its tokens, so every view is new."
+    if old.labels != new.labels and source_kept:
+        return _new_words(old, new) if new.example != WORDS else "New words: every view is new."
+    if not source_kept:
+        return "New vectors" + (" and new words" if old.labels != new.labels else "") + ": every view is new."
     changed, total = weights_view["changed_count"], len(weights_view["rows"]) * len(weights_view["cols"])
     if not changed:
         return "The last change left every weight as it was shown."
@@ -189,6 +216,17 @@ def describe_change(old: PlaygroundState | None, new: PlaygroundState, weights_v
         f"The last change moved {where}. The largest move: “{new.tokens[i]}” ({i}) on “{new.tokens[j]}” ({j}), "
         f"{was} → {now}."
     )
+
+
+def boxes_line(views: list[dict], said: str) -> str:
+    """The words for the orange boxes the line ``said`` has not explained yet, naming the views that have them (view 3's
+    are explained when ``said`` boxes the weights); "" when there are none."""
+    weights_said = "(boxed in orange)" in said
+    numbers = [str(at + 1) for at, view in enumerate(views) if view["changed"] and not (at == 2 and weights_said)]
+    if not numbers:
+        return ""
+    which = f"view {numbers[0]}" if len(numbers) == 1 else f"views {', '.join(numbers[:-1])} and {numbers[-1]}"
+    return f" Boxed in orange in {which}: the cells the last change altered there."
 
 
 def _new_words(old: PlaygroundState, new: PlaygroundState) -> str:
@@ -211,7 +249,7 @@ def dropped_line(before: PlaygroundState, after: PlaygroundState) -> str | None:
     keys = [j for j in before.blocked_keys if j not in after.blocked_keys]
     parts = []
     if cells:
-        named = ", ".join(f"{m}[{r}, {c + 1}]" for m, r, c in cells[:4]) + (", …" if len(cells) > 4 else "")
+        named = ", ".join(cell_name(m, r, c, before.tokens[r]) for m, r, c in cells[:4]) + (", …" if len(cells) > 4 else "")
         parts.append(f"{_count(len(cells), 'typed cell', 'typed cells')} ({named})")
     if keys:
         named = ", ".join(f"“{before.tokens[j]}” ({j})" for j in keys)
@@ -236,7 +274,7 @@ def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
             if len(back.edits) > len(undone.edits) else "the edited cells are as before"
         ),
         "model_tokens": "the tokens are back",
-        "predict": "predict mode is " + ("on" if back.predict else "off") + " again",
+        "predict": _predict_back(undone, back),
         "causal": "the causal mask is " + ("on" if back.causal else "off") + " again",
         "scale": "scaling is " + ("on" if back.scale else "off") + " again",
         "temperature": f"τ is {format_number(back.temperature)} again",
@@ -245,6 +283,13 @@ def undone_line(undone: PlaygroundState, back: PlaygroundState) -> str:
     }
     came_back = dict.fromkeys(words for field, words in named.items() if getattr(undone, field) != getattr(back, field))
     return "Undone: " + ("; ".join(came_back) or "nothing had changed") + "."
+
+
+def _predict_back(undone: PlaygroundState, back: PlaygroundState) -> str:
+    """What Undo brought back of predict mode: the mode itself, or (the mode on throughout) the question."""
+    if back.predict and undone.predict:
+        return f"the question “{KINDS[back.predict]}” is back"
+    return "predict mode is " + ("on" if back.predict else "off") + " again"
 
 
 def fully_masked_message(state: PlaygroundState) -> str | None:

@@ -36,7 +36,7 @@ def _copy_v2(situation: Situation) -> list[tuple[str, Situation]]:
     return [
         ("switch the causal mask on", at(situation, causal)),
         ("type q₅ = [10, 0, …]: it looks along the first dimension only", at(situation, query)),
-        ("type 10 into k₂'s first dimension and 0 into the other keys' it may see", at(situation, keys)),
+        ("type 10 into k₂'s first dimension and 0 into the first dimension of the other keys it may see", at(situation, keys)),
     ]
 
 

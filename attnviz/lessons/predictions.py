@@ -27,6 +27,9 @@ KINDS = {
 SHARPER_CHOICES = ("Sharper", "Flatter", "No change")
 ZEROED_OPTIONS = ("Exactly the keys the mask sets to 0", "Another set of keys")  # a class's answers, counted
 COVERED_OUTPUT = "Covered until you predict in view 3."
+UP_CLOSE_WAITS = (  # One token up close works the focus row's weights out: the answer, before it is asked
+    "Covered until you predict in view 3: this tab works out the focus token's weights, which would answer the question."
+)
 
 ASKER = "playground"  # the first item of the Playground's questions' keys (attnviz.lessons.questions.Answers)
 Guess = int | tuple[int, ...]  # a key or a choice; the zeroed question's: the set of keys, sorted (() is "none")

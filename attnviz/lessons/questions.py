@@ -103,6 +103,33 @@ class RowQuestion:
         )
 
 
+@dataclass(frozen=True)
+class ChoiceQuestion:
+    """A guided page's question with a few answers (Why we scale, Multi-head): asked before the move it is about,
+    its ``right`` answer and its ``why`` worked out from the page's numbers by whoever makes it."""
+
+    page: str
+    name: str
+    asked: str
+    choices: tuple[str, ...]
+    right: int  # the index of the answer the numbers give
+    why: str  # what the numbers show, said once the student has answered
+
+    @property
+    def key(self) -> tuple:
+        return (self.page, self.name)
+
+    def cover(self) -> str:
+        return self.asked
+
+    def answer(self, sent) -> int | None:
+        return sent if index_below(sent, len(self.choices)) else None
+
+    def reveal(self, guess: int) -> str:
+        verdict = "Right" if guess == self.right else "Not this time"
+        return f"{verdict}: you predicted “{self.choices[guess]}”. {self.why}"
+
+
 def row_answer(matrix, blocked, row: int) -> int:
     """The column of the largest value in ``row`` of ``matrix`` (rows, cols), never a ``blocked`` (masked) cell."""
     values = np.asarray(matrix, dtype=float)[row]

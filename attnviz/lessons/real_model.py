@@ -8,8 +8,8 @@ from pathlib import PurePath
 
 import numpy as np
 
-from attnviz.core.limits import MAX_USER_MODEL_PARAMETERS
-from attnviz.models.stats import HeadStatistics
+from attnviz.core.limits import MAX_TOKENS, MAX_USER_MODEL_PARAMETERS
+from attnviz.models.stats import LABEL_THRESHOLD, HeadStatistics
 
 OVERVIEW_CELLS = 20_000  # cells in the whole layers × heads overview: each head's small map gets an equal share
 # What each measured label says a head mostly does (HeadStatistics.labels), for the page and the hover.
@@ -79,6 +79,43 @@ def pooled(attention, side: int) -> np.ndarray:
     return np.add.reduceat(on_key_groups, starts, axis=-2) / sizes[:, None]  # (..., side, side)
 
 
+def run_caption(model: str, kind: str, layers: int, heads: int, n: int) -> str:
+    """What the page runs: the model, its size, this sentence's tokens against the limit, and where the weights come
+    from."""
+    return (
+        f"{model} is {kind}: {layers} layers × {heads} heads, {n} tokens here (the limit is {MAX_TOKENS}, about 90 "
+        "words, its special tokens included; press Enter to run a new sentence). Every weight below is what "
+        "attnviz.attention, the Playground's own function, gives on the model's queries, keys and values, to the last "
+        f"digit (all heads of a layer computed at once). {OPEN_TEXT}"
+    )
+
+
+def sinks_caption(sinks: str) -> str:
+    """The sink switch's help, in sight; ``sinks`` as markdown shows them (escaped by the page)."""
+    return (
+        f"Many heads park most of their attention on {sinks} when nothing else fits. Hiding them sets their columns "
+        "to 0 and divides each row by what is left, so it sums to 1 again and shows where the rest goes."
+    )
+
+
+def open_caption(n: int, d_head: int) -> str:
+    """What Open in Playground takes there: the head's n × d_head Q, K and V."""
+    return (
+        f"Open in Playground: this head's tokens and its Q, K and V ({n} × {d_head} each), to edit and take apart; its "
+        "weights there are the model's own (the sink switch stays here)."
+    )
+
+
+def lines_caption(not_drawn: str) -> str:
+    """How to read the line view; ``not_drawn`` says which of its lines are too faint to draw."""
+    return f"Or click a row of a map. The lines: queries left, keys right, a line's opacity its weight ({not_drawn})."
+
+
+def overview_words(layers_across: bool, side: int, n: int, stats: HeadStatistics) -> str:
+    """The overview's caption and how many heads each pattern went to, on the percentages the summaries show."""
+    return f"{overview_caption(layers_across, side, n)} {label_counts(shown_labels(stats))}"
+
+
 def overview_caption(layers_across: bool, side: int, n: int) -> str:
     order = "layers across, heads down" if layers_across else "heads across, layers down"
     grouped = (
@@ -114,18 +151,35 @@ def head_name(layer: int, head: int) -> str:
     return f"Layer {layer + 1}, head {head + 1}"
 
 
+def _parts(stats: HeadStatistics, at: tuple) -> list[float]:
+    return [stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]]
+
+
+def shown_labels(stats: HeadStatistics) -> np.ndarray:
+    """Per head, the pattern its shown percentages give it (HeadStatistics.labels' rule on the whole percentages a
+    reader sees, so two heads both shown at 50% get one verdict): the largest of sinks, itself, previous, next that
+    shows at least half, else "" (spreads)."""
+    labels = np.full(stats.sinks.shape, "", dtype=object)
+    for at in np.ndindex(stats.sinks.shape):
+        sinks, itself, previous, after, _ = percents(_parts(stats, at))
+        shown = {"previous token": previous, "next token": after, "sinks": sinks, "itself": itself}  # labels' order
+        best = max(shown, key=shown.get)
+        labels[at] = best if shown[best] >= 100 * LABEL_THRESHOLD else ""
+    return labels
+
+
 def head_summary(stats: HeadStatistics, layer: int, head: int, sinks: str) -> str:
     """What one head does, in numbers measured on this sentence, and the label they give it. The shares split the
     head's attention (each cell counted once) and are rounded so that they add up to 100%."""
     at = (layer, head)
-    label = str(stats.labels()[at])
+    label = str(shown_labels(stats)[at])
     pattern = (
         f"At least half of it follows one pattern: this head {PATTERNS[label]}."
         if label
         else "No single pattern takes half of it: this head spreads its attention."
     )
     names = [f"the sinks ({sinks})", "the token itself", "the token just before it", "the token just after it"]
-    parts = [stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]]
+    parts = _parts(stats, at)
     shown = percents(parts)
     # A decoder's tokens never see the token after them (its share is exactly 0): no need to say so.
     said = [f"{p}% to {name}" for p, name, share in zip(shown, names, parts, strict=False) if share or "after" not in name]
@@ -153,11 +207,11 @@ def layer_table(stats: HeadStatistics, layer: int) -> tuple[list[str], list[list
     after = bool(stats.next.any())  # as head_summary: a decoder's share after is always 0
     names = ["To the sinks", "To itself", "To the token before", "To the token after", "Elsewhere"]
     columns = ["Head", *(name for name in names if after or "after" not in name), "Mostly"]
-    labels = stats.labels()
+    labels = shown_labels(stats)
     rows = []
     for head in range(labels.shape[1]):
         at = (layer, head)
-        shown = percents([stats.sinks[at], stats.itself[at], stats.previous[at], stats.next[at], stats.elsewhere[at]])
+        shown = percents(_parts(stats, at))
         shares = [f"{p}%" for p, name in zip(shown, names, strict=True) if after or "after" not in name]
         rows.append([str(head + 1), *shares, PATTERNS[str(labels[at])]])
     return columns, rows

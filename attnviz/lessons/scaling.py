@@ -17,6 +17,7 @@ from attnviz.core import attention, random_qkv, softmax
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_LESSON_DK, MAX_ROW_TOKENS, MIN_ROW_TOKENS
 from attnviz.core.numbers import format_fixed, format_number
+from attnviz.lessons.questions import ChoiceQuestion
 
 N_PAIRS = 4000  # enough pairs that the measured variance is within a few per cent of the true one
 DK_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the widths the curves are measured at
@@ -142,12 +143,70 @@ def uniform_text(n_tokens: int) -> str:
     return f"log₂ {n_tokens} = {format_fixed(float(np.log2(n_tokens)))} bits"
 
 
-def row_text(row: OneRow) -> str:
+def softmax_text(n_tokens: int) -> str:
+    """What a wide spread does to softmax, and the entropy of a uniform row of ``n_tokens`` worked out."""
+    return (
+        "Softmax turns gaps between scores into ratios of weights: a gap of g becomes a factor of eᵍ. When the "
+        "scores spread out like √d_k, the top score pulls far ahead and takes almost all the weight. The row's "
+        f"**entropy** measures how spread the weights are: {uniform_text(n_tokens)} when every key gets the "
+        "same weight, 0 when one key gets it all. Such a row also hurts training. A model learns by nudging its "
+        "scores and seeing how the weights change; when one weight is almost 1 and the rest almost 0, a small nudge "
+        "to any score barely changes any weight, so the model gets almost no signal about which way to move, and "
+        "learns slowly."
+    )
+
+
+def row_text(row: OneRow, d_k: int) -> str:
+    """Query 0's largest weight both ways, and where the slider can go from ``d_k`` (never "up" at its maximum)."""
+    slide = (
+        "Slide d_k up and watch the unscaled row collapse onto one key."
+        if d_k < MAX_LESSON_DK
+        else f"d_k = {d_k} is the slider's largest: slide it down and watch the unscaled row spread out again."
+    )
     return (
         f"Unscaled, query 0's largest weight is **{format_fixed(row.raw_weights.max(), decimals=3)}**; scaled, it is "
-        f"**{format_fixed(row.scaled_weights.max(), decimals=3)}**. Slide d_k up and watch the unscaled row collapse "
-        "onto one key."
+        f"**{format_fixed(row.scaled_weights.max(), decimals=3)}**. {slide}"
     )
+
+
+def variance_readings(curve: VarianceCurve, d_k: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two variances at ``d_k`` as (label, value), to the same digits: at d_k = 1 dividing by √1 changes nothing,
+    and the two read the same."""
+    at = position(curve.dims, d_k)
+    return (
+        (f"Var(q·k) at d_k = {d_k}", format_fixed(curve.raw[at], decimals=3)),
+        (f"Var(q·k / √d_k) at d_k = {d_k}", format_fixed(curve.scaled[at], decimals=3)),
+    )
+
+
+def rows_caption(n_tokens: int) -> str:
+    """What the softmax numbers average over: "both" rows of two, "all n" of more."""
+    rows = "both query rows" if n_tokens == 2 else f"all {n_tokens} query rows"
+    return f"Averaged over {rows} of one random Q and K at each d_k."
+
+
+SPREAD_KEY = ("why_scale", "spread")  # the question's key: one guess a session, whatever the seed
+SPREAD_CHOICES = (
+    "Scores spread out; the top weight nears 1",
+    "Scores spread out; the top weight shrinks",
+    "Both stay about the same",
+)
+
+
+def spread_question(curve: VarianceCurve, curves: Saturation) -> ChoiceQuestion:
+    """The page's question, asked before d_k moves, answered by the page's own curves from the smallest d_k to the
+    largest."""
+    grows = curve.raw[-1] > 2 * curve.raw[0]
+    heavier = curves.max_raw[-1] > curves.max_raw[0]
+    right = 2 if not grows else 0 if heavier else 1
+    low, high = int(curve.dims[0]), int(curve.dims[-1])
+    why = (
+        f"From d_k = {low} to d_k = {high}, Var(q·k) goes from {format_fixed(curve.raw[0], decimals=3)} to "
+        f"{format_fixed(curve.raw[-1], decimals=3)}, and the largest unscaled weight, averaged over the rows, from "
+        f"{format_fixed(curves.max_raw[0], decimals=3)} to {format_fixed(curves.max_raw[-1], decimals=3)}. Now move d_k."
+    )
+    asked = "Predict first: as d_k grows, what happens to the raw scores q·k and to the largest softmax weight?"
+    return ChoiceQuestion(*SPREAD_KEY, asked, SPREAD_CHOICES, right, why)
 
 
 # ----------------------------------------------------------------------------- the divisor in words (Step by step)

@@ -7,7 +7,6 @@ Every sentence is built from the live numbers, so it says what this divisor or t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -15,7 +14,7 @@ from functools import partial
 import numpy as np
 
 from attnviz.core import AttentionResult, attention, causal_mask, project
-from attnviz.core.numbers import format_number
+from attnviz.core.numbers import CELL_DECIMALS, cell_decimals, format_number, shown_values
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.core.random import random_embeddings, random_projections
 from attnviz.lessons.scaling import scale_explanation
@@ -27,6 +26,7 @@ from attnviz.lessons.stage_formulas import (
     scores_formula,
     softmax_formula,
 )
+from attnviz.lessons.step_words import mask_caption, scale_caption
 
 # Above this many tokens the mask stage leaves out the other architecture's picture: a third n × n picture is the
 # stage's heaviest part (bench/README.md).
@@ -61,6 +61,7 @@ class Panel:
     blocked: np.ndarray | None = None  # (rows, cols) bool: masked, −∞ as a score and 0 as a weight
     changed: np.ndarray | None = None  # (rows, cols) bool
     picks: str = "cell"
+    decimals: int = 2  # its cells' (attnviz.core.numbers.cell_decimals): more where the next picture divides them
 
     @property
     def is_input(self) -> bool:
@@ -84,6 +85,12 @@ class Stage:
     @property
     def result(self) -> Panel:
         return self.panels[-1]
+
+    @property
+    def worked_out(self) -> Panel:
+        """The picture whose cells ``formula`` works out: the first result (Q at the projection stage, where K and V
+        beside it are made the same way and may be wider or narrower; the Playground's mask before the other one)."""
+        return next(panel for panel in self.panels if not panel.is_input)
 
 
 @dataclass(frozen=True)
@@ -160,21 +167,14 @@ def _scores(w: Walkthrough) -> Stage:
 
 def _scale(w: Walkthrough) -> Stage:
     r = w.result
-    divides = not math.isclose(r.scale_factor, 1.0, rel_tol=1e-12)
+    decimals = cell_decimals(r.scale_factor)  # S ÷ 0.1 worked out from S's digits needs a third decimal
+    before, after = (shown_values(m, d) for m, d in ((r.scores, decimals), (r.scaled, CELL_DECIMALS)))
+    changed = before != after  # the cells a reader sees change (0.00 ÷ 1.414 is still 0.00; "0.000" is "0.00")
     panels = (
-        w.scores_panel("Before: S", r.scores),
-        w.scores_panel(
-            f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=np.full(r.scaled.shape, divides)
-        ),
+        w.scores_panel("Before: S", r.scores, decimals=decimals),
+        w.scores_panel(f"After: S ÷ {format_number(r.scale_factor)}", r.scaled, changed=changed),
     )
-    if not divides:
-        caption = "No cell changed: dividing by 1 leaves every score as it was, so both pictures are the same."
-    else:
-        paler = "paler" if r.scale_factor > 1 else "stronger"
-        caption = (
-            f"Every cell changed: each score was divided by {format_number(r.scale_factor)}. Both pictures share one "
-            f"colour scale, so the {paler} colours on the right are the change."
-        )
+    caption = scale_caption(r.scale_factor, changed)
     explanation = scale_explanation(scale=w.state.scale, d_k=w.d_k, temperature=w.state.temperature)
     return _stage(
         "scale",
@@ -183,15 +183,6 @@ def _scale(w: Walkthrough) -> Stage:
         caption,
         partial(scale_formula, r, d_k=w.d_k, scale=w.state.scale, temperature=w.state.temperature),
     )
-
-
-def mask_caption(blocked: np.ndarray) -> str:
-    count = int(blocked.sum())
-    if count == 0:
-        return "No cell changed: no key is masked, so both pictures are the same."
-    if count == blocked.size:
-        return "Every cell changed: every key is blocked for every query, so every score is now −∞ (grey)."
-    return f"{count} cells changed: this stage set them to −∞ (grey)."
 
 
 def _other_architecture(w: Walkthrough) -> Panel:

@@ -32,8 +32,12 @@ IDLE_TEXT = (
     "Press Train: the curves fall, and [CLS]'s attention (right: before any training) moves to where it helps tell "
     "the labels apart, for the positive samples and for the negatives."
 )
-RATE_HELP = "Adam's step size. 0.001 is Keras's default, which the first reference text's training run uses."
+RATE_HELP = (
+    "Adam's step size. 0.001 is Keras's default: the tiny model trained here was first trained with it, in Keras, for "
+    "8,000 samples and 10 epochs (this page's defaults)."
+)
 BALANCED_HELP = "Half the training samples positive, instead of about 2 %. Held-out samples stay natural."
+SETTINGS_HELP = f"Learning rate: {RATE_HELP} Balanced sampling: {BALANCED_HELP}"  # said under the settings
 ROWS_TITLE = "[CLS]'s attention on held-out samples"
 
 
@@ -145,12 +149,12 @@ def attention_lesson(result: TrainResult) -> str:
     """
     target, value, rows = result.config.target_position, result.config.target_value, result.cls_rows
     positive, negative = rows.positive, rows.negative
-    top_positive, top_negative = int(np.argmax(positive)), int(np.argmax(negative))
     measured = (
         f"On the {rows.positives + rows.negatives:,} held-out samples, [CLS] puts {format_fixed(positive[target])} of "
         f"its attention on position {target} when the number there is {value} ({_plural(rows.positives, 'sample')}) "
         f"and {format_fixed(negative[target])} when it is not ({_plural(rows.negatives, 'sample')})."
     )
+    top_positive, top_negative = _top(positive), _top(negative)  # None: no one position shows the largest
     if top_positive == top_negative == target:
         learned = (
             f"Either way it looks mostly at position {target}: it learned where the answer is, and the classifier "
@@ -158,25 +162,43 @@ def attention_lesson(result: TrainResult) -> str:
         )
     elif top_positive == target:
         learned = (
-            f"A {value} there draws its attention; otherwise it looks mostly at {_where(top_negative)} "
-            f"({format_fixed(negative[top_negative])}). Where [CLS] looks is itself the answer the classifier reads."
+            f"A {value} there draws its attention; otherwise it looks mostly at {_mostly(negative, top_negative)}. "
+            "Where [CLS] looks is itself the answer the classifier reads."
         )
     elif top_negative == target:
         learned = (
-            f"When the number there is {value}, it looks away, mostly at {_where(top_positive)} "
-            f"({format_fixed(positive[top_positive])}): it learned to look at position {target} and to turn away from "
-            f"a {value} there, and the classifier reads that turn as a yes."
+            f"When the number there is {value}, it looks away, mostly at {_mostly(positive, top_positive)}: it "
+            f"learned to look at position {target} and to turn away from a {value} there, and the classifier reads "
+            "that turn as a yes."
         )
     else:
         where = (
             f"either way at {_where(top_positive)} ({format_fixed(positive[top_positive])} and "
             f"{format_fixed(negative[top_negative])})"
-            if top_positive == top_negative
-            else f"at {_where(top_positive)} for a positive ({format_fixed(positive[top_positive])}) and at "
-            f"{_where(top_negative)} for a negative ({format_fixed(negative[top_negative])})"
+            if top_positive == top_negative is not None
+            else f"at {_mostly(positive, top_positive)} for a positive and at {_mostly(negative, top_negative)} for "
+            "a negative"
         )
         learned = f"It looks mostly {where}, not at position {target}: train longer, or with balanced sampling."
     return f"{measured} {learned} Choose another target position, train again, and see where it looks then."
+
+
+def _top(row: np.ndarray) -> int | None:
+    """Where a row looks most, as its two decimals show it; None when several positions show the largest (no
+    ranking where the digits show none)."""
+    shown = [format_fixed(w) for w in row]
+    best = [i for i, text in enumerate(shown) if text == max(shown, key=float)]
+    return best[0] if len(best) == 1 else None
+
+
+def _mostly(row: np.ndarray, top: int | None) -> str:
+    """"position 3 (0.15)", or, with a tie as shown, "no single position (positions 3 and 4 show 0.15 each)"."""
+    if top is not None:
+        return f"{_where(top)} ({format_fixed(row[top])})"
+    shown = [format_fixed(w) for w in row]
+    best = max(shown, key=float)
+    tied = [str(i) for i, text in enumerate(shown) if text == best]
+    return f"no single position (positions {', '.join(tied[:-1])} and {tied[-1]} show {best} each)"
 
 
 def _where(position: int) -> str:

@@ -41,6 +41,7 @@ class Session:
     answers: Answers = field(default_factory=Answers)  # predictions: the Playground's and the guided pages'
     picks: tuple[PlaygroundState, tuple[int, ...]] = (OPENING, ())  # the mask question's keys clicked, and on which
     drawn_outside: PlaygroundState | None = None  # the state the page around the views was last drawn from
+    words_outside: bool = False  # whether that page said what a move said (a warning, a confirmation)
     said: Said = field(default_factory=Said)  # what the last move said
 
     # ------------------------------------------------------------------------- moves
@@ -111,8 +112,8 @@ class Session:
         return replace(self, answers=self.answers.with_answer(key, guess))
 
     def drawn(self) -> Session:
-        """The page around the views has been drawn from the current state."""
-        return replace(self, drawn_outside=self.state)
+        """The page around the views has been drawn from the current state, with what the last move said."""
+        return replace(self, drawn_outside=self.state, words_outside=bool(self.said.warnings or self.said.confirmation))
 
     # ------------------------------------------------------------------------- what it holds
 
@@ -142,11 +143,12 @@ class Session:
 
     def needs_full_run(self, *, open_tab_follows_views: bool) -> bool:
         """True when a run of the views alone made the current state after a change something outside the views shows:
-        any change when the open tab follows the views, else new table data or a sentence (Undo) or words said."""
+        any change when the open tab follows the views, else new table data or a sentence (Undo) or words said, now
+        or by the move the page last showed (a message belongs to its move: gone at the next)."""
         drawn = self.drawn_outside
         if drawn is None or drawn == self.state:
             return False
-        said = bool(self.said.warnings or self.said.confirmation)
+        said = bool(self.said.warnings or self.said.confirmation) or self.words_outside
         return open_tab_follows_views or tables_differ(drawn, self.state) or drawn.sentence != self.state.sentence or said
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from attnviz.component.data import component_data
 from attnviz.core.class_cache import cached_for_a_class
-from attnviz.core.numbers import format_number
+from attnviz.core.numbers import cell_decimals, format_number
 from attnviz.core.playground_state import same_vectors
 from attnviz.core.text import plain
 from attnviz.figures.lens import lens_of
@@ -70,11 +70,12 @@ def playground_views(
     """
     result, labels = state.result(), state.labels
     score_scale = Scale("signed", reach_of_scores(result))
+    raw_scale = Scale("signed", score_scale.reach, cell_decimals(result.scale_factor))  # view 2 is view 1 ÷ this
     value_scale = Scale("signed", float(np.abs(state.matrices()[2]).max() or 1.0))  # the largest |v|
     dims = [f"d{j + 1}" for j in range(state.d_v)]
     views = (
         # name, title, the result's matrix drawn, scale, value name, masked cells shown, columns
-        ("scores", "1. Raw scores QKᵀ", "scores", score_scale, "score", False, labels),
+        ("scores", "1. Raw scores QKᵀ", "scores", raw_scale, "score", False, labels),
         ("scaled", scores_title(state), "scaled", score_scale, "score", True, labels),
         ("weights", "3. Weights: softmax of each row", "weights", Scale("weights"), "weight", True, labels),
         ("output", "4. Output: weights · V", "output", value_scale, "value", False, dims),
@@ -146,7 +147,7 @@ def playground_data(
     choices = predictions.choices(state, picks) if state.predict else []  # predict mode's buttons, only when it is on
     views = playground_views(state, previous, font_size=font_size, covers=covers, choices=choices, marks=marks)
     prompt = (f"Predict first: {asked}" if question else predictions.prompt(state)) if covered_ else ""
-    words = words_around(previous, state, views[2], made=made, prompt=prompt, boxed=any(v["changed"] for v in views))
+    words = words_around(previous, state, views, made=made, prompt=prompt)
     data = component_data(
         views,
         controls=controls_of(state, can_undo=can_undo),

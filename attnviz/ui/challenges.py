@@ -8,7 +8,7 @@ import time
 import streamlit as st
 
 from attnviz.lessons.challenge import Situation
-from attnviz.lessons.challenges import CHALLENGES
+from attnviz.lessons.challenges import CHALLENGES, progress_words
 from attnviz.pages import page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.text import literal
@@ -110,8 +110,8 @@ def bar_outdated(page: str) -> bool:
 
 
 def progress_line() -> str:
-    solved = state.solved_challenges()
-    return f"{len(solved)} of {len(CHALLENGES)} solved."
+    """How many challenges this student solved, in words (attnviz.lessons.challenges)."""
+    return progress_words(len(state.solved_challenges()))
 
 
 def open_challenge(key: str) -> None:

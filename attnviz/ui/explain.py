@@ -92,11 +92,7 @@ def take_away(run: ModelRun) -> None:
         format_func=partial(_token_name, run.tokens),
         **state.page_setting(PAGE, "removed", words.NONE, options=options),
     )
-    first = " (not the first: it is all the first token sees)" if run.causal else ""
-    st.caption(
-        f"Takes the token away as a key in every layer and head{first}: every weight on it becomes 0 and each row is "
-        "shared out again over the rest, then the model runs on. The sentence is not re-tokenised."
-    )
+    st.caption(words.take_away_caption(run.causal))
     if removed == words.NONE:
         return
     without = model_run(run.model, run.sentence, removed)

@@ -9,12 +9,13 @@ import streamlit as st
 from attnviz.figures.matrix_view import covered
 from attnviz.lessons.questions import RowQuestion
 from attnviz.ui import playground_host as host
+from attnviz.ui import state
 from attnviz.ui.attention_grid import sent_event
 
 
 def answered(question) -> int | None:
-    """The student's answer to ``question``, or None while it is still asked."""
-    return host.current().answers.of(question.key)
+    """The student's answer to ``question`` (or to the question of that key), or None while it is still asked."""
+    return host.current().answers.of(question if isinstance(question, tuple) else question.key)
 
 
 def guess(component_key: str, questions: list) -> None:
@@ -26,6 +27,25 @@ def guess(component_key: str, questions: list) -> None:
         if (made := question.answer(sent)) is not None:
             host.keep(host.current().answered(question.key, made))
             return
+
+
+def ask_choice(question, where=st) -> int | None:
+    """A guided page's question with a few answers (attnviz.lessons.questions.ChoiceQuestion), asked in ``where``
+    before the move it is about: the guess is kept like the views' (one store of answers) and revealed at once with
+    the page's numbers. Returns the guess, or None while it is still asked."""
+    key = f"{state.ASK}{question.page}.{question.name}"
+    made = answered(question)
+
+    def keep() -> None:
+        if (guess := question.answer(st.session_state.get(key))) is not None:
+            host.keep(host.current().answered(question.key, guess))
+
+    choices = range(len(question.choices))
+    where.radio(question.cover(), choices, index=made, format_func=question.choices.__getitem__, key=key,
+                on_change=keep, disabled=made is not None, horizontal=True)  # fmt: skip
+    if made is not None:
+        where.info(question.reveal(made), icon=":material/lightbulb:")
+    return made
 
 
 def ask_rows(page: str, views: list[dict], matrices: list[tuple], row: int) -> tuple[list[dict], list, bool]:

@@ -28,6 +28,7 @@ TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's na
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
+ASK = "ask."  # prefix of a guided page's guess box (attnviz.ui.predict.ask_choice): ask.<page>.<name>
 SOLVED = "challenges.solved"  # the keys of the challenges this student solved (never in a share link)
 CHALLENGE = "challenges.active"  # the challenge being tried, and whether its last check missed: (key, missed)
 PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play, words played, when the last was)

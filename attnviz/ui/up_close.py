@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.predictions import UP_CLOSE_WAITS
 from attnviz.lessons.row_arithmetic import (
     arithmetic_columns,
     blend_columns,
@@ -16,7 +17,11 @@ from attnviz.lessons.row_arithmetic import (
 from attnviz.ui.text import literal, named_table
 
 
-def one_token_up_close(playground: PlaygroundState) -> None:
+def one_token_up_close(playground: PlaygroundState, *, asking: bool = False) -> None:
+    """The focus row worked out; while predict mode ``asking`` waits for the guess, only what the tab waits for."""
+    if asking:
+        st.info(UP_CLOSE_WAITS, icon=":material/visibility_off:")
+        return
     i, result = playground.focus, playground.result()
     has_blocked_keys = bool(playground.blocked_keys)
     st.latex(

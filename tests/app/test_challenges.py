@@ -95,3 +95,5 @@ def test_progress_stays_with_the_student_not_in_the_share_link():
     assert f"0 of {len(CHALLENGES)} solved." in texts(student.markdown)
     crafted = f"1.{pack({'p': 'challenges', 'C': sorted(CHALLENGES)})}"
     assert f"0 of {len(CHALLENGES)} solved." in texts(open_app(s=crafted).markdown)
+    said = texts(student.markdown)  # issue 51: the page said "Your progress travels in the share link."
+    assert "travels in the share link" not in said and "A share link does not carry your progress" in said

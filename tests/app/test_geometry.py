@@ -172,9 +172,12 @@ def test_the_it_example_says_why_it_is_not_one_of_its_own_keys():
     words = as_read(texts(at.markdown))
     assert (
         "“it” itself is not a key: the question is which other word it stands for, and its own key, [3, 1], is "
-        f"the same as the key of “animal”, so it would score {itself:g} against itself, tie with “animal” and take as much weight. The "
-        "Playground's example blocks key “it” for the same reason."
+        f"the same as the key of “animal”, so with the query [3, 1] it would score {itself:g} against itself and tie "
+        "with “animal”, taking as much weight. The Playground's example blocks key “it” for the same reason."
     ) in words
+    at.number_input(key=setting_key("geometry", "query_x")).set_value(1.0).run()  # issue 51: still "10" after this
+    at.number_input(key=setting_key("geometry", "query_y")).set_value(2.0).run()
+    assert "with the query [1, 2] it would score 5 against itself" in as_read(texts(at.markdown))
 
 
 def test_zero_key_has_no_angle(page):

@@ -282,3 +282,18 @@ def test_predict_mode_covers_each_head_until_its_focus_row_is_clicked():
     said = texts(at.info)
     assert ("Right" if best == 3 else "Not this time") + ": you predicted 3: not (" in said
     assert f"is {heads['head2']['cols'][best]}: " in said
+
+
+def test_in_predict_mode_the_tie_waits_for_a_guess():
+    """Issue 51: the tie exercise's "Predict first" had nothing to commit a guess to."""
+    from tests.support.apptest import open_app, use_control
+
+    at = open_app()
+    use_control(at, "predict", "most")
+    at.switch_page("pages/multi_head.py").run()
+    tie = at.checkbox(key=setting_key("multi_head", "tie"))
+    guess = at.radio(key="ask.multi_head.tie")
+    assert tie.disabled and guess.value is None and "what must be true of the scores S" in guess.label
+    guess.set_value(0).run()
+    assert not at.checkbox(key=setting_key("multi_head", "tie")).disabled
+    assert texts(at.info).startswith("Right: you predicted “S is symmetric: S[i, j] = S[j, i]”. Tied, the largest")

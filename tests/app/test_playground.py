@@ -30,6 +30,7 @@ from tests.support.apptest import (
     open_app,
     open_tab,
     playground,
+    texts,
     type_cells,
     use_control,
     views,
@@ -185,7 +186,7 @@ def test_d_k_keeps_surviving_columns_and_their_edits(app):
     Q, K, _ = playground(app).matrices()
     assert Q.shape == (12, 2) and K[0, 0] == 7.5
     np.testing.assert_array_equal(Q, Q_before[:, :2])
-    assert warnings(app) == ["Gone with this change: 1 typed cell (K[1, 4]). Undo brings it back."]
+    assert warnings(app) == ["Gone with this change: 1 typed cell (K[1: movie, dimension 4]). Undo brings it back."]
     use_control(app, "undo")  # lowering d_k dropped an edit: Undo brings it back
     assert playground(app).d_k == 4 and playground(app).matrices()[1][1, 3] == -3.0
     assert confirmations(app) == ["Undone: the sizes are back; 1 typed cell is back."]
@@ -644,3 +645,23 @@ def test_predict_mode_keeps_the_examples_note_back_until_the_reveal():
     assert views_data(at)["note"] == ""  # it would give the answer away
     guess(at, 4, 3)
     assert views_data(at)["caption"].startswith("Right: you predicted “not” (3), outlined in view 3.") and "0.67" in views_data(at)["note"]
+
+
+def test_predict_mode_leaves_nothing_on_the_page_that_answers(app):
+    """Issue 51: predict mode gives nothing away anywhere on the page while it asks: the views' covers, the line under
+    them, the example's note, and the One token up close tab (which works the focus row's weights out)."""
+    use_control(app, "predict", "most")
+    open_tab(app, "playground", "One token up close")
+    _, weights, _ = naive_default()
+    shown = {f"{w:.2f}" for w in weights[4]} | {f"{w:.4g}" for w in weights[4]}
+    words = [m for m in app.markdown if "<style>" not in str(m.value)]  # the page's text, not its stylesheet
+    page = texts(words) + texts(app.caption) + texts(app.info) + texts(app.latex)
+    page += " ".join(" ".join(map(str, frame.value.to_numpy().ravel())) for frame in app.dataframe)
+    data = views_data(app)
+    page += data["caption"] + data["note"]
+    assert "Covered until you predict in view 3: this tab works out the focus token's weights" in texts(app.info)
+    assert not any(frame for frame in app.dataframe if "weight" in frame.value.columns)
+    found = [w for w in shown if w not in ("0.00", "0") and w in page]
+    assert not found, [page[max(0, page.index(w) - 80) : page.index(w) + 20] for w in found]
+    guess(app, 4, 3)  # answered: the tab works the row out again
+    assert any("weight" in frame.value.columns for frame in app.dataframe)

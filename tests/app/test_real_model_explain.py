@@ -49,7 +49,9 @@ def own_value_shares(model, run, layer: int, head: int) -> np.ndarray:
 
 
 def sinks_on(matrix: np.ndarray, sinks) -> float:
-    return float(np.mean([sum(row[j] for j in sinks) / row.sum() for row in matrix]))
+    """Averaged over the rows the head's summary counts: every token's but the sinks' (issue 51: 25% beside 27.3%)."""
+    rows = [row for i, row in enumerate(matrix) if i not in sinks]
+    return float(np.mean([sum(row[j] for j in sinks) / row.sum() for row in rows]))
 
 
 @pytest.fixture
@@ -79,7 +81,7 @@ def test_each_view_shows_its_own_numbers_on_one_scale(page, encoder):
 
 def test_the_sinks_share_in_each_view_is_the_shown_maps(page, encoder):
     run = encoder.run(SENTENCE)
-    line = said(page, "The sinks' share, on [CLS] and [SEP], averaged")
+    line = said(page, "The sinks' share of the other tokens' rows, on [CLS] and [SEP]:")
     raw, value, rolled = numbers(line)[:3]
     assert raw == pytest.approx(100 * sinks_on(run.attention[2, 5], run.sinks), abs=PERCENT)
     assert value == pytest.approx(100 * sinks_on(own_value_shares(encoder, run, 2, 5), run.sinks), abs=PERCENT)
@@ -92,10 +94,10 @@ def test_the_querys_row_names_its_largest_key_in_each_view(page, encoder):
     run = encoder.run(SENTENCE)
     click_cell(page, "rm.explain", "explain", 10, 3)  # a click on the map chooses its row as the query: “it”
     assert setting(page, "selectbox", "query").value == 10
-    line = said(page, "Query 10 (“it”) puts most on")
-    for name, matrix in (("raw attention", run.attention[2, 5]), ("rolled out", own_rollout(run.attention)[2])):
+    line = said(page, "Where query 10 (“it”) puts most: ")
+    for name, matrix in (("in the raw attention", run.attention[2, 5]), ("rolled out", own_rollout(run.attention)[2])):
         best = int(np.argmax(matrix[10]))
-        assert f"{name}: “{run.tokens[best]}” ({matrix[10, best]:.2f})" in line
+        assert f"“{run.tokens[best]}” ({matrix[10, best]:.2f}) {name}" in line
 
 
 def test_taking_a_word_away_from_the_encoder_says_what_its_output_did(page, encoder):

@@ -306,3 +306,27 @@ def test_predict_mode_covers_each_stages_result_until_a_cell_of_the_query_row_is
     assert f"of “After: weights” is {state.labels[best]}: " in said
     button(at, "Back").click().run()  # another stage asks again
     assert charts(at)[1]["cover"]
+
+
+def test_predict_mode_on_step_by_step_gives_no_trace_of_the_answer():
+    """Issue 51: the key preselected was the row's largest, the formula under the cover worked its score out, and the
+    outline on K's row (and after Randomise on the covered cell) pointed at it. The whole page read while covered:
+    its text, its formulas, its outlines and its preselected values."""
+    at = open_app()
+    use_control(at, "predict", "most")
+    at.switch_page(PAGE).run()
+    state = at.session_state["playground"].state
+    best = int(np.argmax(state.result().weights[state.focus]))
+    assert best != 0  # “good” attends to “not” most: a preselected 0 is not the answer
+    for stage in range(5):
+        covered = [view for view in charts(at) if view.get("cover")]
+        assert covered, stage
+        column = setting_key("step_by_step", "key" if stage < 4 else "dimension")  # the weighted sum's: a dimension
+        assert at.selectbox(key=column).value == 0 and not at.latex  # no preselected answer, no formula of it
+        query = at.selectbox(key=setting_key("step_by_step", "query")).value
+        for view in charts(at):  # an outline is the query's row, never a column, a cell or K's row
+            assert all(box[:2] == [query, 0] and box[2] == 1 for box in view["boxes"]), (stage, view["boxes"])
+        page = texts(at.markdown) + texts(at.caption) + texts(at.info)
+        assert "The chosen cell's formula shows once you have predicted" in page
+        if stage < 4:
+            button(at, "Next").click().run()

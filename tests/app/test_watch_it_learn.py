@@ -214,10 +214,13 @@ def test_an_always_no_model_gets_no_precision_and_half_balanced_accuracy(page):
     negatives = result.confusion.true_negatives
     assert metrics["Accuracy"] == as_percent(negatives, 4000)  # high, and meaningless
     rows = result.cls_rows
-    top = int(np.argmax(rows.positive))
-    assert top != 4 and top == int(np.argmax(rows.negative))  # 10 steps: [CLS] has not found the target yet
     lesson = as_read(texts(page.success))
-    assert f"It looks mostly either way at position {top} ({rows.positive[top]:.2f} and " in lesson
+    shown = [f"{w:.2f}" for w in rows.positive]  # 10 steps: [CLS] has not found the target yet
+    tops = [i for i, text in enumerate(shown) if text == max(shown, key=float)]
+    if len(tops) == 1:  # one place it looks at most, as the digits show
+        assert tops[0] != 4 and f"at position {tops[0]} ({shown[tops[0]]}" in lesson
+    else:  # issue 51: "mostly at position 3 (0.15 …)" beside position 4's 0.15: no ranking where the digits show none
+        assert f"no single position (positions {', '.join(map(str, tops[:-1]))} and {tops[-1]}" in lesson
     assert "not at position 4: train longer, or with balanced sampling." in lesson
 
 

@@ -51,7 +51,7 @@ def check_metrics(page, d_k: int, seed: int, n_tokens: int):
     scaled = rows_by_loops(d_k, n_tokens, seed, scale=True)
     mean = lambda values: sum(values) / len(values)  # noqa: E731
     assert metrics(page) == [
-        f"{raw:.2f}",
+        f"{raw:.3f}",  # to the digits of the scaled one beside it (issue 51: "1.00" beside "1.004" at d_k = 1)
         f"{raw / d_k:.3f}",
         f"{mean([entropy_bits(r) for r in unscaled]):.2f} bits",
         f"{mean([entropy_bits(r) for r in scaled]):.2f} bits",
@@ -86,6 +86,20 @@ def test_dk_slider_to_512_saturates_the_unscaled_row(page):
     assert trace(page, "why_row", 0, "y").max() > 0.95 and trace(page, "why_row", 1, "y").max() < 0.5
     saturation = [entropy_bits(r) for r in rows_by_loops(512, 16, 0, scale=False)]
     np.testing.assert_allclose(trace(page, "why_saturation", 0, "y")[-1], sum(saturation) / 16, rtol=1e-9)
+
+
+def test_dk_1_reads_the_same_variance_twice_and_the_slider_end_is_said(page):
+    """Issue 51: "Var(q·k) 1.00" beside "Var(q·k / √d_k) 1.004" (÷ √1 changes nothing), "all 2 query rows", and
+    "Slide d_k up" at the slider's largest d_k."""
+    page.slider(key=setting_key("why_scale", "d_k")).set_value(1).run()
+    page.slider(key=setting_key("why_scale", "tokens")).set_value(2).run()
+    raw, scaled = metrics(page)[:2]
+    assert raw == scaled
+    assert "Averaged over both query rows of one random Q and K at each d_k." in texts(page.caption)
+    assert "all 2" not in texts(page.caption)
+    page.slider(key=setting_key("why_scale", "d_k")).set_value(512).run()
+    said = texts(page.markdown)
+    assert "Slide d_k up" not in said and "d_k = 512 is the slider's largest: slide it down" in said
 
 
 def test_odd_dk_is_added_to_the_curve(page):
@@ -145,3 +159,21 @@ def test_the_page_shows_the_count_of_one_hot_rows_the_challenge_checks(page):
         _, weights, _ = naive_attention(Q.tolist(), K.tolist(), V.tolist(), scale=scale)
         counts.append(sum(max(row) >= 0.99 for row in weights))
     assert counts[0] > 8 and f"**{counts[0]} of 16** unscaled, **{counts[1]} of 16** scaled." in texts(page.markdown)
+
+
+def test_in_predict_mode_d_k_waits_for_a_guess_judged_by_the_curves():
+    """Issue 51: "Predict first" was a sentence with nothing to commit a guess to. Now a guess before the move: in
+    predict mode the d_k slider waits for it, and the reveal says the curves' own numbers."""
+    from tests.support.apptest import open_app, use_control
+
+    at = open_app()
+    use_control(at, "predict", "most")
+    at.switch_page("pages/why_scale.py").run()
+    slider = at.slider(key=setting_key("why_scale", "d_k"))
+    guess = at.radio(key="ask.why_scale.spread")
+    assert slider.disabled and guess.value is None and guess.label.startswith("Predict first: as d_k grows")
+    guess.set_value(1).run()  # "…the top weight shrinks": not what the curves do
+    assert not at.slider(key=setting_key("why_scale", "d_k")).disabled
+    said = texts(at.info)
+    assert said.startswith("Not this time: you predicted “Scores spread out; the top weight shrinks”")
+    assert "From d_k = 1 to d_k = 512, Var(q·k) goes from " in said

@@ -102,3 +102,16 @@ def test_a_run_of_the_views_alone_becomes_a_full_run_when_the_page_around_them_i
     assert twice.apply(control("undo", True)).needs_full_run(open_tab_follows_views=False)  # Undo says what it did
     new_words = drawn.moved(set_sentence(OPENING, "A new sentence.")[0])
     assert new_words.needs_full_run(open_tab_follows_views=False) and tables_differ(new_words.previous, new_words.state)
+
+
+def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():
+    """Issue 51: "Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
+    would undo something else: the page that says a move's words is drawn again at the next move, without them."""
+    shortened = Session().moved(set_sentence(OPENING, "A cat.")[0], "Gone with this change: the focus …").drawn()
+    assert not shortened.needs_full_run(open_tab_follows_views=False)  # the page shows the words: nothing to redraw
+    toggled = shortened.apply(control("causal", True))
+    assert toggled.said == Said() and toggled.needs_full_run(open_tab_follows_views=False)  # words to take away
+    quiet = toggled.drawn().apply(control("scale", False))  # drawn without words: a toggle stays in the views
+    assert not quiet.needs_full_run(open_tab_follows_views=False)
+    undone = quiet.apply(control("undo", True)).drawn().apply(control("causal", False))  # Undo's words go too
+    assert undone.needs_full_run(open_tab_follows_views=False)

@@ -143,6 +143,24 @@ def test_a_covered_views_question_hides_neither_its_title_nor_the_row_it_asks_ab
     assert box["y"] >= row["bottom"] or box["y"] + box["height"] <= row["top"], (row, box)
 
 
+@pytest.mark.parametrize("query", [3, 8])
+def test_step_by_steps_question_hides_not_the_row_it_asks_about(page, server, query):
+    """Issue 51: Step by step's question box covered row 8, the very row it asks about."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    state = replace(OPENING, predict="most")
+    open_app_page(page, f"{server.url}/step_by_step?{PARAM}={encode(state, 'step_by_step', {'query': query})}")
+    view = page.locator(".attnviz-view:has(.attnviz-cover:not([hidden]))").first
+    cover = view.locator(".attnviz-cover")
+    cover.wait_for()
+    view.locator("canvas").evaluate("canvas => canvas.scrollIntoView()")
+    row = view.locator("canvas").evaluate(
+        f"""canvas => {{ const at = JSON.parse(canvas.dataset.layout), top = canvas.getBoundingClientRect().top;
+                        return {{top: top + at.top + {query} * at.cellH, bottom: top + at.top + {query + 1} * at.cellH}}; }}"""
+    )
+    box = cover.bounding_box()
+    assert box["y"] >= row["bottom"] or box["y"] + box["height"] <= row["top"], (row, box)
+
+
 def test_on_a_projector_the_playgrounds_question_is_said_under_its_short_views_not_over_them(page, server):
     page.set_viewport_size(PROJECTOR)
     open_app_page(page, f"{server.url}/?{PARAM}={encode(replace(OPENING, predict='most'), presenter=True)}")

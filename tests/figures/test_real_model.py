@@ -55,7 +55,7 @@ def test_each_small_map_is_its_heads_attention_where_every_token_fits():
         for head in range(12):
             block = drawn[layer * 16 : (layer + 1) * 16, head * 16 : (head + 1) * 16]
             np.testing.assert_allclose(block, attention[layer, head], atol=0.5e-3)
-    assert view["rows"][2 * 16 + 3] == "layer 3, query 3: w3" and view["cols"][5 * 16] == "head 6, key 0: w0"
+    assert view["rows"][2 * 16 + 3] == "layer 3, query 3: w3" and view["cols"][5 * 16] == "key 0: w0, head 6"
     assert view["boxes"] == [[2 * 16, 5 * 16, 16, 16]]  # the chosen head, outlined
     assert maps.head_at(2 * 16 + 3, 5 * 16 + 15) == {"layer": 2, "head": 5} and maps.head_at(96, 0) is None
     assert height <= 380

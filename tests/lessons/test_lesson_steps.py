@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
-from attnviz.lessons.lesson_steps import step_label
+from attnviz.lessons.lesson_steps import ready_line, step_heading, step_label
 from attnviz.lessons.playground import OPENING
+from tests.lessons.sentence_registry import covers
 
 setups = st.builds(
     lambda causal, scale, temperature, d_k, blocked, focus, predict: replace(
@@ -24,11 +25,18 @@ setups = st.builds(
 
 
 @settings(max_examples=300, deadline=None)
+@covers(step_label, ready_line, step_heading)
 @given(setups, setups)  # the movie review has "was" twice (2 and 9): focus on either is told apart
 def test_two_steps_on_one_page_with_different_setups_have_different_labels(one, other):
     first, second = plans.Step(encode(one)), plans.Step(encode(other))
     assert (step_label(first) == step_label(second)) == (first.view.state == second.view.state)
     assert step_label(first).startswith("Playground · “The movie was not good, but the soundtr…” · ")
+    said = step_label(first)  # each setting it names is the state's
+    assert ("causal mask on" in said) == one.causal and ("no ÷ √d_k" in said) == (not one.scale)
+    assert f"focus “{one.labels[one.focus]}”" in said and ("keys blocked" in said) == bool(one.blocked_keys)
+    steps = one.focus + 1
+    assert ready_line("A lesson", steps) == f"**A lesson**: {steps} step{'s' if steps != 1 else ''}"
+    assert step_heading(one.focus, "label") == f"**Step {one.focus + 1}**: label"
 
 
 def test_a_page_setting_and_the_page_are_in_the_label():

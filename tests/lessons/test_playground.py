@@ -45,7 +45,7 @@ def test_a_shorter_sentence_names_the_typed_cells_blocked_keys_and_focus_it_drop
                              edits=((("K", 4, 0), "2"), (("Q", 0, 1), "3")))  # fmt: skip
     after, _ = set_sentence(before, "one two three")
     assert dropped_line(before, after) == (
-        "Gone with this change: 1 typed cell (K[4, 1]); the blocked key “five” (4); the focus on “six” (5), now on "
+        "Gone with this change: 1 typed cell (K[4: five, dimension 1]); the blocked key “five” (4); the focus on “six” (5), now on "
         "“three” (2). Undo brings them back."
     )
     assert dropped_line(after, after) is None
@@ -58,7 +58,9 @@ def test_a_smaller_d_k_names_the_typed_cells_it_drops():
 
     before = PlaygroundState(edits=tuple(((m, 0, 3), "1") for m in "QKV"))
     after = set_dim(before, 1, which="d_k")
-    assert dropped_line(before, after) == "Gone with this change: 2 typed cells (K[0, 4], Q[0, 4]). Undo brings them back."
+    assert dropped_line(before, after) == (
+        "Gone with this change: 2 typed cells (K[0: The, dimension 4], Q[0: The, dimension 4]). Undo brings them back."
+    )
 
 
 def test_the_examples_words_and_title_stop_where_the_student_moved_away():
@@ -78,5 +80,10 @@ def test_the_examples_words_and_title_stop_where_the_student_moved_away():
     assert [example_title(typed, key) for key in EXAMPLES] == [example_title(movie, key) for key in EXAMPLES]
 
 
-def test_the_learning_rates_help_names_the_text_it_quotes():
-    assert RATE_HELP == "Adam's step size. 0.001 is Keras's default, which the first reference text's training run uses."
+def test_the_learning_rates_help_names_the_run_it_quotes():
+    """Issue 51: "the first reference text's training run" (which?): a student has no reference texts."""
+    assert "reference text" not in RATE_HELP
+    assert RATE_HELP == (
+        "Adam's step size. 0.001 is Keras's default: the tiny model trained here was first trained with it, in Keras, "
+        "for 8,000 samples and 10 epochs (this page's defaults)."
+    )

@@ -117,8 +117,10 @@ def test_the_token_limits_themselves_are_allowed(n_tokens):
 def test_page_words():
     assert scaling.uniform_text(16) == "log₂ 16 = 4.00 bits" and scaling.uniform_text(3) == "log₂ 3 = 1.58 bits"
     row = scaling.OneRow(scores=np.zeros(2), scaled_weights=np.array([0.6, 0.4]), raw_weights=np.array([0.99, 0.01]))
-    assert scaling.row_text(row) == (
+    assert scaling.row_text(row, 64) == (
         "Unscaled, query 0's largest weight is **0.990**; scaled, it is **0.600**. Slide d_k up and watch the "
         "unscaled row collapse onto one key."
     )
+    assert scaling.row_text(row, 512).endswith("d_k = 512 is the slider's largest: slide it down and watch the "
+                                                "unscaled row spread out again.")  # fmt: skip
     assert scaling.position(np.array([1, 2, 64, 100]), 64) == 2

@@ -16,15 +16,17 @@ from attnviz.core.numbers import format_fixed_numbers
 from attnviz.core.playground_state import RANDOM, WORDS, PlaygroundState
 from attnviz.core.presets import PRESETS
 from attnviz.figures.stages import stage_views
-from attnviz.lessons.playground import describe_change, example_note
+from attnviz.lessons import predictions
+from attnviz.lessons.playground import boxes_line, describe_change, example_note, focus_weights
 from attnviz.lessons.predictions import SHARPER_CHOICES, PlaygroundQuestion, outcome
-from attnviz.lessons.questions import stage_question, stage_target
+from attnviz.lessons.questions import RowQuestion, stage_question, stage_target
 from attnviz.lessons.real_model import head_summary
 from attnviz.lessons.stages import walkthrough
 from attnviz.models import head_statistics
 from attnviz.playground.views import playground_data, playground_views
+from tests.lessons.sentence_registry import covers
 
-STATES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+STATES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORDS_POOL = ["the", "cat", "street", "because", "it", "was", "tired", "not", "good", ",", "."]
 
 
@@ -54,6 +56,7 @@ def verdict(said: str) -> bool:
     return found == "right"
 
 
+@covers(predictions.PlaygroundQuestion.reveal)
 @STATES
 @given(states(predict="zeroed"))
 def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked_already(state):
@@ -69,6 +72,7 @@ def test_the_mask_verdict_is_right_exactly_for_the_set_of_later_keys_not_blocked
         assert "…" not in said  # a list of keys names them all, or counts the rest ("all 7" adds up on screen)
 
 
+@covers(predictions.PlaygroundQuestion.reveal)
 @STATES
 @given(states(predict="most"))
 def test_the_most_verdict_is_right_exactly_for_a_key_with_the_rows_largest_weight(state):
@@ -86,6 +90,7 @@ def entropy_bits(row: np.ndarray) -> float:
     return float(-(row * np.log2(row)).sum())
 
 
+@covers(predictions.PlaygroundQuestion.reveal)
 @STATES
 @given(states(predict="sharper"))
 def test_the_sharper_verdict_agrees_with_the_rows_entropy_before_and_after(state):
@@ -106,6 +111,7 @@ TOGGLES = {
 }
 
 
+@covers(describe_change)
 @STATES
 @given(states(), st.sampled_from(sorted(TOGGLES)), st.sampled_from([0.1, 0.5, 1.0, 3.0]), st.integers(0, 8))
 def test_the_line_under_the_views_counts_the_weights_the_view_shows_changed(old, toggle, temperature, key):
@@ -128,6 +134,7 @@ def test_the_line_under_the_views_counts_the_weights_the_view_shows_changed(old,
     assert boxed == 0 or 2 * differ <= total  # most cells changed: said in words, none boxed
 
 
+@covers(example_note, focus_weights)
 @STATES
 @given(states(), st.sampled_from(sorted(TOGGLES)), st.integers(0, 8))
 def test_the_examples_note_names_only_what_moved_and_quotes_the_focus_rows_weights(state, toggle, key):
@@ -140,6 +147,7 @@ def test_the_examples_note_names_only_what_moved_and_quotes_the_focus_rows_weigh
         assert f"“{token}” puts" in note or f"for “{token}”" in note, note
 
 
+@covers(head_summary)
 @STATES
 @given(
     st.integers(1, 9).flatmap(
@@ -165,6 +173,7 @@ def test_a_heads_shares_partition_its_attention_and_add_up_to_100_percent(drawn)
     assert abs(shares[0] - 100 * on_sinks) < 1 + 1e-9, said
 
 
+@covers(boxes_line, predictions.PlaygroundQuestion.reveal)
 @STATES
 @given(states(), st.sampled_from(sorted(TOGGLES)), st.integers(0, 8), st.sampled_from(["", "most", "zeroed"]))
 def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxes_are(old, toggle, key, predict):
@@ -173,6 +182,12 @@ def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxe
     data = playground_data(new, old, made, font_size=13, height=250, can_undo=True)
     boxed = [view["name"] for view in data["views"] if view["changed"]]
     assert not boxed or "boxed in orange" in data["caption"].lower(), (boxed, data["caption"])
+    numbers = {["scores", "scaled", "weights", "output"].index(name) + 1 for name in boxed}
+    named = re.search(r"Boxed in orange in views? ([\d, and]+):", data["caption"])
+    said = {int(d) for d in re.findall(r"\d", named[1])} if named else set()
+    if "(boxed in orange)" in data["caption"]:  # the weights' boxes, said with the weights
+        said.add(3)
+    assert said == numbers, (boxed, data["caption"])  # issue 51: view 2's boxes were said as if they were view 3's
 
 
 def drawn(view: dict, row: int, col: int) -> str:
@@ -180,6 +195,7 @@ def drawn(view: dict, row: int, col: int) -> str:
     return view["text"][row * len(view["cols"]) + col]
 
 
+@covers(predictions.PlaygroundQuestion.reveal)
 @STATES
 @given(states(predict="most"))
 def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_draw_them(state):
@@ -196,6 +212,7 @@ def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_dra
             assert yours[1] == drawn(scores, i, guess), said
 
 
+@covers(RowQuestion.reveal)
 @STATES
 @given(states())
 def test_a_stage_reveal_quotes_both_cells_as_the_stages_picture_draws_them(state):

@@ -12,7 +12,8 @@ import pytest
 
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.scaling import scale_explanation
-from attnviz.lessons.stages import COMPARISON_LIMIT, mask_caption, walkthrough
+from attnviz.lessons.stages import COMPARISON_LIMIT, walkthrough
+from attnviz.lessons.step_words import mask_caption
 from tests.reference import naive_attention
 
 PRONOUN = load_example(PlaygroundState(), "pronoun_it")  # "animal street because it", key 3 blocked, focus 3

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from attnviz.core.limits import MAX_SAMPLES
 from attnviz.lessons import training as words
 from attnviz.train import Confusion, TrainConfig, Training, train
 from attnviz.train.run import ClassRows
+from tests.lessons.sentence_registry import covers
 
 SMALL = TrainConfig(samples=500, epochs=3, balanced=True, log_points=6)  # 48 steps, learns position 4
 
@@ -93,7 +98,7 @@ def test_the_lesson_says_where_cls_looks_for_each_label(result):
         "position 6 (0.70): it learned to look at position 4 and to turn away from a 42 there"
     )
     nowhere = replace(result, cls_rows=rows([0.4, 0.1, 0.1, 0.1, 0.2, 0.05, 0.05], [0.1, 0.1, 0.5, 0.1, 0.1, 0, 0.1]))
-    assert "It looks mostly at [CLS] itself for a positive (0.40) and at position 2 for a negative (0.50), not at " in (
+    assert "It looks mostly at [CLS] itself (0.40) for a positive and at position 2 (0.50) for a negative, not at " in (
         words.attention_lesson(nowhere)
     )
     same = replace(result, cls_rows=rows([0.1, 0.1, 0.5, 0.1, 0.1, 0, 0.1], [0.1, 0.1, 0.4, 0.1, 0.2, 0, 0.1]))
@@ -157,3 +162,48 @@ def test_the_progress_line_names_the_step_the_epoch_and_the_loss():
     assert words.progress_text(events[0], SMALL) == "Step 0 of 48 · epoch 1 of 3"
     loss = events[3].history[-1]["loss"]
     assert words.progress_text(events[3], SMALL) == f"Step 24 of 48 · epoch 2 of 3 · training loss {loss:.3g}"
+
+
+@functools.cache
+def trained():
+    return train(SMALL)
+
+
+rows_of = st.lists(st.floats(0, 1), min_size=7, max_size=7).map(lambda w: np.array(w) / (sum(w) or 1))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@covers(words.attention_lesson, words.verdict_text, words.stale_note, words.snapshot_text, words.config_problem)
+@given(rows_of, rows_of, st.integers(1, 6), st.integers(0, 40), st.integers(0, 400), st.booleans(), st.data())
+def test_watch_it_learns_words_say_the_rows_and_counts_as_shown(positive, negative, target, tp, tn, finished, data):
+    """Issue 51: a ranking only where the digits show one; every count the sentence says is the result's."""
+    base = trained()
+    config = replace(base.config, target_position=target)
+    rows = ClassRows(positive, negative, 3, 30)
+    fp, fn = data.draw(st.integers(0, 40)), data.draw(st.integers(0, 40))
+    result = replace(base, config=config, cls_rows=rows, confusion=Confusion(tp, fp, fn, tn), finished=finished)
+    said = words.attention_lesson(result)
+    tops = []
+    for row in (positive, negative):  # where each row looks most, as its two decimals show: one place, or a tie
+        shown = [f"{w:.2f}" for w in row]
+        best = [i for i, text in enumerate(shown) if text == max(shown, key=float)]
+        tops.append(best[0] if len(best) == 1 else None)
+        if len(best) > 1:  # no ranking: the tie is said as one, never as a place it looks at most
+            tied = ", ".join(map(str, best[:-1])) + f" and {best[-1]}"
+            assert f"no single position (positions {tied} show {shown[best[0]]} each)" in said, said
+    assert ("Either way it looks mostly at position" in said) == (tops == [target, target]), said
+    assert ("there draws its attention" in said) == (tops[0] == target != tops[1]), said
+    assert ("it looks away" in said) == (tops[1] == target != tops[0]), said
+    verdict = words.verdict_text(result)
+    assert f"it called {tp + fp:,} positive, {tp:,} rightly and {fp:,} wrongly, and missed {fn:,}." in verdict
+    assert verdict.startswith("After all" if finished else "Stopped after") and f"{tp + fn + fp + tn:,} fresh" in verdict
+    changed = replace(config, epochs=config.epochs + data.draw(st.integers(0, 1)))
+    note = words.stale_note(result, changed)
+    assert (note is None) == (changed.epochs == config.epochs) and (note is None or "epochs" in note)
+    at = data.draw(st.integers(0, len(base.snapshots) - 1))
+    snap = words.snapshot_text(base, at)
+    assert snap.startswith("Before the first step." if at == 0 else f"After {base.snapshots[at].step:,} of ")
+    samples = data.draw(st.integers(-5, MAX_SAMPLES + 5))
+    problem = words.config_problem(replace(config, samples=samples, epochs=1))
+    assert (problem is None) == (1 <= samples <= MAX_SAMPLES), problem  # one epoch: the run's size never the reason
+    assert problem is None or f"{samples:,}" in problem or str(samples) in problem, problem
