@@ -92,29 +92,34 @@ deploy-check: $(VENV)/.deploy-check-installed
 	$(BIN)/shellcheck deploy/two-replicas.sh
 
 # Mutation testing with mutmut (config in pyproject.toml), one area at a time or all: `make mutate AREA=class` (maths,
-# class, notebook, explain, join; times in the README: Mutation testing). JOBS=1 runs one worker (default: one a core).
+# class, share, notebook, explain, join; times in the README: Mutation testing; share is classroom/share.py, apart from
+# the rest of the class area for its slow property tests). ONLY='attnviz.classroom.share.x__edits*' runs the mutants
+# those patterns name instead of the area's (the score counts the mutants run). JOBS=1 runs one worker (default: one a
+# core).
 # Prints each area's score and lists the surviving mutants; `$(BIN)/mutmut show NAME` prints one.
-MUTATE_AREAS := maths class notebook explain join
+MUTATE_AREAS := maths class share notebook explain join
 MUTATE_maths := attnviz.core.* attnviz.lessons.*
-MUTATE_class := attnviz.classroom.* attnviz.playground.session.* attnviz.playground.controls.* attnviz.playground.fields.*
+MUTATE_class := attnviz.classroom.[!s]* attnviz.classroom.s[!h]* attnviz.playground.[scf]*
+MUTATE_share := attnviz.classroom.share.*
 MUTATE_notebook := attnviz.notebook.*
 MUTATE_explain := attnviz.models.explain.*
 MUTATE_join := attnviz.ui.class_join.*
 # awk patterns over mutant names, one an area
 SCORE_maths := ^attnviz[.](core|lessons)[.]
-SCORE_class := ^attnviz[.](classroom|playground)[.]
+SCORE_class := ^attnviz[.](classroom[.]([^s]|s[^h])|playground[.])
+SCORE_share := ^attnviz[.]classroom[.]share[.]
 SCORE_notebook := ^attnviz[.]notebook[.]
 SCORE_explain := ^attnviz[.]models[.]explain[.]
 SCORE_join := ^attnviz[.]ui[.]class_join[.]
 mutate: $(VENV)/.dev-installed
 	$(if $(AREA),$(if $(MUTATE_$(AREA)),,$(error AREA must be one of: $(MUTATE_AREAS))))
 	rm -rf mutants
-	$(BIN)/mutmut run $(if $(JOBS),--max-children $(JOBS)) $(foreach p,$(MUTATE_$(AREA)),'$(p)')
+	$(BIN)/mutmut run $(if $(JOBS),--max-children $(JOBS)) $(foreach p,$(or $(ONLY),$(MUTATE_$(AREA))),'$(p)')
 	@$(BIN)/mutmut results --all true > mutants/results.txt
 	@grep -v ': killed$$' mutants/results.txt | grep -v ': not checked$$' || true
 	@for area in $(or $(AREA),$(MUTATE_AREAS)); do \
-	  case $$area in maths) p='$(SCORE_maths)';; class) p='$(SCORE_class)';; notebook) p='$(SCORE_notebook)';; \
-	    explain) p='$(SCORE_explain)';; join) p='$(SCORE_join)';; esac; \
+	  case $$area in maths) p='$(SCORE_maths)';; class) p='$(SCORE_class)';; share) p='$(SCORE_share)';; \
+	    notebook) p='$(SCORE_notebook)';; explain) p='$(SCORE_explain)';; join) p='$(SCORE_join)';; esac; \
 	  awk -v area=$$area -v p="$$p" '{ name = $$1; sub(/:$$/, "", name); status = $$0; sub(/^[^:]*: /, "", status) } \
 	    name ~ p && status != "not checked" { total++; if (status == "killed" || status == "timeout") killed++ } \
 	    END { printf "%s: %d of %d mutants killed (%.1f %%)\n", area, killed, total, total ? 100 * killed / total : 0 }' \

@@ -14,7 +14,7 @@ AREAS = {  # a mutant's module prefix → the tests that guard it
     "attnviz.playground.": ("tests/classroom/",),
     "attnviz.notebook.": ("tests/notebook/",),
     "attnviz.models.explain.": ("tests/models/test_explain.py", "tests/models/test_explain_observed.py"),
-    "attnviz.ui.class_join.": ("tests/app/test_class_join.py",),
+    "attnviz.ui.class_join.": ("tests/app/test_class_join.py", "tests/app/test_class_join_observed.py"),
 }
 
 
