@@ -47,7 +47,7 @@ def tap_key(phone, key: int) -> dict:
     canvas.evaluate("canvas => canvas.scrollIntoView({block: 'center'})")
     # The grid is drawn once the cells' layout is known: the tap needs it to find the cell.
     phone.wait_for_function(
-        "() => document.querySelector('.attnviz-view[data-view=\"weights\"] canvas')?.dataset.layout", timeout=60_000
+        "() => document.querySelector('.attnviz-view[data-view=\"weights\"] canvas')?.dataset.layout", timeout=180_000
     )
     at = canvas.evaluate("canvas => JSON.parse(canvas.dataset.layout)")
     box = canvas.bounding_box()
@@ -68,7 +68,7 @@ def said_beside_the_view(phone, text: str) -> dict:
           return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0 ? box.toJSON() : null;
         }""",
         arg=text,
-        timeout=90_000,
+        timeout=180_000,
     )
     return handle.json_value()
 
@@ -81,9 +81,9 @@ def test_sixteen_phones_joining_by_the_qr_address_on_a_busy_server_each_count_th
         code, address = ask_the_class(teacher, busy_server.url)
         pages = [context.new_page() for context in phones]
         for phone in pages:  # the room scans the code together: every page loads at once
-            phone.goto(address, wait_until="commit", timeout=90_000)
+            phone.goto(address, wait_until="commit", timeout=180_000)
         for phone in pages:
-            wait_for_app(phone, timeout_ms=120_000)
+            wait_for_app(phone, timeout_ms=240_000)
             assert phone.get_by_role("textbox", name="Class code").input_value() == code
         taps = [tap_key(phone, number % 12) for number, phone in enumerate(pages)]  # 16 taps, none waiting for another
         for number, (phone, view) in enumerate(zip(pages, taps, strict=True)):
@@ -93,7 +93,7 @@ def test_sixteen_phones_joining_by_the_qr_address_on_a_busy_server_each_count_th
         pages[0].screenshot(path=str(SCREENSHOTS / "class-room-phone-counted-390x844.png"))
         want = [sum(1 for number in range(PHONES) if number % 12 == key) for key in range(12)]
         wanted = json.dumps(want, separators=(",", ":"))
-        teacher.wait_for_function(f"() => JSON.stringify(({BARS_JS})()) === '{wanted}'", timeout=60_000)
+        teacher.wait_for_function(f"() => JSON.stringify(({BARS_JS})()) === '{wanted}'", timeout=180_000)
         assert teacher.evaluate(BARS_JS) == want and sum(want) == PHONES
     finally:
         for context in [teacher_context, *phones]:
@@ -107,7 +107,7 @@ TALLY = f"{PANEL} .js-plotly-plot"
 
 def wait_for_bars(teacher, counts: list[int]) -> None:
     wanted = json.dumps(counts, separators=(",", ":"))
-    teacher.wait_for_function(f"() => JSON.stringify(({BARS_JS})()) === '{wanted}'", timeout=60_000)
+    teacher.wait_for_function(f"() => JSON.stringify(({BARS_JS})()) === '{wanted}'", timeout=180_000)
 
 
 def test_the_bars_are_readable_from_the_back_and_stay_beside_the_answer(browser, server):
@@ -157,7 +157,7 @@ def test_the_bars_are_readable_from_the_back_and_stay_beside_the_answer(browser,
         teacher.locator("body").press("ArrowRight")  # Answer, from a clicker
         teacher.locator(".st-key-lesson_bar").filter(has_text="Next").wait_for()
         teacher.wait_for_function(
-            f"() => document.querySelector('{TALLY}')?.data?.[0]?.y?.includes('✓ 3: not')", timeout=60_000
+            f"() => document.querySelector('{TALLY}')?.data?.[0]?.y?.includes('✓ 3: not')", timeout=180_000
         )
         assert teacher.evaluate(BARS_JS) == [0, 0, 0, 1] + [0] * 8  # the class's answers, beside the revealed weights
         assert "Right answer: 3: not" in teacher.locator(PANEL).inner_text()

@@ -26,7 +26,7 @@ from tests.support.live import REPO, free_port
 
 NOTEBOOKS = REPO / "tests" / "notebook"
 SHOTS = REPO / "artifacts" / "screenshots"
-START_TIMEOUT_S = 90  # a cold JupyterLab on two busy cores; the wait ends as soon as the server answers
+START_TIMEOUT_S = 300  # a cold JupyterLab on one busy core; the wait ends as soon as the server answers
 
 # The weights of the widget's first screen with the mask on, as Python formats them: what the reader's table must say.
 CAUSAL_WEIGHTS = json.loads(Playground(causal=True)._data)["views"][2]
