@@ -145,7 +145,7 @@ def weights_shown(state: PlaygroundState) -> set[str]:
 
 @MANY
 @covers(
-    predictions.cover, predictions.prompt, predictions.choices, predictions.cover_asking, PlaygroundQuestion.cover
+    predictions.prompt, predictions.choices, predictions.cover_asking, PlaygroundQuestion.cover
 )
 @given(edited_states(predict="most") | edited_states(predict="sharper") | edited_states(predict="zeroed"), st.data())
 def test_a_cover_asks_and_gives_no_answer_away(state, data):
