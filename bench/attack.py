@@ -57,7 +57,7 @@ CRAFTED_CLICKS = {
 }
 
 
-# A lesson from an e-mail, written to put links and styles on the projector (issue 36): every place its words appear
+# A lesson from an e-mail, written to put links and styles on the projector: every place its words appear
 # must show them as text.
 HOSTILE_TITLE = "Read www.evil.example or mail teacher@evil.example"
 HOSTILE_QUESTION = (

@@ -1,4 +1,4 @@
-"""Bystander (issue 15): while one session repeats the heaviest move, how long does another student's click take?
+"""Bystander: while one session repeats the heaviest move, how long does another student's click take?
 
 One live ``streamlit run app.py``. The bystander is a load-test student (bench.load_moves.Student over
 bench.st_client): it opens the Playground and ticks *Causal mask*, and every answer is checked against

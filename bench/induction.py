@@ -1,4 +1,4 @@
-"""Induction benchmark (issue 55): each run of the induction experiment must train in 60 s or less on one core of
+"""Induction benchmark: each run of the induction experiment must train in 60 s or less on one core of
 this machine, and the default two-layer run must copy, through its induction head, what the issue asks; the
 largest run the caps allow is timed too. Measured, never asserted: the figures go in the report."""
 

@@ -40,7 +40,7 @@ SOAK = Scenario(10, 1.0, 600.0, prefix="soak: ")
 
 
 def busy_targets(row: dict) -> dict:
-    """Issue 27: the class at 1 move/s within p95 ≤ 1 s; the burst's every move within 2 s; ≤ 12 ms of CPU a move."""
+    """The class at 1 move/s within p95 ≤ 1 s; the burst's every move within 2 s; ≤ 12 ms of CPU a move."""
     within = row["slowest_ms"] <= BURST_TARGET_MS if "burst" in row["name"] else row["p95_ms"] <= P95_TARGET_MS
     cpu = row["server_cpu_ms_per_move"] <= CPU_PER_MOVE_TARGET_MS
     row["targets"] = (
@@ -147,7 +147,7 @@ async def main_async(args) -> list[dict]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--soak", action="store_true", help="only the 10-minute soak")
-    parser.add_argument("--busy", action="store_true", help="only the busy class and the burst (issue 27)")
+    parser.add_argument("--busy", action="store_true", help="only the busy class and the burst")
     parser.add_argument("--replicas", action="store_true", help="only the two-replica run: 120 students, one store, nginx")
     parser.add_argument("--duration", type=float, help="shorten every scenario to this many seconds")
     parser.add_argument("--app-dir", type=Path, default=REPO, help="where app.py is (default: this checkout)")

@@ -131,7 +131,7 @@ async def run_replicas(app_dir: Path, shorten) -> dict:
         "sessions_that_moved_replica": moved,
         "reconnects": reconnects,
         "rss_per_replica_mb": rss_each,
-        # Its times are judged here too (issue 39), though both replicas, nginx, the store and the load generator
+        # Its times are judged here too, though both replicas, nginx, the store and the load generator
         # share the same 2 cores, so a second replica adds no capacity here.
         "targets": "every answer counted once, both replicas serve 60, no session moves, p95 ≤ 1 s, 0 errors, 0 wrong",
     }

@@ -1,4 +1,4 @@
-"""Real-model benchmark (issues 11 and 54): load and forward-pass times of both models, against PyTorch where it is
+"""Real-model benchmark: load and forward-pass times of both models, against PyTorch where it is
 installed, and the RSS of a server-like process.
 
 - Loads are timed in this process after a first load, so the files are in the page cache and the libraries imported
@@ -74,7 +74,7 @@ WORDS = [
 SHORT = 32  # tokens: a sentence a student types; MAX_TOKENS is the longest the models take
 LENGTHS = (8, SHORT, MAX_TOKENS)
 TARGETS_MS = {("encoder", SHORT): 60.0, ("encoder", MAX_TOKENS): 200.0, ("decoder", SHORT): 400.0}
-TARGET_RATIO = 1.2  # issue 54: attnviz's pass at most 1.2 × PyTorch float32's, at SHORT tokens
+TARGET_RATIO = 1.2  # attnviz's pass at most 1.2 × PyTorch float32's, at SHORT tokens
 RSS_WORDS = 120  # the RSS run's sentence: near the models' token cap
 TARGET_ENCODER_LOAD_S, TARGET_DECODER_LOAD_S = 1.0, 2.0
 TARGET_RSS_ENCODER_MB, TARGET_RSS_BOTH_MB = 450.0, 1200.0

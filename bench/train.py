@@ -1,4 +1,4 @@
-"""Training benchmark (issue 12): the reference text's setting must train in 10 s or less on this machine, with
+"""Training benchmark: the reference text's setting must train in 10 s or less on this machine, with
 progress events often enough for a page to redraw at least twice a second; the largest run the caps allow too.
 """
 

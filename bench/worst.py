@@ -1,4 +1,4 @@
-"""Worst moves (issue 15): every page's heaviest move at the limits its widgets and share links allow, as server time.
+"""Worst moves: every page's heaviest move at the limits its widgets and share links allow, as server time.
 
 Streamlit runs every session's script in one process, so one slow move is every student's slow move. Each move is
 made in AppTest: the whole page script, as the server runs it for that click (a fragment rerun on a live server, such

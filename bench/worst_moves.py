@@ -218,7 +218,7 @@ def classroom_moves() -> list[Move]:
 
 
 def real_model_moves() -> list[Move]:
-    """The real-model page (issue 11) with the decoder, the slower model (30 layers × 9 heads), on a sentence at the
+    """The real-model page with the decoder, the slower model (30 layers × 9 heads), on a sentence at the
     models' token cap. The run itself is made on the page's background worker, beside the sessions (its time is
     bench/models.py's forward pass); ``setup`` waits for it. Each move then redraws every view: the 270-head overview,
     the head's map of the models' token cap squared, with its hovers, and its line view."""
@@ -258,7 +258,7 @@ def _switch(key: str) -> tuple[Callable, Callable]:
 
 
 def training_moves() -> list[Move]:
-    """Watch it learn (issue 12) at the caps (attnviz.train.config): as many samples × the text's epochs as the cap
+    """Watch it learn at the caps (attnviz.train.config): as many samples × the text's epochs as the cap
     on sample passes allows, in the text's batch size (bench.train.CAPPED_SAMPLES). The training runs in the server's worker process, beside the sessions; what a move costs
     the server is its script runs. The moves alternate: Train pressed, rerun as the live view's timer would until
     the first progress is drawn; then Stop, rerun until the result (101 snapshots, the held-out verdict) is drawn.

@@ -32,7 +32,7 @@ def _lines(lhs: str, *steps: str) -> str:
 
 
 def _products(a, b) -> str:
-    """Two products a line: six in one line are 1,077 px wide, three times a phone's width (issue 34)."""
+    """Two products a line: six in one line are 1,077 px wide, three times a phone's width."""
     terms = [rf"{latex_number(x)} \cdot {latex_number(y)}" for x, y in zip(a, b, strict=True)]
     return _sum(terms, np.asarray(a, dtype=float) * np.asarray(b, dtype=float), per_line=2)
 

@@ -1,7 +1,7 @@
 """Model runs beside the app's sessions: one worker thread per process loads the models and runs sentences in turn.
 
 A Streamlit server runs every session's script in one process, so a script that sits in a forward pass for seconds
-(the decoder's first conversion, a 128-token sentence) keeps its student staring at a frozen page (issue 15). Instead
+(the decoder's first conversion, a 128-token sentence) keeps its student staring at a frozen page. Instead
 a page calls ``submit(model, sentence)``, gets a ``Job`` at once, and shows what the job is doing until it is done.
 
 Jobs are shared: every session that asks for the same model and sentence gets the same job and so the same run.

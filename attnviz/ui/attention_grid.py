@@ -46,7 +46,7 @@ def show_views(key: str, data: dict, on_event: Callable[[Any], None] | None = No
     """Draws ``data`` (attnviz.component.data: views, and controls if any) under ``key``. ``on_event`` is called
     with what the browser sent (``sent_event``) after a control's change or a click."""
     # One JSON text made here once: handed a dict, Streamlit scans it for dataframes, then dumps it twice a run (to
-    # send, and key-sorted, to hash it), which costs the server under a class's load (bench/README.md, issue 27).
+    # send, and key-sorted, to hash it), which costs the server under a class's load (bench/README.md).
     callbacks = {"on_event_change": partial(_hand_over, key, on_event)} if on_event else {}
     _COMPONENT(key=key, data=json.dumps(data, separators=(",", ":")), **callbacks)
 

@@ -25,7 +25,7 @@ def presenter_switch() -> None:
     """The switch itself; app.py draws it once, so it keeps its state on every page."""
     with st.container(key="presenter_switch"):
         # "session": the value outlives a page switch a script makes (a lesson's step on another page), which drops a
-        # widget's value otherwise, presenter mode with it, until the next click (issue 34).
+        # widget's value otherwise, presenter mode with it, until the next click.
         st.toggle("Presenter mode", key=PRESENTER, help="Larger text and charts for a projector.",
                   persist_state="session")  # fmt: skip
 

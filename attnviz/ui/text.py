@@ -107,7 +107,7 @@ _KEYBOARD = st.components.v2.component("attnviz_keyboard", js=_KEYBOARD_JS)
 
 def page_style(*, compact: bool, more_css: str = "") -> None:
     """Drawn by app.py on every page: the focus rings, a compact page's spacing and ``more_css``, and the link that skips
-    to the views, in one element (each element is a message to the browser, and a class's load counts them: issue 27),
+    to the views, in one element (each element is a message to the browser, and a class's load counts them),
     then the keyboard's helpers (_KEYBOARD_JS)."""
     css = _FOCUS_CSS + (_COMPACT_CSS if compact else "") + more_css
     skip = '<a class="attnviz-skip" href="#stMain">Skip to the views</a>'  # keyboard.js moves the focus to them

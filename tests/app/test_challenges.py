@@ -44,7 +44,7 @@ def test_every_challenge_starts_unsolved_hints_on_a_miss_and_show_me_solves_it(k
 
 
 def test_a_challenges_start_is_a_fresh_start_not_a_change_counted_in_weights():
-    """Issue 35: a challenge's reset was reported as "the last change moved 112 of 144 weights"."""
+    """A challenge's reset was reported as "the last change moved 112 of 144 weights"."""
     at = try_challenge("uniform")
     use_control(at, "causal", True)  # a try that moves most weights; then the challenge again, from its start
     at.switch_page("pages/challenges.py").run()
@@ -95,5 +95,5 @@ def test_progress_stays_with_the_student_not_in_the_share_link():
     assert f"0 of {len(CHALLENGES)} solved." in texts(student.markdown)
     crafted = f"1.{pack({'p': 'challenges', 'C': sorted(CHALLENGES)})}"
     assert f"0 of {len(CHALLENGES)} solved." in texts(open_app(s=crafted).markdown)
-    said = texts(student.markdown)  # issue 51: the page said "Your progress travels in the share link."
+    said = texts(student.markdown)  # the page said "Your progress travels in the share link."
     assert "travels in the share link" not in said and "A share link does not carry your progress" in said

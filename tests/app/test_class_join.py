@@ -1,4 +1,4 @@
-"""A student joining a class question through the app (issue 34): the short address opens the asked setup with the
+"""A student joining a class question through the app: the short address opens the asked setup with the
 code in the box; a wrong code is said at once and the answer kept until the right one; only answers to the asked
 setup are counted, and the way back to it is one button. The teacher's side shows the short address."""
 
@@ -98,7 +98,7 @@ def test_a_code_typed_on_another_setup_opens_the_asked_one():
 
 
 def test_a_student_working_alone_is_told_nothing_about_a_class():
-    """Issue 51: "Your answer is kept: type the class code …" followed every answer of a student working alone."""
+    """"Your answer is kept: type the class code …" followed every answer of a student working alone."""
     student = open_app()
     use_control(student, "predict", "most")
     guess(student, 4, 3)

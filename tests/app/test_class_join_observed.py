@@ -1,4 +1,4 @@
-"""The class join (attnviz.ui.class_join) by what a student sees and what the teacher's bars count (issue 56): the box's
+"""The class join (attnviz.ui.class_join) by what a student sees and what the teacher's bars count: the box's
 words, each warning's words and icon, where a code opens and what Undo then does, one answer a browser, and every way
 an answer is refused (the store down, the question closed, too many answers or codes at once) said in plain words and
 sent again where it can be. test_class_join.py follows a student through the common path."""

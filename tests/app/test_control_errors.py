@@ -1,7 +1,7 @@
 """A Playground control's change is applied, refused with a message, or (a stale widget value) ignored: an error
 inside the move is never mistaken for a stale value and dropped without a word.
 
-Found under load (issue 16, "typed a sentence, pressed Enter, and still saw the default sentence"): the server's code
+Found under load ("typed a sentence, pressed Enter, and still saw the default sentence"): the server's code
 changed under it (Streamlit re-imports edited modules; session state keeps objects of the old classes), so sessions
 held a PlaygroundState from before it gained ``imported_tokens``; the new set_sentence's ``replace(state,
 imported_tokens=None)`` raised TypeError, which the control's callback took for a stale widget value. Replaying that

@@ -1,5 +1,5 @@
 """A predict-mode click ("guess") crafted in the browser's developer tools, on every guided page that asks (Step by
-step, Multi-head, Real model): no traceback, no prediction kept, the page as it was (issue 36). The Playground's own
+step, Multi-head, Real model): no traceback, no prediction kept, the page as it was. The Playground's own
 guesses: tests/app/test_playground.py."""
 
 from __future__ import annotations

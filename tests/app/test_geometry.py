@@ -92,7 +92,7 @@ def test_the_refresher_table_by_hand(page):
 
 
 def test_the_context_vector_is_the_playgrounds_for_the_same_example():
-    """Issue 13 item 6: the "it" example gives one context vector on both pages."""
+    """The "it" example gives one context vector on both pages."""
     at = open_app()
     at.selectbox(key=control_key("example")).set_value("pronoun_it").run()
     open_tab(at, "playground", "One token up close")
@@ -126,7 +126,7 @@ def test_query_input_and_zero_query(page):
 
 
 def test_without_a_magnitude_win_the_page_says_so_unambiguously(page):
-    """Issue 24: "no longer key outscores …" read as "no more"; the sentence now names the length. "street" moved to
+    """"no longer key outscores …" read as "no more"; the sentence now names the length. "street" moved to
     [1, 1]: the key table shows no key with a larger angle, a higher score and a longer |k| than another."""
     page.number_input(key=setting_key("geometry", "key1_x")).set_value(1.0).run()
     page.number_input(key=setting_key("geometry", "key1_y")).set_value(1.0).run()
@@ -139,7 +139,7 @@ def test_without_a_magnitude_win_the_page_says_so_unambiguously(page):
 
 
 def test_the_value_arrows_are_dotted_and_a_zero_value_is_said_to_have_none(page):
-    """Issue 24: "the dotted arrows are the values", yet each value's arrowhead annotation drew a solid shaft over its
+    """"the dotted arrows are the values", yet each value's arrowhead annotation drew a solid shaft over its
     dotted line, and the zero value of “because” is not drawn at all. Read off the chart: each value is a dotted line
     ending in an arrowhead marker, with no solid annotation shaft over it; the text names the value with no arrow."""
     figure = chart(page, "geometry_values")
@@ -157,7 +157,7 @@ def test_the_value_arrows_are_dotted_and_a_zero_value_is_said_to_have_none(page)
 
 
 def test_the_it_example_says_why_it_is_not_one_of_its_own_keys():
-    """Issue 24: the Playground's "it" example blocks key “it”, and the Geometry page leaves it out, without saying
+    """The Playground's "it" example blocks key “it”, and the Geometry page leaves it out, without saying
     why. Its key equals “animal”'s: read "it"'s own score from the Playground with the block lifted, and "animal"'s
     from the Geometry page's key table; the sentence quotes that tie."""
     at = open_app()
@@ -175,7 +175,7 @@ def test_the_it_example_says_why_it_is_not_one_of_its_own_keys():
         f"the same as the key of “animal”, so with the query [3, 1] it would score {itself:g} against itself and tie "
         "with “animal”, taking as much weight. The Playground's example blocks key “it” for the same reason."
     ) in words
-    at.number_input(key=setting_key("geometry", "query_x")).set_value(1.0).run()  # issue 51: still "10" after this
+    at.number_input(key=setting_key("geometry", "query_x")).set_value(1.0).run()  # still "10" after this
     at.number_input(key=setting_key("geometry", "query_y")).set_value(2.0).run()
     assert "with the query [1, 2] it would score 5 against itself" in as_read(texts(at.markdown))
 
@@ -204,7 +204,7 @@ def test_values_move_the_context_vector_and_reset_restores(page):
 
 
 def test_words_say_number_of_dimensions_and_plain_english(page):
-    """Issue 13 items 5 and 10: d_k is a number of dimensions, not a length; no "make loud"."""
+    """D_k is a number of dimensions, not a length; no "make loud"."""
     words = as_read(texts(page.markdown))
     assert "d_k = 2 dimensions (the number of dimensions, not the arrows' lengths)" in words
     assert "make loud" not in words

@@ -89,7 +89,7 @@ def test_a_head_too_large_for_a_link_says_so_where_the_link_would_be():
 
 @pytest.mark.parametrize("page", ["watch_it_learn", "geometry", "multi_head"])
 def test_a_head_too_large_for_a_link_is_no_warning_on_a_page_that_does_not_show_it(page):
-    """Issue 35: the imported head's "too large to share" warning appeared on Watch it learn, which shows no head. A
+    """The imported head's "too large to share" warning appeared on Watch it learn, which shows no head. A
     page that does not draw the Playground's vectors is shared with the head's tokens and random vectors; the head's
     own pages still say why it has no link."""
     tokens = [f"t{i}" for i in range(40)]

@@ -326,7 +326,7 @@ def test_after_the_last_step_the_lesson_ends_on_an_end_screen_and_back_returns()
 
 
 def test_a_teachers_own_question_covers_the_views_in_their_words_with_the_cover_they_chose():
-    """Issue 50: "Which keys can “amazing” still see?" was covered by "which key will “amazing” attend to most?", and
+    """"Which keys can “amazing” still see?" was covered by "which key will “amazing” attend to most?", and
     the lens (the focus row, large) showed the −∞ that answers it. The editor's cover choice decides the question's
     kind; the cover says the teacher's words; the lens waits for the answer."""
     setup = replace(OPENING, focus=10)

@@ -44,7 +44,7 @@ def doubly_set(monkeypatch) -> list[str]:
 
 
 def test_no_widget_has_two_sources_of_its_value(doubly_set):
-    """Issue 16 item 5: every control of the three lesson pages, used and revisited, and no widget gets both a
+    """Every control of the three lesson pages, used and revisited, and no widget gets both a
     default value and a session-state value."""
     at = open_page("pages/multi_head.py")
     at.slider(key=setting_key("multi_head", "d_model")).set_value(4).run()

@@ -120,7 +120,7 @@ def test_defaults_every_number_against_loops_and_hand_counts(page):
 
 
 def test_width_is_d_head_everywhere_and_the_crossover_agrees(page):
-    """Issue 13 item 7: no d_k for the head width, no "2d" title beside a "2·d_model" text."""
+    """No d_k for the head width, no "2d" title beside a "2·d_model" text."""
     page.slider(key=setting_key("multi_head", "d_model")).set_value(4).run()
     page.selectbox(key=setting_key("multi_head", "heads")).set_value(4).run()
     words = texts(page.markdown) + texts(page.header) + texts(page.caption)
@@ -183,20 +183,20 @@ def test_tying_wq_and_wk_makes_the_scores_symmetric(page):
 
 
 def test_the_exercise_quotes_the_asymmetry_of_the_matrix_it_shows(page):
-    """Issue 24: the sentence above head 1's scores quotes head 1's largest |S − Sᵀ|, read off that matrix, and says
+    """The sentence above head 1's scores quotes head 1's largest |S − Sᵀ|, read off that matrix, and says
     which head holds the largest of all (read off every head's scores, worked out by loops)."""
     shown = shown_matrix(matrix_views(page, "mh.scores")["scores"])  # the matrix under the sentence: head 1's scores
     asymmetries = [np.abs(scores - scores.T).max() for scores, _ in check_every_matrix(page, 2)]
     assert np.abs(shown - shown.T).max() == pytest.approx(asymmetries[0], abs=1e-3 * np.abs(shown).max())
     words = as_read(texts(page.markdown))
-    # to the chart's own precision (issue 35: "5.805" beside cells drawn to 2 decimals)
+    # to the chart's own precision ("5.805" beside cells drawn to 2 decimals)
     assert f"In head 1's raw scores (the chart beside), the largest |S − Sᵀ| is {asymmetries[0]:.2f} " in words
     assert asymmetries[1] > asymmetries[0]  # seed 0: head 2 holds the largest, and is named
     assert f"(head 2's is the largest of the 2 heads: {asymmetries[1]:.2f})" in words
 
 
 def test_random_heads_are_not_said_to_have_roles(page):
-    """Issue 24: with random projections no head follows the previous word or the subject; the page says the heads
+    """With random projections no head follows the previous word or the subject; the page says the heads
     differ by chance. Read off the drawn maps: the heads differ, and none puts half its weight on the previous word."""
     drawn = [shown_matrix(view) for view in matrix_views(page, "mh.heads").values()]
     assert np.abs(drawn[0] - drawn[1]).max() > 0.1
@@ -221,7 +221,7 @@ def test_editing_x_flows_through_and_bad_cells_are_explained(page):
 
 
 def test_x_edits_survive_other_pages_and_other_sizes(page):
-    """Issue 16 item 4: edits come back after another page, another seed and another d_model."""
+    """Edits come back after another page, another seed and another d_model."""
     type_cells(page, "x.0.8", {(0, 0): "2.5", (11, 7): "-3"}, X_COLUMNS)
     moves = [
         lambda: page.number_input(key=setting_key("multi_head", "seed")).set_value(3).run(),
@@ -243,7 +243,7 @@ def test_x_edits_survive_other_pages_and_other_sizes(page):
 
 @pytest.mark.parametrize("typed", ["**x**", "$x^2$", ":red[x]", "[a](http://b)"])
 def test_cell_warnings_show_typed_markup_literally(page, typed):
-    """Issue 16 item 3: what the user typed appears as typed, never as bold, a formula or red text."""
+    """What the user typed appears as typed, never as bold, a formula or red text."""
     type_cells(page, "x.0.8", {(0, 0): typed}, X_COLUMNS)
     (warning,) = page.warning
     assert f"“{typed}” is not a number" in as_read(warning.value)
@@ -285,7 +285,7 @@ def test_predict_mode_covers_each_head_until_its_focus_row_is_clicked():
 
 
 def test_in_predict_mode_the_tie_waits_for_a_guess():
-    """Issue 51: the tie exercise's "Predict first" had nothing to commit a guess to."""
+    """The tie exercise's "Predict first" had nothing to commit a guess to."""
     from tests.support.apptest import open_app, use_control
 
     at = open_app()

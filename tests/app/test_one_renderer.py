@@ -1,4 +1,4 @@
-"""Issue 23: every matrix on every page is drawn by the one attention-grid component, from the one cell model
+"""Every matrix on every page is drawn by the one attention-grid component, from the one cell model
 (attnviz.figures.matrix_view). Plotly and ECharts stay for line and bar charts; a heatmap drawn with either fails here.
 The component's script and styles come once a page, in the router's element, and never with a views element, which a
 click redraws.

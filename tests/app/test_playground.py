@@ -648,7 +648,7 @@ def test_predict_mode_keeps_the_examples_note_back_until_the_reveal():
 
 
 def test_predict_mode_leaves_nothing_on_the_page_that_answers(app):
-    """Issue 51: predict mode gives nothing away anywhere on the page while it asks: the views' covers, the line under
+    """Predict mode gives nothing away anywhere on the page while it asks: the views' covers, the line under
     them, the example's note, and the One token up close tab (which works the focus row's weights out)."""
     use_control(app, "predict", "most")
     open_tab(app, "playground", "One token up close")

@@ -167,7 +167,7 @@ def test_the_chosen_head_is_framed_and_summarised_in_measured_numbers(page, enco
         summary,
     )
     percents = [int(p) for p in said.groups()]
-    assert sum(percents) == 100  # issue 35: shares that overlapped added up to 119%
+    assert sum(percents) == 100  # shares that overlapped added up to 119%
     for p, share in zip(percents, shares.values(), strict=True):
         assert abs(p - 100 * share) < 1, (p, share)
     assert matrix_views(page, "rm.overview")["heads"]["boxes"] == [[4 * 16, 11 * 16, 16, 16]]  # layer 5 down, head 12

@@ -49,7 +49,7 @@ def own_value_shares(model, run, layer: int, head: int) -> np.ndarray:
 
 
 def sinks_on(matrix: np.ndarray, sinks) -> float:
-    """Averaged over the rows the head's summary counts: every token's but the sinks' (issue 51: 25% beside 27.3%)."""
+    """Averaged over the rows the head's summary counts: every token's but the sinks' (25% beside 27.3%)."""
     rows = [row for i, row in enumerate(matrix) if i not in sinks]
     return float(np.mean([sum(row[j] for j in sinks) / row.sum() for row in rows]))
 

@@ -309,7 +309,7 @@ def test_predict_mode_covers_each_stages_result_until_a_cell_of_the_query_row_is
 
 
 def test_predict_mode_on_step_by_step_gives_no_trace_of_the_answer():
-    """Issue 51: the key preselected was the row's largest, the formula under the cover worked its score out, and the
+    """The key preselected was the row's largest, the formula under the cover worked its score out, and the
     outline on K's row (and after Randomise on the covered cell) pointed at it. The whole page read while covered:
     its text, its formulas, its outlines and its preselected values."""
     at = open_app()

@@ -219,7 +219,7 @@ def test_an_always_no_model_gets_no_precision_and_half_balanced_accuracy(page):
     tops = [i for i, text in enumerate(shown) if text == max(shown, key=float)]
     if len(tops) == 1:  # one place it looks at most, as the digits show
         assert tops[0] != 4 and f"at position {tops[0]} ({shown[tops[0]]}" in lesson
-    else:  # issue 51: "mostly at position 3 (0.15 …)" beside position 4's 0.15: no ranking where the digits show none
+    else:  # "mostly at position 3 (0.15 …)" beside position 4's 0.15: no ranking where the digits show none
         assert f"no single position (positions {', '.join(map(str, tops[:-1]))} and {tops[-1]}" in lesson
     assert "not at position 4: train longer, or with balanced sampling." in lesson
 
@@ -272,7 +272,7 @@ def test_a_second_students_run_waits_its_turn_and_can_be_stopped(page, held_work
 
 
 def test_the_default_run_says_where_cls_looks_by_label_on_held_out_samples(page):
-    """Issue 24: after the page's own run, [CLS] was said to have "learned to look at position 4 … 0.92 of its
+    """After the page's own run, [CLS] was said to have "learned to look at position 4 … 0.92 of its
     attention": a mean over every held-out sample, 98 % of them negative, while on the positives it looks mostly at
     position 6. Worked out here from the trained model's own forward pass, label by label, and read back from the
     lesson, the chart and its caption (both said to be held out), and the sample Open in Playground hands over."""

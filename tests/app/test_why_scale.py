@@ -51,7 +51,7 @@ def check_metrics(page, d_k: int, seed: int, n_tokens: int):
     scaled = rows_by_loops(d_k, n_tokens, seed, scale=True)
     mean = lambda values: sum(values) / len(values)  # noqa: E731
     assert metrics(page) == [
-        f"{raw:.3f}",  # to the digits of the scaled one beside it (issue 51: "1.00" beside "1.004" at d_k = 1)
+        f"{raw:.3f}",  # to the digits of the scaled one beside it ("1.00" beside "1.004" at d_k = 1)
         f"{raw / d_k:.3f}",
         f"{mean([entropy_bits(r) for r in unscaled]):.2f} bits",
         f"{mean([entropy_bits(r) for r in scaled]):.2f} bits",
@@ -89,7 +89,7 @@ def test_dk_slider_to_512_saturates_the_unscaled_row(page):
 
 
 def test_dk_1_reads_the_same_variance_twice_and_the_slider_end_is_said(page):
-    """Issue 51: "Var(q·k) 1.00" beside "Var(q·k / √d_k) 1.004" (÷ √1 changes nothing), "all 2 query rows", and
+    """"Var(q·k) 1.00" beside "Var(q·k / √d_k) 1.004" (÷ √1 changes nothing), "all 2 query rows", and
     "Slide d_k up" at the slider's largest d_k."""
     page.slider(key=setting_key("why_scale", "d_k")).set_value(1).run()
     page.slider(key=setting_key("why_scale", "tokens")).set_value(2).run()
@@ -120,7 +120,7 @@ def test_seed_and_token_count(page):
 
 
 def test_words_say_number_of_dimensions_and_explain_the_gradient(page):
-    """Issue 13 items 5 and 10: d_k counts dimensions, it is not a length; no unexplained "gradient"."""
+    """D_k counts dimensions, it is not a length; no unexplained "gradient"."""
     words = as_read(texts(page.markdown))
     assert "the number of dimensions d_k counts the numbers in a vector; it is not the vector's length |q|" in words
     assert "gradient" not in words and "one-hot" not in words
@@ -128,7 +128,7 @@ def test_words_say_number_of_dimensions_and_explain_the_gradient(page):
 
 
 def test_the_variance_grows_like_d_k_and_the_spread_like_its_square_root(page):
-    """Issue 24: the chart plots a variance, so its title says the variance grows like d_k; the text speaks of the
+    """The chart plots a variance, so its title says the variance grows like d_k; the text speaks of the
     spread (the standard deviation), which grows like √d_k. Both are read off the chart's own measurements."""
     widths, measured = trace(page, "why_variance", 2, "x"), trace(page, "why_variance", 2, "y")
     np.testing.assert_allclose(measured / widths, 1, rtol=0.12)  # the variance ∝ d_k ...
@@ -139,7 +139,7 @@ def test_the_variance_grows_like_d_k_and_the_spread_like_its_square_root(page):
 
 
 def test_the_scaled_series_say_they_are_divided_by_the_square_root_of_d_k(page):
-    """Issue 24: the scores are divided by √d_k, so no legend says "scaled by √d_k" (a multiplication)."""
+    """The scores are divided by √d_k, so no legend says "scaled by √d_k" (a multiplication)."""
     d_k = 64
     Q, K, _ = random_qkv(16, d_k, 1, 0)  # the page's vectors: query 0's row
     scores = np.array([sum(a * b for a, b in zip(Q[0], k, strict=True)) for k in K])
@@ -150,7 +150,7 @@ def test_the_scaled_series_say_they_are_divided_by_the_square_root_of_d_k(page):
 
 
 def test_the_page_shows_the_count_of_one_hot_rows_the_challenge_checks(page):
-    """Issue 35: the d_k challenge said Solved at d_k = 131 beside "largest weight, unscaled" 0.964 < 0.99; the count
+    """The d_k challenge said Solved at d_k = 131 beside "largest weight, unscaled" 0.964 < 0.99; the count
     of rows it checks (most rows one-hot) was never shown. Counted here by loops over the reference's weights."""
     page.slider(key=setting_key("why_scale", "d_k")).set_value(131).run()
     Q, K, V = random_qkv(16, 131, 1, 0)
@@ -162,7 +162,7 @@ def test_the_page_shows_the_count_of_one_hot_rows_the_challenge_checks(page):
 
 
 def test_in_predict_mode_d_k_waits_for_a_guess_judged_by_the_curves():
-    """Issue 51: "Predict first" was a sentence with nothing to commit a guess to. Now a guess before the move: in
+    """"Predict first" was a sentence with nothing to commit a guess to. Now a guess before the move: in
     predict mode the d_k slider waits for it, and the reveal says the curves' own numbers."""
     from tests.support.apptest import open_app, use_control
 

@@ -1,4 +1,4 @@
-"""The worst-moves table (issue 15) covers every page, at the limits the app really allows."""
+"""The worst-moves table covers every page, at the limits the app really allows."""
 
 from attnviz.core.limits import MAX_DIM, MAX_TOKENS
 from attnviz.pages import PAGE_NAMES

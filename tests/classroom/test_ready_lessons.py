@@ -25,7 +25,7 @@ def test_the_notes_weights_are_what_the_core_computes_for_their_steps():
 
 
 def test_a_note_names_a_row_by_the_label_the_views_draw_on_it():
-    """Issue 34: step 1 said "Row 3 of the weights" of “good”, whose row the views label "4: good"."""
+    """Step 1 said "Row 3 of the weights" of “good”, whose row the views label "4: good"."""
     first = READY["Attention in 15 minutes"].steps[0]
     state = first.view.state
     said = re.search(r"Row (\d+) of the weights: “(\w+)”", first.note)

@@ -105,7 +105,7 @@ def test_a_run_of_the_views_alone_becomes_a_full_run_when_the_page_around_them_i
 
 
 def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():
-    """Issue 51: "Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
+    """"Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
     would undo something else: the page that says a move's words is drawn again at the next move, without them."""
     shortened = Session().moved(set_sentence(OPENING, "A cat.")[0], "Gone with this change: the focus …").drawn()
     assert not shortened.needs_full_run(open_tab_follows_views=False)  # the page shows the words: nothing to redraw

@@ -93,7 +93,7 @@ def test_closed_codes_are_remembered_up_to_a_cap(tally):
 
 
 def test_a_question_keeps_the_setup_it_asks_about_so_the_code_alone_opens_it(tally):
-    """Issue 34: a student who has only the code lands on the asked setup, so both stores keep its share link."""
+    """A student who has only the code lands on the asked setup, so both stores keep its share link."""
     setup = "s=1." + "x" * 200
     code = tally.open("Which?", OPTIONS, now=T0, setup=setup)
     tally.answer(code, "s1", 2, now=T0)

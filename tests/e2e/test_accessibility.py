@@ -136,7 +136,7 @@ TABLE_CELLS_JS = """(table) => [...document.querySelectorAll(`${table} tbody tr`
 
 
 def test_a_large_views_table_holds_every_cell_once_the_keyboard_is_in_the_view(page, server):
-    """A view of more cells than the browser builds a table for on every move (issue 36: eight 128 × 128 tables took
+    """A view of more cells than the browser builds a table for on every move (eight 128 × 128 tables took
     seconds a move) keeps its caption alone, saying where the cells are, until the keyboard enters the view; Tab to
     its canvas, and the table holds every cell's number, as Python sent them."""
     open_app_page(page, f"{server.url}/?s={encode(LONG)}")

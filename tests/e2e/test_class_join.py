@@ -1,4 +1,4 @@
-"""A class joins a question as a room does (issue 34): the teacher presents at 1280×720 and asks; three phones
+"""A class joins a question as a room does: the teacher presents at 1280×720 and asks; three phones
 (390×844, each its own browser) open the short address shown beside the QR code. One types a wrong code first, one
 reloads and answers again, one answers on a setup it changed; the teacher's bars count each phone once, and only
 answers to the asked setup."""

@@ -1,4 +1,4 @@
-"""Every kind of class question answered from a phone (issue 56), not only "which key most" (test_class_join.py):
+"""Every kind of class question answered from a phone, not only "which key most" (test_class_join.py):
 the teacher presents "Why the mask and the scale exist", asks the class step 1 (which keys will the causal mask set
 to 0?) and step 3 (switch scaling off: sharper or flatter?); a phone answers each from the short address, on the
 covered view's own buttons, and the teacher's bars count it under the answer it chose."""

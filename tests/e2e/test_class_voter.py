@@ -1,4 +1,4 @@
-"""One answer a browser, however late the browser's own id reaches the server (issue 34). The page keeps a random id
+"""One answer a browser, however late the browser's own id reaches the server. The page keeps a random id
 in localStorage and sends it once it is drawn; on a slow phone the first answer can reach the server before it. That
 answer used to be counted under the session's id, and the same phone, reloaded, counted again under the browser's.
 

@@ -1,4 +1,4 @@
-"""One answer a browser, not a tab and not a session (issue 56): the voter id a phone keeps in its localStorage
+"""One answer a browser, not a tab and not a session: the voter id a phone keeps in its localStorage
 (attnviz.ui.class_join) is the same in a second tab and in the browser restarted with its storage, so each of those
 answers replaces the phone's last; a second browser is a second student."""
 

@@ -71,7 +71,7 @@ def bar_says(page, text: str) -> None:
 
 
 def test_a_lesson_is_presented_at_1280x720_with_the_keyboard_only(page, server):
-    """Issue 25: the teacher tabs to Present, then walks the lesson with the arrow keys: the question first with the
+    """The teacher tabs to Present, then walks the lesson with the arrow keys: the question first with the
     Playground's views covered, the answer, the next step on its own page, and back."""
     from tests.e2e.test_accessibility import tab_to
 

@@ -1,4 +1,4 @@
-"""Issue 40: the ready lesson "Is attention an explanation?" presented at 1280×720 with the keyboard only. On each of
+"""The ready lesson "Is attention an explanation?" presented at 1280×720 with the keyboard only. On each of
 its eight stops (three steps ask first) presenter mode is on, the bar says the step's question or note, and the view
 the words talk about is on screen, though the Real model page is many screens long."""
 

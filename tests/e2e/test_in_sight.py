@@ -1,4 +1,4 @@
-"""What must stay in sight on a long page, in a real Chromium at 1280×800 (issue 35): the challenge bar, its words
+"""What must stay in sight on a long page, in a real Chromium at 1280×800: the challenge bar, its words
 inside its border; a guided page's sizes, above the charts they change."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keys pressed while a rerun is in flight (issue 41): a keyboard user on a busy classroom server presses the next key
+"""Keys pressed while a rerun is in flight: a keyboard user on a busy classroom server presses the next key
 before the last one's run has ended. Each press takes effect, once, and the focus stays on the buttons.
 
 The server holds a run at a gate the test controls (ATTNVIZ_RUN_GATE, attnviz/ui/routes.py): at its start (the page

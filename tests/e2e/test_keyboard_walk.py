@@ -1,4 +1,4 @@
-"""The app as a keyboard user, a screen reader user and a phone meet it (issue 34): every page walked by the keyboard
+"""The app as a keyboard user, a screen reader user and a phone meet it: every page walked by the keyboard
 and read from Chromium's accessibility tree (what a screen reader is given), at a laptop's, a small laptop's and a
 phone's size. axe (tests/e2e/test_accessibility.py) does not catch a doubled name or a page that slides sideways."""
 
@@ -254,7 +254,7 @@ def test_pages_with_views_have_h2_after_h1(browser, server):
 
 
 def test_tab_never_stops_on_main_or_a_headings_link(page, server):
-    """Issue 50: <main> (no visible focus) and each heading's "Link to heading" were Tab stops that lead nowhere."""
+    """<main> (no visible focus) and each heading's "Link to heading" were Tab stops that lead nowhere."""
     open_app_page(page, f"{server.url}/geometry")
     stops = []
     for _ in range(40):

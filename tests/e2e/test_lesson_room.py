@@ -1,4 +1,4 @@
-"""Issue 34: a lesson presented as the room does, on a 1280 × 720 projector with a clicker (Page Down only): every
+"""A lesson presented as the room does, on a 1280 × 720 projector with a clicker (Page Down only): every
 screen in presenter mode, the Playground's focus row in digits the back row reads, and what the note talks about on
 screen, below the lesson's bar."""
 

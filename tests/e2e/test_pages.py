@@ -49,7 +49,7 @@ def test_page_loads_draws_and_is_titled(page, url_path):
     # Every chart draws: each Plotly plot has data and drawn content; each ECharts view has a canvas and its data.
     state = charts_state(page)
     assert state == {"count": count, "drawn": count}
-    # Issue 23: every matrix is the one component's (a canvas a view); plotly and ECharts draw lines and bars only.
+    # Every matrix is the one component's (a canvas a view); plotly and ECharts draw lines and bars only.
     echarts_heatmaps = page.locator('[data-testid="stEChartsChart"][aria-label*="heatmap"]').count()
     assert echarts_heatmaps == 0 and not any(t["type"] == "heatmap" for p in read_plots(page) for t in p["traces"])
     for plot in read_plots(page):
@@ -123,7 +123,7 @@ KEPT_JS = "title => [...document.querySelectorAll('.attnviz-view')].find(v => v.
     ids=["step_by_step", "multi_head"],
 )
 def test_a_toggle_repaints_the_matrices_in_place(page, path, stage, switch, title):
-    """Issue 23: the guided pages draw with the Playground's component, so a switch repaints the same canvases (the
+    """The guided pages draw with the Playground's component, so a switch repaints the same canvases (the
     colours glide) instead of building new charts."""
     open_app_page(page, f"{page.base_url}/{path}")
     if stage:

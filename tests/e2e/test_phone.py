@@ -1,4 +1,4 @@
-"""The app on a 390×844 phone (issue 34): what stays at the top leaves most of the screen to the page, a chart's
+"""The app on a 390×844 phone: what stays at the top leaves most of the screen to the page, a chart's
 toolbar covers neither its title nor its labels, a student who joins sees the class code's box at once, the Real model
 page ends with its last view, and the keyboard reaches the first view in 15 Tabs, as at 1280.
 

@@ -1,4 +1,4 @@
-"""Issue 34: what the back row of a room reads on a 1280 × 720 projector in presenter mode: Step by step's chosen row in
+"""What the back row of a room reads on a 1280 × 720 projector in presenter mode: Step by step's chosen row in
 the lens, with digits at least 20 px tall, at 12 and 24 tokens, and its formula inside the screen's width; the
 Playground's lens at any token count up to the limit, summarised in words above the text limit, its numbers the
 views' own."""
@@ -145,7 +145,7 @@ def test_a_covered_views_question_hides_neither_its_title_nor_the_row_it_asks_ab
 
 @pytest.mark.parametrize("query", [3, 8])
 def test_step_by_steps_question_hides_not_the_row_it_asks_about(page, server, query):
-    """Issue 51: Step by step's question box covered row 8, the very row it asks about."""
+    """Step by step's question box covered row 8, the very row it asks about."""
     page.set_viewport_size({"width": 1280, "height": 800})
     state = replace(OPENING, predict="most")
     open_app_page(page, f"{server.url}/step_by_step?{PARAM}={encode(state, 'step_by_step', {'query': query})}")
@@ -194,7 +194,7 @@ DRAWN_JS = """(name) => {
 
 
 def test_a_teacher_makes_one_view_large_with_every_label_and_a_number_in_every_cell(page, server):
-    """Issue 50: presenter mode's grids carried no numbers and every other row label. Any one view can be made large
+    """Presenter mode's grids carried no numbers and every other row label. Any one view can be made large
     (its Large button, or L on its cells): all 12 row labels and a number in every cell, its text at 14 px or more."""
     presented(page, server, encode(OPENING, presenter=True))
     weights = page.locator('.attnviz-view[data-view="weights"]')
@@ -215,7 +215,7 @@ def test_a_teacher_makes_one_view_large_with_every_label_and_a_number_in_every_c
 
 
 def test_at_1280x720_without_presenter_mode_every_view_ends_on_screen(page, server):
-    """Issue 50: at 1280 × 720 (a projector, presenter mode off) the last row of views 3 and 4 was cut off."""
+    """At 1280 × 720 (a projector, presenter mode off) the last row of views 3 and 4 was cut off."""
     page.set_viewport_size(PROJECTOR)
     open_app_page(page, f"{server.url}/")
     bottoms = page.evaluate(

@@ -38,7 +38,7 @@ def real_model(page, server):
 
 def test_the_overview_reads_as_a_table_a_layer_not_its_thousands_of_cells(real_model):
     """The overview's 4,608 cells travel packed (a code a cell) for the picture and its hover; a screen reader gets a
-    table a layer instead (each head's shares and pattern), not the picture's cells one by one (issue 34)."""
+    table a layer instead (each head's shares and pattern), not the picture's cells one by one."""
     run = load_model(MODEL).run(SENTENCE)
     n_layers, n_heads = run.attention.shape[:2]
     side = overview_side(n_layers * n_heads, len(run.tokens))
@@ -98,7 +98,7 @@ def box(page, shown: str) -> dict:
 
 
 def test_the_check_sits_beside_the_chosen_heads_map(real_model):
-    """Issue 40: the head's three views, the sinks' share and Take this token away in a column beside its map."""
+    """The head's three views, the sinks' share and Take this token away in a column beside its map."""
     page = real_model
     head = box(page, HEAD_MAP)
     sinks_line = page.locator('[data-testid="stMarkdown"]').filter(has_text="The sinks' share").first.bounding_box()
@@ -130,7 +130,7 @@ def test_on_a_projector_the_switch_and_its_map_are_on_screen_with_the_chosen_hea
 
 
 def test_the_line_view_is_named_in_one_sentence_not_by_its_points(real_model):
-    """Issue 50: its name was about 1,800 characters of ECharts' own listing of series and points, "NaN" among them."""
+    """Its name was about 1,800 characters of ECharts' own listing of series and points, "NaN" among them."""
     chart = real_model.locator('.st-key-rm-lines [data-testid="stEChartsChart"]')
     real_model.wait_for_function(
         """() => document.querySelector('.st-key-rm-lines [data-testid="stEChartsChart"]')?.getAttribute('aria-label')"""

@@ -93,7 +93,7 @@ def test_fifty_fast_clicks_on_causal_mask_leave_a_live_session_that_agrees(page)
             page.wait_for_timeout(GAP_MS)
         settle(page)
         checked = assert_live_and_agreeing(page)
-        assert checked is (CLICKS % 2 == 1)  # every click counted: an even burst ends where it began (issue 36)
+        assert checked is (CLICKS % 2 == 1)  # every click counted: an even burst ends where it began
 
     # Still live: one more click, at a student's pace, is applied everywhere.
     link = parse_qs(urlparse(page.url).query)[PARAM][0]

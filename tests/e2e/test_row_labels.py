@@ -1,4 +1,4 @@
-"""The views name every row where there is room to read the names (issue 35: at 14 tokens they named every other)."""
+"""The views name every row where there is room to read the names (at 14 tokens they named every other)."""
 
 from __future__ import annotations
 

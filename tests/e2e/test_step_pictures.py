@@ -1,5 +1,5 @@
 """Step by step's pictures in a real Chromium: every picture of a stage draws its numbers where they fit, the first
-(which also holds the row labels the pictures share) as the others do (issue 35: stage 3's "Before" drew none)."""
+(which also holds the row labels the pictures share) as the others do (stage 3's "Before" drew none)."""
 
 from __future__ import annotations
 

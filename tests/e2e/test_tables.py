@@ -1,4 +1,4 @@
-"""The Q, K and V tables in a real Chromium (issue 35): a value typed right after its neighbour is kept."""
+"""The Q, K and V tables in a real Chromium: a value typed right after its neighbour is kept."""
 
 from __future__ import annotations
 

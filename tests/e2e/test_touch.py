@@ -1,5 +1,5 @@
 """The Playground on a touch-only phone (Chromium with touch and a mobile viewport, 390 × 844): the words say how to
-read a cell by touch, a tap on a cell reads it as a hover does, and only a row's label moves the focus (issue 35: the
+read a cell by touch, a tap on a cell reads it as a hover does, and only a row's label moves the focus (the
 page said "hovering", and a tap on a cell moved the focus row without a word)."""
 
 from __future__ import annotations

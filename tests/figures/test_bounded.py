@@ -1,4 +1,4 @@
-"""Issue 15: the heaviest figures grow with their cells and nothing else.
+"""The heaviest figures grow with their cells and nothing else.
 
 Built at 32 and at 128 tokens with every option that adds ink (causal mask, blocked keys, a focus row, changed
 cells, 32 heads), and checked by what was built: one entry a cell, a fixed number of traces and shapes, a bounded

@@ -27,7 +27,7 @@ def test_without_presenter_mode_there_is_no_lens():
 
 
 def test_while_the_weights_are_covered_there_is_no_lens_to_give_the_answer_away():
-    """Issue 50: the scores' row (and the −∞ of its mask) answered the question the cover asks."""
+    """The scores' row (and the −∞ of its mask) answered the question the cover asks."""
     for kind in ("most", "sharper", "zeroed"):
         assert data(replace(OPENING, predict=kind), lens=True)["lens"] is None
     assert data(OPENING, lens=True)["lens"]["view"] == "weights"

@@ -105,7 +105,7 @@ def segment_distance(point, a, b) -> float:
     [geometry.PRONOUN_VALUES, [[1, 0], [1, 0.2], [0, 0]], [[2, -1], [0, 1], [0.5, 0.5]], [[-1, 0], [0, -1], [1, 1]]],
 )
 def test_every_vector_the_values_chart_names_shows_clear_of_the_others(values):
-    """Issue 35: "animal"'s value, [1, 0], lay under its own weighted piece and the heads at its tip."""
+    """"animal"'s value, [1, 0], lay under its own weighted piece and the heads at its tip."""
     result = geometry.attend_2d(geometry.PRONOUN_QUERY, geometry.PRONOUN_KEYS, values)
     figure = geometry_figures.value_blend(result, geometry.PRONOUN_KEY_LABELS)
     assert hidden_vectors(figure) == []
@@ -233,7 +233,7 @@ def test_a_causal_mask_boxes_the_future_at_12_tokens():
 @pytest.mark.parametrize("n", [32, 128])
 def test_heaviest_stages_send_every_cell_once_and_box_no_dense_mask(n):
     """Above the text limit no cell text is sent, every cell's number once, and a causal mask (hundreds of changed
-    cells) is said in words instead of boxed; one blocked key's column still is (issue 15)."""
+    cells) is said in words instead of boxed; one blocked key's column still is."""
     state = PlaygroundState(sentence=" ".join(f"w{i}" for i in range(n)), causal=True, blocked_keys=(1,))
     for key in ("mask", "softmax", "output"):
         stage = stage_of(state, key)
@@ -275,7 +275,7 @@ def test_chosen_width_and_length_are_marked_in_data_coordinates():
 
 
 def test_the_saturation_charts_words_keep_clear_of_each_other():
-    """Issue 50: at presenter-sized text the d_k marker's label sat on the reference lines' words and the panel's
+    """At presenter-sized text the d_k marker's label sat on the reference lines' words and the panel's
     title, and the legend on the axis title. The marker is labelled at its foot, "all weight on one key" under its
     line, the legend below the axis title."""
     figure = scaling_figures.saturation_plot(scaling.saturation([1, 4, 16, 64]), 16)
@@ -286,7 +286,7 @@ def test_the_saturation_charts_words_keep_clear_of_each_other():
 
 
 def test_the_arrows_labels_sit_towards_the_middle_so_a_phone_shows_them_whole():
-    """Issue 50: at 390 px the label of a key in the plot's right half ran past its right edge."""
+    """At 390 px the label of a key in the plot's right half ran past its right edge."""
     figure = geometry_figures.query_key_arrows(PRONOUN, "it", geometry.PRONOUN_KEY_LABELS)
     sides = {(bool(a.x > 0), a.xanchor) for a in figure.layout.annotations if a.x != 0 and a.bgcolor}  # the labels
     assert sides <= {(True, "right"), (False, "left")} and (True, "right") in sides

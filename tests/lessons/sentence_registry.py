@@ -1,4 +1,4 @@
-"""The registry of the app's sentence functions (issue 51): every public function or method of attnviz.lessons that
+"""The registry of the app's sentence functions: every public function or method of attnviz.lessons that
 returns words (a str, or a list or tuple of them) is one, found by its return annotation, and each is either checked
 by a property test over generated states (marked ``@covers(...)``, at least MIN_EXAMPLES of them) or listed below
 with the reason it writes nothing from a state. tests/lessons/test_sentence_registry.py holds the two to each other.
@@ -55,7 +55,7 @@ NOT_FROM_A_STATE = {
     "questions.Question.reveal": "the protocol's signature: RowQuestion's and PlaygroundQuestion's are checked",
 }
 
-# Sentence functions written from a state that have no property test yet: the work issue 51 leaves, listed so that
+# Sentence functions written from a state that have no property test yet: the work left, listed so that
 # nothing new lands unseen. Each one taken off this list needs its @covers test.
 PENDING: set[str] = set()
 

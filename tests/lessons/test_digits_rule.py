@@ -1,4 +1,4 @@
-"""One digits rule for every grid (issue 51, item 17): a number a student is told to check by hand carries the digits
+"""One digits rule for every grid (item 17): a number a student is told to check by hand carries the digits
 the next view needs. View 2 is view 1 ÷ (√d_k · τ): worked out from view 1's digits as shown, it lands within one
 unit of view 2's last digit, for every generated state (large typed cells, τ down to its minimum, d_k from 1 to 64)."""
 
@@ -53,7 +53,7 @@ def check_division(raw: list[str], scaled: list[str], divisor: float, masked: se
 @given(checked_states())
 def test_view_2_can_be_worked_out_from_view_1_as_shown(state):
     raw, scaled, weights, output = playground_views(state)
-    for view in (raw, scaled, weights, output):  # one precision a view: no "800" beside "20.00" (issue 51)
+    for view in (raw, scaled, weights, output):  # one precision a view: no "800" beside "20.00"
         assert len({decimals(t) for t in view["text"] if t not in ("−∞", "0")}) <= 1, view["text"]
     check_division(raw["text"], scaled["text"], state.result().scale_factor)
 

@@ -87,7 +87,7 @@ def test_key_table_and_sentences_by_hand():
     assert table["|k|"] == pytest.approx([math.sqrt(10), math.sqrt(17), math.sqrt(2.5)])
     assert table["cos θ"] == ["1.000", "0.537", "1.000"]  # 7 / (√10 √17) = 0.5369
     (sentence,) = geo.magnitude_sentences(result, geo.PRONOUN_KEY_LABELS)  # "street" beats "because", not the row
-    assert "wins" not in sentence  # issue 35: "It wins" over a row that "animal" wins
+    assert "wins" not in sentence  # "It wins" over a row that "animal" wins
     assert sentence == (
         "**“street”** points 57.5° away from the query, yet scores **7.0**, more than **“because”** (5.0), "
         "which points 0.0° away. It outscores “because” only because it is longer: |k| = 4.12 against 1.58."

@@ -19,7 +19,7 @@ MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 
 def shown(share: float) -> float:
-    """A share as ``percent`` says it, read back: what a verdict beside it must agree with (issue 51)."""
+    """A share as ``percent`` says it, read back: what a verdict beside it must agree with."""
     text = percent(share)
     return 99.95 if text.startswith(">") else 0.05 if text.startswith("<") else float(text.rstrip(" %"))
 
@@ -62,7 +62,7 @@ def test_circuit_text_names_the_heads_and_their_shares(accuracy, prefix, previou
 @given(shares, shares)
 def test_knockout_text_says_which_way_copying_went(accuracy_all, accuracy_knocked):
     text = words.knockout_text([(1, 0)], accuracy_all, accuracy_knocked)
-    was, now = shown(accuracy_all), shown(accuracy_knocked)  # issue 51: "falls from 83.3 % to 83.3 %"
+    was, now = shown(accuracy_all), shown(accuracy_knocked)  # "falls from 83.3 % to 83.3 %"
     way = "falls" if now < was else "stays" if now == was else "rises"
     assert (
         "layer 2, head 1 off" in text

@@ -1,4 +1,4 @@
-"""Issue 51: every sentence the app writes comes from a function of the state, in attnviz.lessons, never assembled in a
+"""Every sentence the app writes comes from a function of the state, in attnviz.lessons, never assembled in a
 page. A page that glues words and numbers together for st.markdown, st.caption and the rest fails here; the ones
 that still do are listed, each by its page and its first words, and the list only shrinks."""
 

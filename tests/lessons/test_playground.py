@@ -64,7 +64,7 @@ def test_a_smaller_d_k_names_the_typed_cells_it_drops():
 
 
 def test_the_examples_words_and_title_stop_where_the_student_moved_away():
-    """Issue 35: the note kept describing “it” after the focus moved to “because”; "other keys blocked" was said after
+    """The note kept describing “it” after the focus moved to “because”; "other keys blocked" was said after
     the only blocked key was unblocked; the Example box named the movie review over a typed sentence."""
     pronoun = load_example(PlaygroundState(), "pronoun_it")  # focus “it” (3), key 3 blocked
     assert example_note(pronoun) == EXAMPLES["pronoun_it"][1]
@@ -81,7 +81,7 @@ def test_the_examples_words_and_title_stop_where_the_student_moved_away():
 
 
 def test_the_learning_rates_help_names_the_run_it_quotes():
-    """Issue 51: "the first reference text's training run" (which?): a student has no reference texts."""
+    """"the first reference text's training run" (which?): a student has no reference texts."""
     assert "reference text" not in RATE_HELP
     assert RATE_HELP == (
         "Adam's step size. 0.001 is Keras's default: the tiny model trained here was first trained with it, in Keras, "

@@ -124,7 +124,7 @@ def test_the_last_token_and_a_row_whose_later_keys_are_blocked_lose_nothing_to_t
 
 
 def test_a_reveal_quotes_its_scores_at_one_precision():
-    """Issue 35: "7.071" beside "4.95" in one sentence; both as view 2 prints them now."""
+    """"7.071" beside "4.95" in one sentence; both as view 2 prints them now."""
     state = replace(load_example(PlaygroundState(), "pronoun_it"), predict="most")
     said = PlaygroundQuestion(state).reveal(1)
     assert "because its score 7.07 is the largest “it” may use (“street”: 4.95)" in said

@@ -76,7 +76,7 @@ def test_a_heads_summary_gives_its_measured_shares_and_its_label():
     attention = np.stack([previous_head, spread])[None]  # (1 layer, 2 heads, n, n)
     stats = head_statistics(attention, (0,))
     first = head_summary(stats, 0, 0, "the first token (“The”)")
-    # Issue 35: "100% … before it, 13% to the sinks and 6% to itself" was 119%: shares that overlapped
+    # "100% … before it, 13% to the sinks and 6% to itself" was 119%: shares that overlapped
     assert first.startswith(
         "**Layer 1, head 1.** Of the attention of this sentence's tokens (the sinks' own rows aside): 25% to the sinks "
         "(the first token (“The”)), 0% to the token itself, 75% to the token just before it and 0% elsewhere"
@@ -154,7 +154,7 @@ def test_next_tokens_that_show_alike_keep_a_bar_each():
 
 
 def test_a_real_next_token_head_is_summarised_as_one(encoder):
-    """Issue 24: all-MiniLM-L6-v2's layer 2, head 9 puts most of each token's attention on the token just after it
+    """All-MiniLM-L6-v2's layer 2, head 9 puts most of each token's attention on the token just after it
     (0.88 from "the" to "animal") and was summed up as spreading its attention. Its share, worked out by a loop over
     the run's own attention, is now in the summary, with the label it earns."""
     run = encoder.run("The animal didn't cross the street because it was too tired.")  # the page's sentence

@@ -84,7 +84,7 @@ def test_the_mask_is_explained_for_what_blocks_keys():
         (True, 2, 1.0, "√2 = 1.414"),
         (True, 4, 0.5, "√4 × τ = √4 × 0.5 = 1"),
         (False, 4, 1.0, "1"),
-        (False, 4, 0.35, "τ = 0.35"),  # issue 35: was "τ 0.35 = 0.35"
+        (False, 4, 0.35, "τ = 0.35"),  # was "τ 0.35 = 0.35"
     ],
 )
 def test_the_divisor_says_where_it_comes_from(scale, d_k, temperature, text):

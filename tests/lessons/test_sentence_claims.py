@@ -1,4 +1,4 @@
-"""Issue 51: the rest of the sentence functions, each checked over generated states against the numbers and cells it
+"""The rest of the sentence functions, each checked over generated states against the numbers and cells it
 talks about, worked out here from the state (never from the sentence's own code). The registry
 (tests/lessons/sentence_registry.py) counts the functions each test ``covers``."""
 

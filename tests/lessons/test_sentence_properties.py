@@ -1,4 +1,4 @@
-"""Wrong words made hard to write (issue 35): the sentences that judge, count or sum numbers, checked by hypothesis over
+"""Wrong words made hard to write: the sentences that judge, count or sum numbers, checked by hypothesis over
 many generated Playground states (sentences, toggles, blocked keys, focus, temperature, d_k), each against the
 question's own definition or the table it counts, computed here from the state, not from the sentence's code."""
 
@@ -159,7 +159,7 @@ def test_the_examples_note_names_only_what_moved_and_quotes_the_focus_rows_weigh
     )
 )
 def test_a_heads_shares_partition_its_attention_and_add_up_to_100_percent(drawn):
-    """Real model: the head summary's percentages are parts of one whole (issue 35: 119%)."""
+    """Real model: the head summary's percentages are parts of one whole (119%)."""
     scores, sinks, causal = np.array(drawn[0]), tuple(sorted(drawn[1])), drawn[2]
     if causal:
         scores = np.where(np.tril(np.ones_like(scores)) > 0, scores, -np.inf)
@@ -187,7 +187,7 @@ def test_whenever_a_view_boxes_cells_the_line_under_the_views_says_what_the_boxe
     said = {int(d) for d in re.findall(r"\d", named[1])} if named else set()
     if "(boxed in orange)" in data["caption"]:  # the weights' boxes, said with the weights
         said.add(3)
-    assert said == numbers, (boxed, data["caption"])  # issue 51: view 2's boxes were said as if they were view 3's
+    assert said == numbers, (boxed, data["caption"])  # view 2's boxes were said as if they were view 3's
 
 
 def drawn(view: dict, row: int, col: int) -> str:
@@ -199,7 +199,7 @@ def drawn(view: dict, row: int, col: int) -> str:
 @STATES
 @given(states(predict="most"))
 def test_the_most_reveal_quotes_each_score_and_weight_as_the_views_beside_it_draw_them(state):
-    """Issue 35: a sentence said a score "800.00" (or "565.69") where view 2 drew it "800" ("566")."""
+    """A sentence said a score "800.00" (or "565.69") where view 2 drew it "800" ("566")."""
     i = state.focus
     _, scores, weights, _ = playground_views(state)
     for guess in range(state.n):

@@ -1,4 +1,4 @@
-"""Every sentence function has a property test (issue 51): the registry (tests/lessons/sentence_registry.py) against
+"""Every sentence function has a property test: the registry (tests/lessons/sentence_registry.py) against
 attnviz.lessons as it is. A new function that returns words fails here until a @covers test checks it over generated
 states, or it is listed as writing nothing from a state."""
 

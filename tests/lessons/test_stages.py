@@ -92,7 +92,7 @@ def test_mask_stage_outlines_what_it_blocked_and_shows_the_other_architecture():
 
 
 def test_an_encoder_is_said_to_have_no_causal_mask_not_no_mask():
-    """Issue 24: the encoder's mask stage shows masked cells (here key 3, blocked like padding), so the text may not
+    """The encoder's mask stage shows masked cells (here key 3, blocked like padding), so the text may not
     say an encoder has no mask: it has no *causal* mask, and masks padding."""
     mask = stages(PRONOUN)["mask"]
     after = mask.panels[1]
@@ -216,13 +216,13 @@ def test_long_sums_are_cut_short():
 
 
 def test_a_cut_sum_says_what_its_hidden_terms_add_up_to():
-    """Issue 35: "… = 1" whose visible terms add up to 0.67: the 0.33 was hidden in "6 more"."""
+    """"… = 1" whose visible terms add up to 0.67: the 0.33 was hidden in "6 more"."""
     output = stages(MOVIE)["output"].formula(4, 0)  # “good”: 0.67 on “not”, 0.33 on “amazing” (10), past the sixth
     assert r"\\ &\quad + \cdots\ (\text{6 more} = 0.3302) = 1" in output  # on a line of its own
 
 
 def test_with_no_mask_the_mask_stage_boxes_nothing_and_says_nothing_of_boxes():
-    """Issue 35: "No cell changed … Boxed in orange: the cells this stage changed" over a picture full of boxes."""
+    """"No cell changed … Boxed in orange: the cells this stage changed" over a picture full of boxes."""
     from attnviz.figures.stages import stage_notes, stage_views
 
     mask = stages(MOVIE)["mask"]  # no causal mask, no blocked key
@@ -239,7 +239,7 @@ def test_a_sum_of_products_takes_two_a_line_so_it_fits_a_phone():
 
 
 def test_the_softmax_sum_is_worked_out_on_lines_of_its_own_so_it_fits_a_projector():
-    """Issue 34: twelve terms in the fraction's denominator ran 400 px past the right edge at 1280 × 720."""
+    """Twelve terms in the fraction's denominator ran 400 px past the right edge at 1280 × 720."""
     lines = stages(PlaygroundState())["softmax"].formula(4, 3).split(r" \\ ")  # 12 keys
     assert lines[2].startswith(r"\textstyle\sum_{j} e^{M_{4,j} - m} &= ")
     assert [line.count(" + ") for line in lines[2:6]] == [1, 2, 2, 1]  # two terms a line (a "+" leads the next)

@@ -77,7 +77,7 @@ def rows(positive, negative, positives=75, negatives=3925) -> ClassRows:
 
 
 def test_the_lesson_says_where_cls_looks_for_each_label(result):
-    """Issue 24: where [CLS] looks is told by label, on the held-out samples, and what that means is said case by
+    """Where [CLS] looks is told by label, on the held-out samples, and what that means is said case by
     case: the same place for both labels, only for a positive, away from it for a positive, or not there at all."""
     positive, negative = result.cls_rows.positive, result.cls_rows.negative
     assert words.attention_lesson(result) == (
@@ -176,7 +176,7 @@ rows_of = st.lists(st.floats(0, 1), min_size=7, max_size=7).map(lambda w: np.arr
 @covers(words.attention_lesson, words.verdict_text, words.stale_note, words.snapshot_text, words.config_problem)
 @given(rows_of, rows_of, st.integers(1, 6), st.integers(0, 40), st.integers(0, 400), st.booleans(), st.data())
 def test_watch_it_learns_words_say_the_rows_and_counts_as_shown(positive, negative, target, tp, tn, finished, data):
-    """Issue 51: a ranking only where the digits show one; every count the sentence says is the result's."""
+    """A ranking only where the digits show one; every count the sentence says is the result's."""
     base = trained()
     config = replace(base.config, target_position=target)
     rows = ClassRows(positive, negative, 3, 30)

@@ -322,7 +322,7 @@ CRAFTED_GUESSES_LOG_LIMIT = 10_000  # bytes: the issue's bound for 100 of them
 
 @pytest.mark.parametrize("page, views", [("multi_head", "heads"), ("step_by_step", "views")])
 def test_a_hundred_crafted_guesses_leave_no_traceback_and_a_short_log(server, page, views):
-    """Issue 36: a predict click whose view is a list raised TypeError, logged whole, 511 kB for 100 of them."""
+    """A predict click whose view is a list raised TypeError, logged whole, 511 kB for 100 of them."""
     since = len(server.output())
 
     async def replay():

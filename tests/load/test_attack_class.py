@@ -1,4 +1,4 @@
-"""The class's own tools turned against it (issue 36), replayed by one hostile browser over Streamlit's protocol
+"""The class's own tools turned against it, replayed by one hostile browser over Streamlit's protocol
 against a real server: a lesson from e-mail that would put links and styles on the projector, tabs looping Ask the
 class to evict the teacher's question, votes after the step moved on, code guesses in a loop, and reloads voting
 again. Part of `make attack` (README: Reliability)."""

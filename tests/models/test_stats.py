@@ -19,7 +19,7 @@ CAUSAL_HEAD = np.array(
 
 
 def test_statistics_of_a_hand_built_head():
-    """The parts split the attention, a cell counted once (issue 35: shares that overlapped added up to 119%)."""
+    """The parts split the attention, a cell counted once (shares that overlapped added up to 119%)."""
     stats = head_statistics(CAUSAL_HEAD, sinks=(0,))
     # of rows 1 and 2, the sentence's tokens (row 0 is the sink's own): row 1's previous token is the sink
     assert stats.sinks == pytest.approx((0.6 + 0.2) / 2)

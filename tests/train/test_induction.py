@@ -1,4 +1,4 @@
-"""Issue 55's done-when, measured on fresh sequences: two layers copy the repeated half through an induction head,
+"""The induction experiment's promises, measured on fresh sequences: two layers copy the repeated half through an induction head,
 one layer cannot, and knocking out the circuit's heads breaks the copying. Each model trains once for the module."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 51's sentences, each in the state a student found it wrong in: one test an item, each failing on 6574be3."""
+"""Sentences a student found wrong, each in the state it was found in: one test a sentence."""
 
 from dataclasses import replace
 
@@ -142,7 +142,7 @@ def test_the_overviews_hover_puts_its_arrow_from_a_query_to_a_key():
 
 
 def test_step_by_steps_cover_knows_the_row_it_asks_about():
-    """Issue 51: Step by step's question box covered row 8, the row it asks about: a covered view now carries that
+    """Step by step's question box covered row 8, the row it asks about: a covered view now carries that
     row (the component puts its box in the other half of the view, and Enter answers on it)."""
     from attnviz.figures.stages import stage_views
 
