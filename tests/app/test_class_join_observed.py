@@ -12,9 +12,10 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attnviz.classroom.tally import TallyUnavailable, shared_tally
+from attnviz.classroom.tally import TallyUnavailable
 from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.lessons.playground import OPENING
+from attnviz.ui.class_tally import shared_tally
 from attnviz.ui.state import VOTER
 from bench.harness.triggers import trigger_state
 from tests.app.test_class_join import asked, counted, type_code
@@ -42,7 +43,7 @@ def test_the_box_says_what_it_is_for_and_holds_the_code_joined():
     use_control(student, "predict", "most")
     box = student.text_input(key="class.join")
     assert box.label == "Class code (from the teacher's screen)" and box.placeholder == "e.g. K7P2QX"
-    assert box.help == "Your prediction is added to the class's bars, without your name."
+    assert "Your prediction is added to the class's bars, without your name." in [c.value for c in student.caption]
     assert box.max_chars == MAX_CODE_CHARS and box.value == ""  # empty until a code is typed
     assert browser_data(student) == {"heard": False}  # the script is asked for the browser's id
     type_code(student, code)
@@ -176,7 +177,7 @@ def test_an_answer_to_a_closed_question_is_said_not_counted_and_not_sent_again()
     assert answer_said(student) == refusal
 
 
-def test_a_store_that_fails_an_answer_is_said_and_the_answer_is_sent_again_with_the_next_move(monkeypatch):
+def test_a_store_that_fails_an_answer_is_said_and_the_answer_is_sent_again_on_the_next_run(monkeypatch):
     code, _ = asked()
     student = open_app(join=code)
     tally = shared_tally()
@@ -187,7 +188,8 @@ def test_a_store_that_fails_an_answer_is_said_and_the_answer_is_sent_again_with_
     monkeypatch.setattr(tally, "answer", down)
     guess(student, 4, 3)
     assert answer_said(student) == (
-        f"Your answer was not counted for the class yet: {TallyUnavailable()} It is sent again with your next move."
+        "Your answer was not counted for the class yet: the class's answers cannot be reached right now. It is kept "
+        "and sent again every few seconds until they can."
     )
     monkeypatch.undo()
     student.run()
@@ -199,7 +201,7 @@ def test_too_many_answers_at_once_are_said_and_the_answer_is_sent_again_once_the
     student = spent(open_app(join=code), "answer")
     guess(student, 4, 3)
     assert answer_said(student) == (
-        "Your answer was not counted for the class yet: too many answers at once. It is sent again with your next move."
+        "Your answer was not counted for the class yet: too many answers at once. It is sent again in a few seconds."
     )
     assert counted(code) == (0, {})
     student.session_state["class.rates"] = {}
