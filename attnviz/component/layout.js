@@ -17,7 +17,22 @@ export function layout(ctx, view, width, height, fontSize) {
   const cellW = (width - left - GAP) / view.ticks.length;
   const cellH = (height - bottom - GAP) / view.rows.length;
   const box = { left, top: GAP, bottom, cellW, cellH, tick, rotated, width, height };
-  return { ...box, ...rowLabels(view, tick, glyphs, cellH), cellFont: cellFont(ctx, view, box, fontSize) };
+  return { ...box, ...rowLabels(view, tick, glyphs, cellH), ...cellTexts(ctx, view, box, fontSize) };
+}
+
+// What the cells draw and at what size: every digit where it fits; else numbers from 100 up without their decimals,
+// where that makes them fit (their hover and the reader's table keep every digit); else none (cellFont 0).
+export function cellTexts(ctx, view, box, fontSize) {
+  const size = cellFont(ctx, view, box, fontSize);
+  if (size || !view.text.length) return { cellFont: size, cellTexts: view.text };
+  const short = view.text.map(shortened);
+  return { cellFont: cellFont(ctx, { ...view, text: short }, box, fontSize), cellTexts: short };
+}
+
+// "565.69" → "566", "−800.00" → "−800"; a smaller number, or a word ("−∞"), as it is.
+export function shortened(text) {
+  const value = Number(text.replace('−', '-'));
+  return Number.isFinite(value) && Math.abs(value) >= 100 ? String(Math.round(value)).replace('-', '−') : text;
 }
 
 // The widest of a view's row labels in px, drawn bold at its ticks' size (and the context left in that font).

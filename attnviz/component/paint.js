@@ -68,11 +68,11 @@ function paintGroups(ctx, groups, { left, top, cellW, cellH }, rows, cols, palet
   for (let i = groups[0]; groups[0] > 1 && i < rows; i += groups[0]) ctx.fillRect(left, top + i * cellH - width / 2, cols * cellW, width);
 }
 
-function paintNumbers(ctx, view, { left, top, cellW, cellH, cellFont }, rgb, cols) {
+function paintNumbers(ctx, view, { left, top, cellW, cellH, cellFont, cellTexts }, rgb, cols) {
   ctx.font = `${cellFont}px sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  view.text.forEach((text, k) => {
+  cellTexts.forEach((text, k) => {
     const x = left + ((k % cols) + 0.5) * cellW, y = top + (Math.floor(k / cols) + 0.5) * cellH;
     ctx.fillStyle = textOn([rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]]);
     ctx.fillText(text, x, y);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellAt, cellFont, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels } from '../../attnviz/component/layout.js';
+import { cellAt, cellFont, cellTexts, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels, shortened } from '../../attnviz/component/layout.js';
 
 // Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
 const stubContext = () => ({
@@ -26,6 +26,16 @@ test('numbers take the largest size that fits a cell, and none under 7 px', () =
   assert.equal(cellFont(ctx, view(4), { cellW: 22, cellH: 40 }, 13), 8); // "0.25" = 2.4 em in 20 px
   assert.equal(cellFont(ctx, view(4), { cellW: 12, cellH: 40 }, 13), 0); // too small to read: hover only
   assert.equal(cellFont(ctx, view(4, []), { cellW: 60, cellH: 40 }, 13), 0); // no text sent
+});
+
+test('a cell too narrow for every digit drops the decimals of numbers from 100 up, and only then', () => {
+  const ctx = stubContext(), scores = ['565.69', '\u2212800.00', '14.14', '\u2212\u221e'];
+  assert.deepEqual(scores.map(shortened), ['566', '\u2212800', '14.14', '\u2212\u221e']);
+  const wide = cellTexts(ctx, view(2, scores), { cellW: 60, cellH: 40 }, 13);
+  assert.deepEqual(wide, { cellFont: 12, cellTexts: scores }); // every digit fits: all drawn
+  const narrow = cellTexts(ctx, view(2, scores), { cellW: 26, cellH: 40 }, 13); // "−800.00" needs 4.2 em: 5 px
+  assert.deepEqual(narrow, { cellFont: 8, cellTexts: ['566', '\u2212800', '14.14', '\u2212\u221e'] }); // "14.14" the widest
+  assert.equal(cellTexts(ctx, view(2, scores), { cellW: 12, cellH: 40 }, 13).cellFont, 0); // not even so: hover only
 });
 
 test('the cells fill what the labels leave, row labels at most 30 % of the width', () => {
