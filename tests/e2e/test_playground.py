@@ -358,10 +358,13 @@ def test_a_view_is_read_cell_by_cell_from_the_keyboard(playground):
     for key in ("ArrowRight", "ArrowRight", "ArrowUp"):
         page.keyboard.press(key)
     said.filter(has_text=f"3: not → 2: was: weight {format_number(weights[3, 2])}").wait_for()
+    before = current_link(page)
     page.keyboard.press("Enter")
     page.wait_for_function(
         "() => document.querySelector('.attnviz-control[data-field=focus] select').selectedOptions[0].text === '3: not'"
     )
+    # The address follows in the same run, after the views: waited for, then read.
+    page.wait_for_function("(old) => new URL(location.href).searchParams.get('s') !== old", arg=before)
     assert decode(current_link(page)).state.focus == 3
 
 
