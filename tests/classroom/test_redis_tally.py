@@ -220,3 +220,12 @@ def test_a_store_on_a_dead_port_is_the_same_message(caplog):
     with pytest.raises(TallyUnavailable, match=r"^The class's answers cannot be reached right now"):
         tally.answer("K7P2QX", "s1", 0, now=T0)
     assert len(caplog.records) == 1 and caplog.records[0].exc_info is None
+
+
+def test_the_store_is_given_up_on_within_its_own_timeouts_not_redis_pys():
+    """A store that is gone is said within a second and a stuck one within two, not after redis-py's own 5 s (its
+    defaults for both): the client is made with the tally's timeouts. No server needed: the client connects lazily."""
+    made = redis_tally.RedisTally.from_url("redis://127.0.0.1:1/0")
+    settings = made._client.connection_pool.connection_kwargs
+    assert settings["socket_connect_timeout"] == redis_tally.CONNECT_TIMEOUT_S == 1.0
+    assert settings["socket_timeout"] == redis_tally.COMMAND_TIMEOUT_S == 2.0

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from attnviz.core.limits import MAX_UNDO
-from attnviz.core.playground_state import randomise, set_sentence
+from attnviz.core.playground_state import apply_edits, randomise, set_sentence
 from attnviz.lessons.playground import OPENING
 from attnviz.playground.session import Said, Session, tables_differ
 
@@ -102,6 +102,16 @@ def test_a_run_of_the_views_alone_becomes_a_full_run_when_the_page_around_them_i
     assert twice.apply(control("undo", True)).needs_full_run(open_tab_follows_views=False)  # Undo says what it did
     new_words = drawn.moved(set_sentence(OPENING, "A new sentence.")[0])
     assert new_words.needs_full_run(open_tab_follows_views=False) and tables_differ(new_words.previous, new_words.state)
+
+
+def test_new_numbers_in_the_tables_under_the_same_sentence_need_the_whole_page():
+    """The tables behind the views are drawn again when their numbers change, though the sentence stays: here a typed
+    cell taken back (the tables show what was typed, not what a move took away)."""
+    typed, _ = apply_edits(OPENING, "Q", {(0, 0): "1.5"})
+    drawn = Session().moved(typed).drawn()
+    taken_back = drawn.moved(OPENING)
+    assert taken_back.state.sentence == drawn.state.sentence and tables_differ(drawn.state, taken_back.state)
+    assert taken_back.said == Said() and taken_back.needs_full_run(open_tab_follows_views=False)
 
 
 def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():

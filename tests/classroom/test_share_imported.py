@@ -181,3 +181,14 @@ def test_a_heads_sentence_of_punctuation_opens_its_model_tokens_being_what_is_at
     rows = [[1.0, 0.0], [0.0, 1.0]]
     state = import_head(PlaygroundState(), ["?", "!"], rows, rows, rows, causal=True, title=TITLE, sentence="?!")
     assert decode(encode(state)).state == state  # typing "?!" is refused: its own tokens would be attended over
+
+
+def test_a_head_with_more_numbers_than_a_link_has_characters_is_refused_from_its_count():
+    """Before any packing: 7 characters a number (imported_link.CHARS_PER_NUMBER) is the estimate the sentence says."""
+    from attnviz.classroom.imported_link import check_size
+
+    state = head_state(n=64, d=32)  # 3 × 64 × 32 = 6,144 numbers: more than a link's 6,000 characters
+    with pytest.raises(AttnvizInputError) as refused:
+        check_size(state)
+    assert "all 6,144 numbers of its Q, K and V, about 43,008 characters, and a link holds 6,000." in str(refused.value)
+    check_size(head_state(n=4, d=32))  # 384 numbers: left to the packing to judge

@@ -77,3 +77,30 @@ def test_a_payload_that_is_not_utf_8_is_called_damaged():
 )
 def test_a_setting_the_app_cannot_use_is_named_in_the_refusal(wire, why):
     assert refusal(link_of(json.dumps(wire).encode())) == f"This share link has a setting attnviz can't use: {why}"
+
+
+def test_a_setup_whose_link_is_exactly_the_limit_is_shared_and_one_past_it_is_not():
+    """A link of exactly MAX_LINK_CHARS characters is handed out; one character more is refused with its length. The
+    states are found by lengthening a sentence of seeded CJK words (a link's length moves in steps its compression
+    decides, so the search looks for the exact one)."""
+    import random
+
+    from attnviz.core.playground_state import set_sentence
+
+    def sentence(words: int, letters: int) -> str:
+        rng = random.Random(0)
+        cjk = " ".join("".join(chr(rng.randrange(0x4E00, 0x4E00 + 3000)) for _ in range(9)) for _ in range(words))
+        return f"{cjk} {''.join(rng.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(letters))}"
+
+    def length(state) -> int:
+        try:
+            return len(encode(state))
+        except AttnvizInputError as error:
+            return int(str(error).split("(", 1)[1].split(" ", 1)[0].replace(",", ""))
+
+    states = (set_sentence(PlaygroundState(), sentence(w, k))[0] for w in range(230, 260) for k in range(1, 12))
+    lengths = {length(state): state for state in states}
+    at_limit, past = lengths[MAX_LINK_CHARS], lengths[MAX_LINK_CHARS + 1]
+    assert len(encode(at_limit)) == MAX_LINK_CHARS and decode(encode(at_limit)).state == at_limit
+    with pytest.raises(AttnvizInputError, match=r"^This setup is too large to share as a link \(6,001 characters; "):
+        encode(past)
