@@ -52,7 +52,7 @@ class Checkpoint:
             raise no_safetensors(self.name, [name for name in PICKLES if (self.folder / name).is_file()])
         shards = [self.folder / shard for shard in shard_names((self.folder / SHARDS_INDEX).read_bytes(), self.name)]
         if missing := [shard.name for shard in shards if not shard.is_file()]:
-            raise AttnvizInputError(f"{self.name} lacks {missing[0]}, one of the files its weights are kept in.")
+            raise missing_shard(self.name, missing[0])
         size = sum(shard.stat().st_size for shard in shards)
         if limits and size > MAX_USER_MODEL_BYTES:
             raise too_large(self.name, size)
@@ -90,6 +90,10 @@ def shard_names(index: bytes, name: str) -> list[str]:
     if not names or not all(isinstance(n, str) and n.endswith(".safetensors") and Path(n).name == n for n in names):
         raise AttnvizInputError(f"{name}'s {SHARDS_INDEX} names no safetensors files beside it.")
     return names
+
+
+def missing_shard(name: str, shard: str) -> AttnvizInputError:
+    return AttnvizInputError(f"{name} lacks {shard}, one of the files its weights are kept in.")
 
 
 def check_parameters(name: str, parameters: int) -> None:

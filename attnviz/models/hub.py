@@ -62,7 +62,7 @@ def _weight_files(hub, errors, repo: str) -> list[str]:
         files = checkpoint.shard_names(index, repo)
         sizes = [_size(hub, errors, repo, name) for name in files]
         if None in sizes:
-            raise AttnvizInputError(f"{repo} lacks {files[sizes.index(None)]}, one of the files its weights are kept in.")
+            raise checkpoint.missing_shard(repo, files[sizes.index(None)])
         size = sum(sizes)
     if size is None:
         pickles = [name for name in checkpoint.PICKLES if _size(hub, errors, repo, name) is not None]
