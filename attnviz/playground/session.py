@@ -12,6 +12,7 @@ Anything else changes nothing; a value its control refuses changes nothing, and 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from attnviz.component.edits import typed_block
@@ -54,7 +55,7 @@ class Session:
     def moved(self, state: PlaygroundState, *warnings: str | None, undoable: bool = True) -> Session:
         """``state`` made current; the one it replaces is what Undo goes back to (unless ``undoable`` is False)."""
         said = Said(tuple(w for w in warnings if w))
-        if state == self.state:
+        if _same(state, self.state):
             return replace(self, said=said)
         stack = (*self.undo_stack[-MAX_UNDO + 1 :], self.state) if undoable else self.undo_stack
         return replace(self, state=state, previous=self.state, undo_stack=stack, said=said)
@@ -180,3 +181,8 @@ class Session:
 def tables_differ(old: PlaygroundState, new: PlaygroundState) -> bool:
     """Whether the Q, K and V tables' data differ other than by the user's typing (which the tables already show)."""
     return not same_vectors(old, new) or not set(old.edits) <= set(new.edits)
+
+
+def _same(old: PlaygroundState, new: PlaygroundState) -> bool:
+    """Equal, and with every typed cell of the same sign: −0 typed over 0 is a move (its cell says "-0")."""
+    return old == new and [math.copysign(1, v) for _, v in old.edits] == [math.copysign(1, v) for _, v in new.edits]
