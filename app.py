@@ -10,7 +10,7 @@ from attnviz.ui.class_join import join_from_link
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
 from attnviz.ui.lesson_plan import lesson_bar, open_from_link
-from attnviz.ui.playground_host import begin, take_typed_cells
+from attnviz.ui.playground_host import begin
 from attnviz.ui.presenter import presenter_css, presenter_switch
 from attnviz.ui.routes import pass_the_run_gate, routes
 from attnviz.ui.state import keep_page_settings
@@ -34,7 +34,6 @@ join_from_link(page)  # a class question's short address (?join=…), once
 presenter_switch()
 if refusal := take_refusal():  # a crafted value, refused before this run (attnviz/ui/edge.py)
     st.warning(refusal, icon="✋")
-take_typed_cells()  # the one step that writes what was typed into the tables, before any page reads
 lesson_bar(page)  # the lesson being presented: its step, question or note, Back and Next
 challenge_bar(page)  # the challenge being tried on this page, checked live, above it
 current.run()

@@ -7,21 +7,20 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.core.limits import MAX_D_MODEL, MAX_SEED
-from attnviz.core.numbers import parse_cells, with_cells
 from attnviz.figures import costs as cost_figures
 from attnviz.figures import multi_head as figs
 from attnviz.lessons import costs
 from attnviz.lessons import multi_head as lesson
+from attnviz.lessons.typed_x import TypedX, x_table
 from attnviz.ui import playground_host, predict, state
-from attnviz.ui.attention_grid import show_matrices
+from attnviz.ui.attention_grid import show_matrices, show_views
 from attnviz.ui.challenges import sticky_controls
 from attnviz.ui.charts import show_chart
 from attnviz.ui.classroom import share_link_box
-from attnviz.ui.editors import number_table
 from attnviz.ui.lessons import explained_errors
 from attnviz.ui.presenter import chart_font_size
 from attnviz.ui.routes import through_the_router
-from attnviz.ui.text import literal, named_table
+from attnviz.ui.text import named_table
 
 through_the_router()  # a fresh server's first visit to this address: through app.py
 
@@ -54,19 +53,21 @@ layout = figs.Sizes.of(n, n_heads)
 font = chart_font_size()
 
 
+def on_x_event(where: tuple[int, int], rows: list[str], cols: list[str], event) -> None:
+    """A cell typed or a block pasted into X, by the cell names drawn (attnviz.lessons.typed_x)."""
+    state.set_setting(PAGE, "x_typed", state.setting_value(PAGE, "x_typed", TypedX()).after(event, where, rows, cols))
+
+
 def edited_x(base_X: np.ndarray) -> np.ndarray:
-    """X as a table to type into. Edits are kept per (seed, d_model): change either and back, and they return."""
-    kept = state.setting_value(PAGE, "x_edits", {})
-    edits = kept.get((setup.seed, d_model), {})
+    """X as a table to type into, drawn with the edits kept for this (seed, d_model)."""
+    typed, where = state.setting_value(PAGE, "x_typed", TypedX()), (setup.seed, d_model)
+    X = typed.on(base_X, where)
+    data = x_table(X, labels, edited=typed.edited, warning=typed.refused, height=layout.token_rows_height,
+                   font_size=font)  # fmt: skip
     columns = [f"x{c + 1}" for c in range(d_model)]
-    st.markdown("**X**: one row per token. Small enough to edit: change a number and everything below follows.")
-    shown = with_cells(base_X, edits)
-    typed = number_table(shown, labels, columns, name=f"x.{setup.seed}.{d_model}", said="X: one row a token")
-    parsed, problems = parse_cells(typed, base_X.shape, lambda row, col: f"X[{row}, dimension {col + 1}]")
-    for problem in problems:
-        st.warning(literal(problem))
-    state.set_setting(PAGE, "x_edits", kept | {(setup.seed, d_model): edits | parsed})
-    return with_cells(shown, parsed)
+    show_views("mh.x", data, partial(on_x_event, where, list(labels), columns))
+    state.set_setting(PAGE, "x_typed", typed.said())  # a refusal is said once, at X
+    return X
 
 
 # ----------------------------------------------------------------------------- X and projections

@@ -9,8 +9,9 @@ from functools import partial
 import streamlit as st
 
 from attnviz.core.limits import MAX_DIM, MAX_SEED
-from attnviz.core.playground_state import MATRICES, column_names, example_options
-from attnviz.lessons.playground import TYPING_HELP, example_box_label, example_title, first_words, matrix_heading
+from attnviz.core.playground_state import example_options
+from attnviz.lessons.playground import example_box_label, example_title, first_words
+from attnviz.playground.tables import least_height, tables_data
 from attnviz.playground.views import playground_data
 from attnviz.ui import playground_host as host
 from attnviz.ui import state
@@ -18,7 +19,6 @@ from attnviz.ui.attention_grid import show_views
 from attnviz.ui.challenges import bar_outdated, tried_on
 from attnviz.ui.class_join import class_answer_line, in_a_class, join_box
 from attnviz.ui.classroom import export_buttons, keep_address, share_box
-from attnviz.ui.editors import number_table
 from attnviz.ui.lesson_plan import asking_words
 from attnviz.ui.lesson_plan import running as lesson_running
 from attnviz.ui.presenter import chart_font_size, presenting
@@ -111,14 +111,10 @@ with vectors:
         d_v.slider("d_v (size of values)", 1, MAX_DIM, **host.playground_control("d_v"))
         seed.number_input("Seed", 0, MAX_SEED, step=1, **host.playground_control("seed"))
         again.button("Randomise", icon=":material/casino:", width="stretch", on_click=host.randomise_again)
-        for column, matrix, values in zip(st.columns(3), MATRICES, playground.matrices(), strict=True):
-            with column:
-                st.markdown(matrix_heading(matrix))
-                said = matrix_heading(matrix, read=True)  # the table's name, for screen readers
-                number_table(values, playground.labels, column_names(matrix, values.shape[1]), name=matrix, said=said)
-        for message in state.take_table_messages():  # under the tables, which a message above would move
-            st.warning(literal(message), icon=":material/warning:")
-        st.caption(TYPING_HELP)
+        now = host.current()  # a cell typed into a table is a move of the one handler; a refusal is said at them
+        tables = tables_data(playground, edited=now.last_edit, warning=now.said.at_tables or "",
+                             font_size=chart_font_size(), height=least_height(len(playground.labels)))  # fmt: skip
+        show_views(state.TABLES, tables, host.on_views_event)  # the views' one handler
 with up_close:
     if up_close.open:
         one_token_up_close(playground, asking=bool(playground.predict) and host.current().asked() is None)

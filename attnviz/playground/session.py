@@ -37,6 +37,11 @@ class Said:
     refused: str | None = None
     at_tables: str | None = None  # why a cell typed or a block pasted into the Q, K and V tables was not taken
 
+    @property
+    def outside(self) -> bool:
+        """Whether the page around the views says it (the views' own warning says ``refused``)."""
+        return bool(self.warnings or self.confirmation or self.at_tables)
+
 
 @dataclass(frozen=True)
 class Session:
@@ -137,7 +142,7 @@ class Session:
 
     def drawn(self) -> Session:
         """The page around the views has been drawn from the current state, with what the last move said."""
-        return replace(self, drawn_outside=self.state, words_outside=bool(self.said.warnings or self.said.confirmation))
+        return replace(self, drawn_outside=self.state, words_outside=self.said.outside)
 
     # ------------------------------------------------------------------------- what it holds
 
@@ -168,19 +173,20 @@ class Session:
     def needs_full_run(self, *, open_tab_follows_views: bool) -> bool:
         """True when a run of the views alone made the current state after a change something outside the views shows:
         any change when the open tab follows the views, else new table data or a sentence (Undo) or words said, now
-        or by the move the page last showed (a message belongs to its move: gone at the next)."""
+        or by the move the page last showed (a message belongs to its move: gone at the next). An edit of the tables
+        arrives from outside the views: a full run follows it anyway."""
         drawn = self.drawn_outside
         if drawn is None or drawn == self.state:
             return False
-        said = bool(self.said.warnings or self.said.confirmation) or self.words_outside
+        said = self.said.outside or self.words_outside
         return (
             open_tab_follows_views or tables_differ(drawn, self.state) or drawn.sentence != self.state.sentence or said
         )
 
 
 def tables_differ(old: PlaygroundState, new: PlaygroundState) -> bool:
-    """Whether the Q, K and V tables' data differ other than by the user's typing (which the tables already show)."""
-    return not same_vectors(old, new) or not set(old.edits) <= set(new.edits)
+    """Whether the Q, K and V tables show other numbers: other vectors, or other cells typed into them."""
+    return not same_vectors(old, new) or old.edits != new.edits
 
 
 def _same(old: PlaygroundState, new: PlaygroundState) -> bool:

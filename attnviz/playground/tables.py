@@ -13,6 +13,13 @@ from attnviz.lessons.playground import TYPING_HELP, matrix_heading
 from attnviz.lessons.table_words import cell_gone, paste_refused
 
 ENTER = "Type a number, or press Enter, to edit the cell."
+ROW_PX = 28  # a row of a table as drawn: tall enough to type into (the input takes the cell's box)
+
+
+def least_height(rows: int) -> int:
+    """The tables' least height (the component's ``height``) for ``rows`` tokens: every row ROW_PX tall under the
+    title and column names, up to 40 rows; more share 1,176 px (a typed cell is then easier zoomed in)."""
+    return 56 + ROW_PX * min(rows, 40)
 
 
 def typed_into(state: PlaygroundState, block: TypedBlock) -> PlaygroundState:

@@ -3,12 +3,11 @@ or prints a traceback, the session gets a plain message, and the server log one 
 session, never the payload).
 
 What a real browser sends is small and well formed; what the developer tools can send is not. Streamlit decodes each
-widget's value (JSON for a table's edits or a component's trigger) before the script sees it, and a value nested
+widget's value (JSON for a component's trigger) before the script sees it, and a value nested
 100,000 deep, an integer of 5,000 digits, a value of another widget's type or an option the widget lacks raised
 inside Streamlit or the app, whose traceback went to the session and the log whole. So every value is held to the
 shape an honest browser sends for its widget: an element's id, at most MAX_WIDGET_VALUE_BYTES, the widget's own value
-type, a value its decoder reads (JSON's own recursion limit stops deep nesting after about a kilobyte), and for a
-table, cells of the tables the app draws. A value that fails is dropped as it arrives, so the widget keeps the value
+type, a value its decoder reads (JSON's own recursion limit stops deep nesting after about a kilobyte). A value that fails is dropped as it arrives, so the widget keeps the value
 it had; one first read as its widget is drawn becomes the widget's default. Streamlit's own log lines about messages
 it refuses before the app sees them (a frame that is not a message, a fragment that does not exist) become the same
 kind of line. ``server.maxMessageSize`` (.streamlit/config.toml) drops a larger message before any of this.
@@ -23,7 +22,6 @@ import time
 import traceback
 from collections import OrderedDict
 
-from streamlit.elements.widgets.data_editor import DataEditorSerde
 from streamlit.logger import get_logger
 from streamlit.proto.WidgetStates_pb2 import WidgetState, WidgetStates
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -36,9 +34,9 @@ from streamlit.runtime.state.session_state import (
     WStates,
 )
 
-from attnviz.core.limits import MAX_CELL_CHARS, MAX_DIM, MAX_TOKENS, MAX_WIDGET_VALUE_BYTES
+from attnviz.core.limits import MAX_WIDGET_VALUE_BYTES
 
-# The largest value an honest widget sends: every cell of a 128 × 64 table edited, each up to 32 characters, is
+# The largest value an honest widget sends: every cell of a 128 × 64 table pasted, each up to 32 characters, is
 # about 390 kB of JSON (README: Reliability).
 LOG_LINES = 5  # a session's, or each of Streamlit's lines a minute; then one line saying the rest go unlogged
 REFUSED_MESSAGE = "A change the browser sent could not be read, so it was ignored; everything else is as it was."
@@ -124,11 +122,9 @@ def _check(state: WidgetState, metadata: WidgetMetadata) -> None:
     if sent and metadata.value_type and _KIND.get(sent, sent) != _KIND.get(metadata.value_type, metadata.value_type):
         raise Refused(f"a {sent} for a widget that takes a {metadata.value_type}")
     try:
-        value = metadata.deserializer(_unpacked(state))
+        metadata.deserializer(_unpacked(state))
     except _DECODING_ERRORS as error:
         raise Refused(f"{type(error).__name__} while decoding") from None
-    if isinstance(getattr(metadata.deserializer, "__self__", None), DataEditorSerde):
-        _check_table_edit(value)
 
 
 def _check_option(state: WidgetState, metadata: WidgetMetadata) -> None:
@@ -141,21 +137,6 @@ def _check_option(state: WidgetState, metadata: WidgetMetadata) -> None:
     sent = _unpacked(state)  # text, or a list of texts (_check() has read it)
     if not set([sent] if isinstance(sent, str) else sent or ()) <= offered.keys():
         raise Refused("an option the widget does not offer")
-
-
-def _check_table_edit(edits: dict) -> None:
-    """The app's tables have fixed rows, at most MAX_TOKENS × MAX_DIM cells, each text of at most MAX_CELL_CHARS;
-    the table itself then refuses a row or column it does not have (attnviz/ui/editors.py)."""
-    if edits["added_rows"] or edits["deleted_rows"] or set(edits) - {"edited_rows", "added_rows", "deleted_rows"}:
-        raise Refused("rows added to or deleted from a table whose rows are fixed")
-    rows = edits["edited_rows"]  # row position (decoded to int) -> {column: text}
-    if not all(
-        0 <= row < MAX_TOKENS and isinstance(cells, dict) and len(cells) <= MAX_DIM for row, cells in rows.items()
-    ):
-        raise Refused("edits of more cells than a table has")
-    texts = [text for cells in rows.values() for text in cells.values()]
-    if not all(text is None or (isinstance(text, str) and len(text) <= MAX_CELL_CHARS) for text in texts):
-        raise Refused(f"a cell that is not text of at most {MAX_CELL_CHARS} characters")
 
 
 def _screened(original):

@@ -1,11 +1,11 @@
 """The Playground's session in Streamlit: the host of attnviz.playground.session (plain Python, kept whole under this
-module's one key, ``PLAYGROUND``), and the Streamlit parts around it: the tables' typed cells, the widgets beside the tables, and
-what a move says on the page.
+module's one key, ``PLAYGROUND``), and the Streamlit parts around it: the widgets beside the tables, and what a move says
+on the page.
 
-- ``begin`` and ``take_typed_cells``: the router's steps on every run, before any page reads the state: the first
-  screen on a session's first run, then the cells typed into the Q, K and V tables since the last run, made a move;
+- ``begin``: the router's step on a session's first run, before any page reads the state: the first screen;
 - ``set_playground`` (a move), ``set_up``, ``start_from`` (a share link), ``undo``, ``randomise_again``,
-  ``on_views_event`` (the one handler of the views' controls and clicks): what changes the session;
+  ``on_views_event`` (the one handler of the views' controls and clicks, and of what is typed into the Q, K and V
+  tables): what changes the session;
 - ``current`` and ``playground``: getters, which never write;
 - ``playground_control``: how a widget beside the tables makes a move (the field's own, attnviz.playground.controls).
 """
@@ -20,13 +20,12 @@ import streamlit as st
 
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
-from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
+from attnviz.core.playground_state import PlaygroundState, randomise
 from attnviz.lessons.playground import dropped_line
 from attnviz.playground.controls import set_field
-from attnviz.playground.session import Session, tables_differ
+from attnviz.playground.session import Session
 from attnviz.ui import state as store
-from attnviz.ui.editors import typed_cells
-from attnviz.ui.state import CONTROL, confirm, control_key, name_voter, renew_tables, say, table_key
+from attnviz.ui.state import CONTROL, confirm, control_key, name_voter, say
 
 # How a Playground widget's value becomes a field's value as sent. A value that fails here is stale (from before the
 # widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.playground.controls checks it.
@@ -51,8 +50,7 @@ def keep(session: Session) -> None:
 
 
 def playground() -> PlaygroundState:
-    """The current Playground state (the first screen's on a session's first run). Reads only: the cells typed into
-    the Q, K and V tables join it in ``take_typed_cells``, which the router calls before every page."""
+    """The current Playground state (the first screen's on a session's first run). Reads only."""
     return current().state
 
 
@@ -61,29 +59,6 @@ def begin() -> None:
     opened next, replaces it)."""
     keep(current())
     name_voter()
-
-
-def take_typed_cells() -> None:
-    """Merges the cells typed into the Q, K and V tables since the last run into the state (a move, so Undo takes it
-    back). A refused cell keeps its old value, its message is said at the tables, and they are drawn afresh."""
-    state = playground()
-    typed = {matrix: _typed_in(state, matrix) for matrix in MATRICES}
-    if not any(typed.values()):
-        return
-    new, problems = state, []
-    for matrix, cells in typed.items():
-        new, refused = apply_edits(new, matrix, cells)
-        problems += refused
-    if new != state:
-        _keep(current().moved(new), typed=True)
-    if problems:
-        store.keep_table_messages(problems)  # said at the tables, where the cell was typed
-        renew_tables()  # redraw from the state, without the refused text
-
-
-def _typed_in(state: PlaygroundState, matrix: str) -> dict:
-    width = state.d_v if matrix == "V" else state.d_k
-    return typed_cells(table_key(matrix), column_names(matrix, width))
 
 
 def set_playground(state: PlaygroundState, *messages: str | None) -> None:
@@ -116,8 +91,9 @@ def randomise_again() -> None:
 
 
 def on_views_event(event) -> None:
-    """The views' one callback: a control's change, a click on a cell or a row label, or a prediction, as the browser
-    sent it, made a move by the session's one handler (attnviz.playground.session.Session.apply)."""
+    """The views' one callback: a control's change, a click on a cell or a row label, a prediction, or a cell typed or
+    a block pasted into the Q, K and V tables, as the browser sent it, made a move by the session's one handler
+    (attnviz.playground.session.Session.apply)."""
     _keep(current().apply(event))
 
 
@@ -131,14 +107,10 @@ def last_prediction():
     return current().last_prediction()
 
 
-def _keep(after: Session, *, typed: bool = False) -> None:
-    """Keeps the session a move made, and shows it: the widgets beside the tables take its state, the tables are drawn
-    afresh if their data changed other than by typing (``typed``: the tables already show it, and a redraw would drop
-    a cell being typed), and what the move said is said."""
-    before = current()
+def _keep(after: Session) -> None:
+    """Keeps the session a move made, and shows it: the widgets beside the tables take its state, and what the move
+    said is said (why a typed cell was refused is the tables' own: the page reads ``Said.at_tables``)."""
     keep(after)
-    if not typed and tables_differ(before.state, after.state):
-        renew_tables()
     _show_in_widgets(after.state)
     say(*after.said.warnings)
     if after.said.confirmation:

@@ -19,13 +19,12 @@ from attnviz.classroom import page_settings
 from attnviz.pages import PAGES
 
 MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
-TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
 SHARE_SAID = "share.said"  # what "Add to my lesson" did, said once beside the Share box of the page it was pressed on
-TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
+TABLES = "playground.tables"  # the Playground's Q, K and V tables (the same component): typed cells arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
 ASK = "ask."  # prefix of a guided page's guess box (attnviz.ui.predict.ask_choice): ask.<page>.<name>
@@ -90,10 +89,6 @@ def setting_key(page: str, name: str) -> str:
     return f"{SETTING}{page}.{name}"
 
 
-def table_key_at(name: str, version: int) -> str:
-    return f"table.{name}.{version}"
-
-
 # ----------------------------------------------------------------------------- messages shown once, and tab bars
 
 
@@ -104,15 +99,6 @@ def say(*messages: str | None) -> None:
 def take_messages() -> list[str]:
     """The messages of the last move, once."""
     return st.session_state.pop(MESSAGES, [])
-
-
-def keep_table_messages(messages: list[str]) -> None:
-    st.session_state[TABLE_MESSAGES] = messages
-
-
-def take_table_messages() -> list[str]:
-    """Why the cells just typed were refused, once."""
-    return st.session_state.pop(TABLE_MESSAGES, [])
 
 
 def confirm(message: str) -> None:
@@ -145,18 +131,6 @@ def tabs_key(page: str) -> str:
 
 def open_tab(page: str, default: str) -> str:
     return st.session_state.get(tabs_key(page)) or default
-
-
-# ----------------------------------------------------------------------------- editable tables
-
-
-def table_key(name: str) -> str:
-    return table_key_at(name, st.session_state.get(TABLE_VERSION, 0))
-
-
-def renew_tables() -> None:
-    """Draws every table afresh from its data (after a refused cell, so the refused text disappears)."""
-    st.session_state[TABLE_VERSION] = st.session_state.get(TABLE_VERSION, 0) + 1
 
 
 # ----------------------------------------------------------------------------- guided pages' settings

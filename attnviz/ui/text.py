@@ -131,7 +131,7 @@ def token_chips(tokens) -> None:
 
 @contextmanager
 def named_table(name: str, key: str) -> Iterator[None]:
-    """Holds one table (st.data_editor or st.dataframe) and names it ``name`` for screen readers: Streamlit draws its
+    """Holds one table (st.dataframe) and names it ``name`` for screen readers: Streamlit draws its
     grid on a canvas with no name, so keyboard.js gives the canvas this hidden line's text (aria-label)."""
     with st.container(key=f"named-table-{key}", gap=None):
         st.markdown(f'<span class="attnviz-table-name" hidden>{html.escape(name)}</span>', unsafe_allow_html=True)

@@ -9,6 +9,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from attnviz.ui.attention_grid import sent_data
+from attnviz.ui.state import TABLES, VIEWS
 from bench.harness.triggers import trigger_state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -54,9 +55,10 @@ def all_views_data(at: AppTest) -> dict[str, dict]:
 
 def views_data(at: AppTest, key: str | None = None) -> dict:
     """What the attention-views component (attnviz/component) drawn with ``key`` was sent: views, sizes,
-    colours; without a key, the page's one such component (the Playground's)."""
+    colours; without a key, the page's one such component (the Playground's views, not its Q, K and V tables)."""
     drawn = all_views_data(at)
     if key is None:
+        drawn.pop(TABLES, None)
         assert len(drawn) == 1, f"expected one attention-views component, found {list(drawn)}"
         return next(iter(drawn.values()))
     assert key in drawn, f"no attention-views component {key!r}: {list(drawn)}"
@@ -88,7 +90,7 @@ def use_control(at: AppTest, field: str, value=True) -> AppTest:
     event {"control": field, "value": value}, sent with the rerun. AppTest has no API for a v2 component's triggers, so this
     adds the trigger to the widget states AppTest would send and runs with them."""
     assert field in controls(at) or field == "focus", f"no control {field!r} beside the views"
-    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
+    (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{VIEWS}")]
     states = at._tree.get_widget_states()
     states.widgets.append(trigger_state(component.proto.id, "event", {"control": field, "value": value}))
     return at._run(states)

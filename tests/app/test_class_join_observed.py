@@ -16,7 +16,7 @@ from attnviz.classroom.tally import TallyUnavailable
 from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.class_tally import shared_tally
-from attnviz.ui.state import VOTER
+from attnviz.ui.state import VIEWS, VOTER
 from bench.harness.triggers import trigger_state
 from tests.app.test_class_join import asked, counted, type_code
 from tests.app.test_lesson_plans import spent
@@ -117,7 +117,7 @@ def test_a_code_typed_after_answering_the_asked_setup_sends_that_answer_where_th
 def test_an_answer_waits_for_the_browser_s_id_and_one_browser_is_one_student():
     code, _ = asked()
     first = open_app(join=code)
-    (component,) = [c for c in first.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
+    (component,) = [c for c in first.get("bidi_component") if c.proto.id.endswith(f"-{VIEWS}")]
     states = first._tree.get_widget_states()
     states.widgets.append(trigger_state(component.proto.id, "event", {"guess": {"row": 4, "col": 3}}))
     first = first._run(states)  # answered before the browser sent its id

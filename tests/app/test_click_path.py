@@ -4,12 +4,12 @@ Two clicks on the Playground, each made in AppTest as the browser makes it and r
 (``sys.setprofile`` and ``threading.setprofile``: the script runs in its own thread):
 
 - a tick on *Causal mask* beside the views: the component's one trigger, sent with the rerun;
-- a number typed into a cell of the Q table: the table's widget state, sent with the rerun.
+- a number typed into a cell of the Q table: the tables' one trigger (an ``{"edit"}`` event), sent with the rerun.
 
 **Ran**: every product Python file (attnviz/, pages/, app.py) with a frame called below one of the click's roots:
 the edge that screens what the browser sent (``set_widgets_from_proto`` of attnviz/ui/edge.py), the handler that
-takes the click (the views' callback; for a typed cell the router's ``take_typed_cells``) and the views' fragment
-(``attention_views`` of pages/playground.py). The JavaScript half is every ES module the Node test of the click
+takes the click (the component's callback, the views' or the tables') and the views' fragment (``attention_views`` of
+pages/playground.py); for a typed cell, the tables' data too (``tables_data``: the echo of the edit). The JavaScript half is every ES module the Node test of the click
 (tests/js/click.test.mjs) imports, with what they import. The table must name each of those files, and no other.
 
 **Carries the value**: a file with a frame, below those roots, whose arguments or locals (read as it is called and as
@@ -21,26 +21,25 @@ typed number). A file that only runs below them (a number printed, a colour look
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import threading
 from dataclasses import replace
 
 import numpy as np
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from attnviz.classroom.share import encode
 from attnviz.core.playground_state import PlaygroundState
-from bench.harness.apptest import open_app, use_control
-from tests.support.apptest import playground
+from attnviz.ui.state import TABLES
+from bench.harness.apptest import open_app, use_control, views_data
+from tests.support.apptest import playground, type_cells
 from tests.support.live import REPO
 
 MOST_FILES_CARRYING_THE_VALUE = 14
 EDGE = ("set_widgets_from_proto", "attnviz/ui/edge.py")
 FRAGMENT = ("attention_views", "pages/playground.py")
 CALLBACK = ("_hand_over", "attnviz/ui/attention_grid.py")
-TYPED_CELLS = ("take_typed_cells", "attnviz/ui/playground_host.py")
+TABLES_DATA = ("tables_data", "attnviz/playground/tables.py")
 _PRODUCT = str(REPO) + "/"
 # A state no other test opens: the click computes its numbers afresh, as a student's first click does, rather than
 # finding them in the class's cache (attnviz/core/class_cache.py), where a test run before this one may have put them.
@@ -133,7 +132,9 @@ def check_table(heading: str, ran: set[str], carried: set[str]) -> None:
     named = table_files(heading)
     expected = ran | js_half()
     assert not expected - named, f"the README's {heading!r} table does not name: {sorted(expected - named)}"
-    assert not named - expected, f"the README's {heading!r} table names files the click no longer runs: {sorted(named - expected)}"
+    assert not named - expected, (
+        f"the README's {heading!r} table names files the click no longer runs: {sorted(named - expected)}"
+    )
     assert len(carried) <= MOST_FILES_CARRYING_THE_VALUE, (
         f"{len(carried)} files carry the value, more than {MOST_FILES_CARRYING_THE_VALUE}: {sorted(carried)}"
     )
@@ -160,15 +161,9 @@ def test_a_causal_mask_click_runs_the_files_its_table_names():
 
 def test_a_number_typed_into_q_runs_the_files_its_table_names():
     at = open_app(s=encode(FRESH))
-    (table,) = [t for t in at.get("data_editor") if "table.Q." in t.proto.id]
     typed = "7.25"
-    sent = {"edited_rows": {"0": {"q1": typed}}, "added_rows": [], "deleted_rows": []}
+    row = playground(at).labels[0]
     after = replace(playground(at), edits=((("Q", 0, 0), 7.25),))
-
-    def type_it():
-        states = at._tree.get_widget_states()
-        states.widgets.append(WidgetState(id=table.proto.id, string_value=json.dumps(sent)))
-        at._run(states)
 
     def holds_the_change(name, value) -> bool:
         state = getattr(value, "state", value)
@@ -178,6 +173,7 @@ def test_a_number_typed_into_q_runs_the_files_its_table_names():
             or (name in ("Q", "q") and isinstance(value, np.ndarray) and value.ndim == 2 and value[0, 0] == 7.25)
         )
 
-    ran, carried = profile(type_it, {EDGE, TYPED_CELLS, FRAGMENT}, holds_the_change)
-    assert playground(at) == after
+    type_it = lambda: type_cells(at, "Q", row, "q1", [[typed]], id="click-path-1")  # noqa: E731
+    ran, carried = profile(type_it, {EDGE, CALLBACK, FRAGMENT, TABLES_DATA}, holds_the_change)
+    assert playground(at) == after and views_data(at, TABLES)["edited"] == "click-path-1"
     check_table("The life of a typed cell", ran, carried)

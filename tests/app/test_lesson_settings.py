@@ -4,7 +4,7 @@ import pytest
 from streamlit.elements.lib import policies
 from streamlit.runtime.state import get_session_state
 
-from tests.support.apptest import button, open_page, setting_key, type_cells
+from tests.support.apptest import button, open_page, setting_key, type_cell
 
 
 def test_settings_survive_a_round_trip_through_the_playground():
@@ -52,7 +52,7 @@ def test_no_widget_has_two_sources_of_its_value(doubly_set):
     at.number_input(key=setting_key("multi_head", "seed")).set_value(3).run()
     at.checkbox(key=setting_key("multi_head", "causal")).check().run()
     at.checkbox(key=setting_key("multi_head", "tie")).check().run()
-    type_cells(at, "x.3.4", {(0, 0): "1.5"}, ["x1", "x2", "x3", "x4"])
+    type_cell(at, "X", 0, 0, "1.5", key="mh.x")
     at.switch_page("pages/geometry.py").run()
     at.number_input(key=setting_key("geometry", "key1_x")).set_value(2.0).run()
     at.number_input(key=setting_key("geometry", "value2_y")).set_value(1.0).run()

@@ -19,14 +19,15 @@ from tests.support.apptest import (
     open_page,
     setting_key,
     shown_matrix,
+    table_texts,
     texts,
+    type_cell,
     type_cells,
     views_data,
 )
 
 PAGE = "pages/multi_head.py"
 N = 12  # the Playground's default sentence
-X_COLUMNS = [f"x{c + 1}" for c in range(8)]
 
 
 @pytest.fixture
@@ -56,8 +57,8 @@ def naive_multi_head(X, W_q, W_k, W_v, W_o, n_heads, *, causal=False):
 
 
 def shown_x(page) -> np.ndarray:
-    """The X table as drawn (its text read as numbers). After typing, one more run draws the typed cells in it."""
-    return page.dataframe[0].value.astype(float).to_numpy()
+    """X as drawn: the text of each cell, read as a number (the exact number: the text is what a student types)."""
+    return np.array(table_texts(page, "X", key="mh.x"), dtype=object).astype(str).astype(float)
 
 
 def weights_of(X, *, seed=0, n_heads=2, causal=False, tie=False):
@@ -207,22 +208,49 @@ def test_random_heads_are_not_said_to_have_roles(page):
     assert "Here the projections are random, so the heads have no roles yet" in words
 
 
+def type_x(page, row: int, col: int, text: str):
+    return type_cell(page, "X", row, col, text, key="mh.x")
+
+
+def x_said(page) -> str:
+    """What is said at X (why the last cell typed into it was refused), as the component was given it."""
+    return views_data(page, "mh.x")["warning"]
+
+
 def test_editing_x_flows_through_and_bad_cells_are_explained(page):
-    type_cells(page, "x.0.8", {(0, 0): "2.5", (1, 1): None}, X_COLUMNS)
+    type_x(page, 0, 0, "2.5")
+    type_x(page, 1, 1, "")
     assert not page.exception
-    assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
-    on_typing = shown_matrix(matrix_views(page, "mh.mixing")["output"])
-    page.run()  # now the table itself holds the typed cell
-    np.testing.assert_array_equal(shown_matrix(matrix_views(page, "mh.mixing")["output"]), on_typing)
-    assert "X[1, dimension 2]: a cell was left empty; the previous value is kept." in as_read(texts(page.warning))
+    assert x_said(page) == "X[1: movie, dimension 2]: a cell was left empty; the previous value is kept."
     X = shown_x(page)
     assert X[0, 0] == 2.5 and X[1, 1] == -1.27  # the empty cell keeps its value
     check_every_matrix(page, 2)
+    page.checkbox(key=setting_key("multi_head", "causal")).check().run()  # the next move: the refusal is gone
+    assert x_said(page) == "" and shown_x(page)[0, 0] == 2.5
+
+
+def test_a_block_pasted_into_x_lands_whole_or_not_at_all(page):
+    """A 2 × 3 block lands from the cell named, exactly as typed (−0 kept); one with a bad cell or past X's edge is
+    refused whole, saying why, and changes nothing; the same edit sent again does nothing more."""
+    drawn = views_data(page, "mh.x")["views"][0]
+    type_cells(page, "X", drawn["rows"][10], "x6", [["1", "-0", "1e-3"], ["−2", "0.125", "7"]], key="mh.x", id="p-1")
+    X = shown_x(page)
+    assert X[10, 5:].tolist() == [1.0, -0.0, 0.001] and X[11, 5:].tolist() == [-2.0, 0.125, 7.0]
+    assert np.copysign(1, X[10, 6]) == -1 and x_said(page) == ""
+    type_cells(page, "X", drawn["rows"][11], "x1", [["5"], ["6"]], key="mh.x", id="p-2")  # one row left
+    assert "The pasted block is 2 rows × 1 column" in x_said(page)
+    type_cells(page, "X", drawn["rows"][0], "x1", [["5", "abc"]], key="mh.x", id="p-3")
+    assert x_said(page).startswith("Nothing was pasted: X[0: The, dimension 2]: “abc” is not a number")
+    np.testing.assert_array_equal(shown_x(page), X)
+    assert views_data(page, "mh.x")["edited"] == "p-3"  # refused, and echoed: the browser's queue moves on
+    type_cells(page, "X", drawn["rows"][0], "x1", [["9"]], key="mh.x", id="p-3")  # a resend: nothing more
+    np.testing.assert_array_equal(shown_x(page), X)
 
 
 def test_x_edits_survive_other_pages_and_other_sizes(page):
     """Edits come back after another page, another seed and another d_model."""
-    type_cells(page, "x.0.8", {(0, 0): "2.5", (11, 7): "-3"}, X_COLUMNS)
+    type_x(page, 0, 0, "2.5")
+    type_x(page, 11, 7, "-3")
     moves = [
         lambda: page.number_input(key=setting_key("multi_head", "seed")).set_value(3).run(),
         lambda: page.number_input(key=setting_key("multi_head", "seed")).set_value(0).run(),
@@ -243,11 +271,9 @@ def test_x_edits_survive_other_pages_and_other_sizes(page):
 
 @pytest.mark.parametrize("typed", ["**x**", "$x^2$", ":red[x]", "[a](http://b)"])
 def test_cell_warnings_show_typed_markup_literally(page, typed):
-    """What the user typed appears as typed, never as bold, a formula or red text."""
-    type_cells(page, "x.0.8", {(0, 0): typed}, X_COLUMNS)
-    (warning,) = page.warning
-    assert f"“{typed}” is not a number" in as_read(warning.value)
-    assert typed not in warning.value  # every markdown character in it is escaped
+    """What the user typed is said as typed (the component sets text, never markup), and nothing else warns."""
+    type_x(page, 0, 0, typed)
+    assert f"“{typed}” is not a number" in x_said(page) and not page.warning
     assert shown_x(page)[0, 0] == 0.13
 
 

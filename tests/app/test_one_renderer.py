@@ -5,6 +5,7 @@ click redraws.
 """
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -15,9 +16,9 @@ from tests.support.apptest import echarts, open_app
 
 # The matrices each page draws, by component key: what a page that stopped drawing one would lose.
 MATRICES = {
-    "playground": {"playground.views"},
+    "playground": {"playground.views", "playground.tables"},
     "step_by_step": {"steps.views"},
-    "multi_head": {"mh.weights", "mh.qkv", "mh.heads", "mh.mixing", "mh.scores"},
+    "multi_head": {"mh.x", "mh.weights", "mh.qkv", "mh.heads", "mh.mixing", "mh.scores"},
     "real_model": {"rm.overview", "rm.head", "rm.explain"},
 }
 VIEW_FIELDS = {"name", "title", "rows", "cols", "ticks", "row_ticks", "colour", "text", "numbers", "palette", "range",
@@ -53,3 +54,11 @@ def test_no_page_draws_a_matrix_any_other_way(page, request):
     for data in drawn.values():
         for view in data["views"]:
             assert set(view) >= VIEW_FIELDS, f"{view['name']} is not a matrix_view cell model"
+
+
+def test_no_page_draws_a_table_to_type_into_but_the_component():
+    """The Q, K and V tables and Multi-head's X are typed into in the matrix component: no Streamlit data editor
+    (its own input, text and queue) is left anywhere in the app."""
+    root = Path(__file__).resolve().parents[2]
+    sources = [*(root / "attnviz").rglob("*.py"), *(root / "pages").glob("*.py"), root / "app.py"]
+    assert [str(path.relative_to(root)) for path in sources if "data_editor" in path.read_text(encoding="utf-8")] == []

@@ -15,11 +15,11 @@ from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.examples import EXAMPLES
-from attnviz.ui.state import BROWSER_VOTER_HEARD
+from attnviz.ui.state import BROWSER_VOTER_HEARD, TABLES, VIEWS
+from bench.harness.apptest import all_views_data
 from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
 from tests.support.apptest import (
-    as_read,
     button,
     control_key,
     control_value,
@@ -30,8 +30,9 @@ from tests.support.apptest import (
     open_app,
     open_tab,
     playground,
+    table_texts,
     texts,
-    type_cells,
+    type_cell,
     use_control,
     views,
     views_data,
@@ -145,7 +146,7 @@ def test_temperature_divides_the_scaled_scores(app):
 
 def test_typing_one_query_cell_changes_only_that_row_of_scores(app):
     before = texts_of(views(app)["scores"])
-    type_cells(app, "Q", {(3, 1): "5"}, ["q1", "q2", "q3", "q4"])
+    type_cell(app, "Q", 3, 1, "5")
     assert not app.exception
     after = texts_of(views(app)["scores"])
     assert np.flatnonzero(np.any(after != before, axis=1)).tolist() == [3]
@@ -160,7 +161,7 @@ def test_typing_one_query_cell_changes_only_that_row_of_scores(app):
 @pytest.mark.parametrize(
     ("raw", "reason"),
     [
-        (None, "a cell was left empty"),
+        ("", "a cell was left empty"),
         ("abc", "“abc” is not a number"),
         ("1,5", "“1,5” is not a number: write decimals with a dot, like 1.5"),
         ("0_5", "“0_5” is not a number"),
@@ -168,19 +169,20 @@ def test_typing_one_query_cell_changes_only_that_row_of_scores(app):
     ],
 )
 def test_a_bad_cell_is_refused_with_a_message_and_the_old_value_kept(app, raw, reason):
-    old = playground(app).matrices()[0][2, 0]
-    type_cells(app, "Q", {(2, 0): raw}, ["q1", "q2", "q3", "q4"])
+    before, shown = playground(app), table_texts(app, "Q")
+    type_cell(app, "Q", 2, 0, raw)
     assert not app.exception
-    said_at_the_tables = [as_read(w.value) for w in app.tabs[0].warning]  # in the tab, not 700 px up
-    assert any(
-        reason in w and "Q[2: was, dimension 1]" in w and "previous value is kept" in w for w in said_at_the_tables
-    )
-    assert said_at_the_tables == warnings(app)
-    assert playground(app).matrices()[0][2, 0] == old
+    said_at_the_tables = views_data(app, TABLES)["warning"]  # in the tables' own element, not 700 px up
+    assert reason in said_at_the_tables and "Q[2: was, dimension 1]" in said_at_the_tables
+    assert "previous value is kept" in said_at_the_tables and not warnings(app)
+    assert playground(app) == before and table_texts(app, "Q") == shown  # the old text back in the cell
+    use_control(app, "causal", True)  # the next move: the refusal is gone from the tables
+    assert views_data(app, TABLES)["warning"] == ""
 
 
 def test_d_k_keeps_surviving_columns_and_their_edits(app):
-    type_cells(app, "K", {(0, 0): "7.5", (1, 3): "-3"}, ["k1", "k2", "k3", "k4"])
+    type_cell(app, "K", 0, 0, "7.5")
+    type_cell(app, "K", 1, 3, "-3")
     Q_before = playground(app).matrices()[0]
     app.slider(key=control_key("d_k")).set_value(2).run()
     Q, K, _ = playground(app).matrices()
@@ -201,7 +203,7 @@ def test_d_v_sets_the_output_width(app):
 def test_the_seed_sets_the_vectors_and_randomise_can_be_undone(app):
     app.number_input(key=control_key("seed")).set_value(7).run()
     np.testing.assert_array_equal(playground(app).matrices()[0], random_qkv(12, 4, 4, seed=7, decimals=2)[0])
-    type_cells(app, "V", {(0, 0): "9"}, ["v1", "v2", "v3", "v4"])
+    type_cell(app, "V", 0, 0, "9")
     button(app, "Randomise").click().run()
     assert playground(app).edits == ()
     use_control(app, "undo")
@@ -260,17 +262,16 @@ def test_the_focus_table_works_one_row_out(app):
 
 
 def test_only_the_open_tab_is_built_and_edits_outlive_a_tab_switch(app):
-    assert [frame.value.columns[0] for frame in app.dataframe] == ["q1", "k1", "v1"]  # Q, K and V, no arithmetic
+    assert not app.dataframe and [v["name"] for v in views_data(app, TABLES)["views"]] == ["Q", "K", "V"]
     assert not app.get("download_button")
-    type_cells(app, "Q", {(1, 2): "2.5"}, ["q1", "q2", "q3", "q4"])
+    type_cell(app, "Q", 1, 2, "2.5")
     open_tab(app, "playground", "One token up close")
     assert [list(frame.value.columns)[:2] for frame in app.dataframe] == [["key", "q·k"], ["key", "weight wⱼ"]]
     assert playground(app).matrices()[0][1, 2] == 2.5
     open_tab(app, "playground", "Download")
-    assert len(app.get("download_button")) == 3 and not app.dataframe
+    assert len(app.get("download_button")) == 3 and not app.dataframe and TABLES not in all_views_data(app)
     open_tab(app, "playground", "Q, K and V")
-    q_table = app.dataframe[0].value
-    assert q_table.iloc[1, 2] == "2.5" and playground(app).matrices()[0][1, 2] == 2.5  # the edit was kept
+    assert table_texts(app, "Q")[1][2] == "2.5" and playground(app).matrices()[0][1, 2] == 2.5  # the edit was kept
 
 
 def test_blocking_keys_zeroes_their_columns_and_names_dead_rows(app):
@@ -309,7 +310,7 @@ def test_a_control_value_outside_its_range_is_ignored(app, field, sent):
     ],
 )
 def test_an_unusable_sentence_is_refused_and_the_work_kept(app, sentence, message):
-    type_cells(app, "Q", {(0, 0): "9"}, ["q1", "q2", "q3", "q4"])
+    type_cell(app, "Q", 0, 0, "9")
     app.text_input(key=control_key("sentence")).input(sentence).run()
     assert not app.exception
     assert f"{message} The previous sentence is kept." in warnings(app)
@@ -329,8 +330,10 @@ def test_a_shorter_sentence_says_what_it_took_away_and_undo_brings_it_back(app):
     use_control(app, "blocked_keys", [10])  # “amazing”
     use_control(app, "focus", 11)
     app.text_input(key=control_key("sentence")).input("The movie was").run()
-    assert "Gone with this change: the blocked key “amazing” (10); the focus on “.” (11), now on “was” (2). Undo " \
+    assert (
+        "Gone with this change: the blocked key “amazing” (10); the focus on “.” (11), now on “was” (2). Undo "
         "brings them back." in warnings(app)
+    )
     use_control(app, "undo")
     assert playground(app).blocked_keys == (10,) and playground(app).focus == 11
 
@@ -414,7 +417,9 @@ def test_state_survives_a_visit_to_another_page(app):
 
 
 def test_presenter_mode_keeps_every_control_and_enlarges_the_charts(app):
-    assert views_data(app)["font_size"] == 13 and views_data(app)["height"] == 180  # the least: grid.css fills the screen
+    assert (
+        views_data(app)["font_size"] == 13 and views_data(app)["height"] == 180
+    )  # the least: grid.css fills the screen
     app.toggle(key="presenter").set_value(True).run()
     assert not app.exception
     assert views_data(app)["font_size"] == 18
@@ -429,7 +434,7 @@ def test_an_enormous_paste_is_refused_and_the_sentence_kept(app):
 
 @pytest.mark.parametrize(("typed", "stored"), [("1.5e-3", 0.0015), ("−2", -2.0), (" 0.125 ", 0.125), ("-0", -0.0)])
 def test_typed_numbers_are_stored_exactly_as_typed(app, typed, stored):
-    type_cells(app, "K", {(1, 2): typed}, ["k1", "k2", "k3", "k4"])
+    type_cell(app, "K", 1, 2, typed)
     assert not app.exception and not warnings(app)
     value = playground(app).matrices()[1][1, 2]
     assert value == stored and np.copysign(1, value) == np.copysign(1, stored)
@@ -532,7 +537,7 @@ def test_undo_steps_back_through_every_move_and_says_what_came_back(app):
     assert controls(app)["undo"]["disabled"]  # opened from a link: nothing of this student's to undo
     use_control(app, "causal", True)
     use_control(app, "focus", 7)
-    type_cells(app, "Q", {(0, 0): "3"}, ["q1", "q2", "q3", "q4"])
+    type_cell(app, "Q", 0, 0, "3")
     assert not controls(app)["undo"]["disabled"]
     use_control(app, "undo")
     assert playground(app).edits == () and confirmations(app) == ["Undone: the edited cells are as before."]
@@ -563,7 +568,7 @@ def guess(at, row: int | None = None, col: int | None = None, *, choice: int | N
         c.proto.component_name == "attnviz_browser_voter" for c in at.get("bidi_component")
     ):
         at = send_browser_voter(at, "")
-    (component,) = [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz_attention_views"]
+    (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{VIEWS}")]
     states = at._tree.get_widget_states()
     sent = {"choice": choice} if choice is not None else {"row": row, "col": col}
     states.widgets.append(trigger_state(component.proto.id, "event", {"guess": sent}))
@@ -593,7 +598,9 @@ def test_predict_mode_covers_the_weights_and_outputs_until_a_key_is_clicked(app)
     _, weights, _ = naive_default(causal=True)
     best = int(np.argmax(weights[4]))
     guess(app, 4, best)
-    assert views_data(app)["caption"].startswith(f"Right: you predicted “{MOVIE_TOKENS[best]}” ({best}), outlined in view 3.")
+    assert views_data(app)["caption"].startswith(
+        f"Right: you predicted “{MOVIE_TOKENS[best]}” ({best}), outlined in view 3."
+    )
 
 
 def test_a_guess_outside_the_row_or_in_predict_mode_off_is_no_guess(app):
@@ -609,7 +616,9 @@ def test_sharper_or_flatter_is_asked_on_the_cover_then_scaling_is_switched_and_r
     at = open_app()  # the movie example, d_k = 2, scaling on
     use_control(at, "predict", "sharper")  # the rail sends the question's own value
     weights = views(at)["weights"]
-    assert weights["cover"] == "If scaling were switched off (÷ √d_k = ÷ 1.41), would “good”'s row get sharper or flatter?"
+    assert (
+        weights["cover"] == "If scaling were switched off (÷ √d_k = ÷ 1.41), would “good”'s row get sharper or flatter?"
+    )
     assert weights["choices"] == ["Sharper", "Flatter", "No change"] and set(weights["colour"]) == {None}
     guess(at, choice=1)  # flatter
     assert playground(at).scale is False and playground(at).predict == "sharper"  # the switch is made
@@ -632,7 +641,9 @@ def test_the_keys_the_mask_sets_to_0_are_picked_on_the_row_checked_then_outlined
     guess(at, choice=0)
     assert playground(at).causal is True
     said = views_data(at)["caption"]
-    assert said.startswith("You predicted “,” (5), “but” (6) (outlined in view 3): not this time. The causal mask hides")
+    assert said.startswith(
+        "You predicted “,” (5), “but” (6) (outlined in view 3): not this time. The causal mask hides"
+    )
     assert "all 7 at once" in said and "left out “the” (7)" in said
     assert views(at)["weights"]["boxes"] == [[4, 5, 1, 1], [4, 6, 1, 1]]  # the prediction, on the revealed view
     assert np.isnan(heatmap_colour(views(at)["weights"])[4, 5:]).all()  # revealed: masked, weight 0
@@ -644,7 +655,10 @@ def test_predict_mode_keeps_the_examples_note_back_until_the_reveal():
     use_control(at, "predict", True)
     assert views_data(at)["note"] == ""  # it would give the answer away
     guess(at, 4, 3)
-    assert views_data(at)["caption"].startswith("Right: you predicted “not” (3), outlined in view 3.") and "0.67" in views_data(at)["note"]
+    assert (
+        views_data(at)["caption"].startswith("Right: you predicted “not” (3), outlined in view 3.")
+        and "0.67" in views_data(at)["note"]
+    )
 
 
 def test_predict_mode_leaves_nothing_on_the_page_that_answers(app):

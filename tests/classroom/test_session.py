@@ -115,7 +115,7 @@ def test_new_numbers_in_the_tables_under_the_same_sentence_need_the_whole_page()
 
 
 def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():
-    """"Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
+    """ "Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
     would undo something else: the page that says a move's words is drawn again at the next move, without them."""
     shortened = Session().moved(set_sentence(OPENING, "A cat.")[0], "Gone with this change: the focus …").drawn()
     assert not shortened.needs_full_run(open_tab_follows_views=False)  # the page shows the words: nothing to redraw
@@ -125,3 +125,19 @@ def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():
     assert not quiet.needs_full_run(open_tab_follows_views=False)
     undone = quiet.apply(control("undo", True)).drawn().apply(control("causal", False))  # Undo's words go too
     assert undone.needs_full_run(open_tab_follows_views=False)
+
+
+def test_a_refusal_said_at_the_tables_is_gone_at_the_next_move_even_one_the_views_make_alone():
+    """Why a typed cell was refused is said at the tables, outside the views: the next toggle draws them again,
+    without it; an edit that lands needs no more than its own full run (its event came from the tables)."""
+    refused = Session().apply(
+        {"edit": {"view": "Q", "row": OPENING.labels[0], "col": "q1", "cells": [["x"]], "id": "a"}}
+    )
+    assert refused.said.at_tables and refused.state == OPENING and refused.last_edit == "a"
+    toggled = refused.drawn().apply(control("causal", True))
+    assert toggled.said == Said() and toggled.needs_full_run(open_tab_follows_views=False)
+    landed = toggled.drawn().apply(
+        {"edit": {"view": "Q", "row": OPENING.labels[0], "col": "q1", "cells": [["2"]], "id": "b"}}
+    )
+    assert landed.state.matrices()[0][0, 0] == 2.0 and landed.said == Said()
+    assert not landed.drawn().apply(control("scale", False)).needs_full_run(open_tab_follows_views=False)

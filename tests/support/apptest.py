@@ -4,6 +4,7 @@ the Playground's controls are bench.harness.apptest's, named here too)."""
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import re
 from pathlib import Path
@@ -12,7 +13,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from attnviz.figures.matrix_view import colour_positions, hover_numbers
-from attnviz.ui.state import control_key, setting_key, table_key_at, tabs_key
+from attnviz.ui.state import TABLES, control_key, setting_key, tabs_key
 from attnviz.ui.text import WORD_JOINER
 from attnviz.ui.training_run import RUNS, Runs
 from bench.harness.apptest import (
@@ -26,6 +27,7 @@ from bench.harness.apptest import (
     use_control,
     views_data,
 )
+from bench.harness.triggers import trigger_state
 
 # Named here for the tests; they live in bench.harness.apptest (the server benchmarks use them too).
 __all__ = [
@@ -47,15 +49,34 @@ def playground(at: AppTest):
     return at.session_state["playground"].state
 
 
-def type_cells(at: AppTest, table: str, cells: dict[tuple[int, int], object], columns: list[str]) -> AppTest:
-    """Types ``{(row, column): text}`` into the editable table ``table`` (as a user would) and reruns."""
-    versions = [int(k.rsplit(".", 1)[1]) for k in at.session_state if str(k).startswith(f"table.{table}.")]
-    key = table_key_at(table, max(versions, default=0))
-    edited: dict[int, dict[str, object]] = {}
-    for (row, col), text in cells.items():
-        edited.setdefault(row, {})[columns[col]] = text
-    at.session_state[key] = {"edited_rows": edited, "added_rows": [], "deleted_rows": []}
-    return at.run()
+_edits = itertools.count(1)  # each edit its own id, as the browser numbers them
+
+
+def type_cells(
+    at: AppTest, view: str, row: str, col: str, cells: list[list[str]], *, key: str = TABLES, id: str | None = None
+) -> AppTest:
+    """Types ``cells`` (rows of texts; one cell: ``[["0.5"]]``) into ``view`` of the component drawn with ``key``
+    (the Playground's Q, K and V tables by default), from the cell named ``row`` and ``col``, as the browser sends
+    it: the event {"edit": {"view", "row", "col", "cells", "id"}} with the rerun (attnviz.component.edits)."""
+    (component,) = [c for c in at.get("bidi_component") if c.proto.id.endswith(f"-{key}")]
+    states = at._tree.get_widget_states()
+    sent = {"view": view, "row": row, "col": col, "cells": cells, "id": id or f"apptest-{next(_edits)}"}
+    states.widgets.append(trigger_state(component.proto.id, "event", {"edit": sent}))
+    return at._run(states)
+
+
+def type_cell(at: AppTest, view: str, row: int, col: int, text: str, *, key: str = TABLES) -> AppTest:
+    """Types ``text`` into the cell (row, col), by position, of ``view`` as drawn (its names sent)."""
+    drawn = views_data(at, key)["views"]
+    (shown,) = [v for v in drawn if v["name"] == view]
+    return type_cells(at, view, shown["rows"][row], shown["cols"][col], [[text]], key=key)
+
+
+def table_texts(at: AppTest, view: str, *, key: str = TABLES) -> list[list[str]]:
+    """The texts the cells of ``view`` (drawn with ``key``) say, as rows: what a student would type back."""
+    (shown,) = [v for v in views_data(at, key)["views"] if v["name"] == view]
+    cols = len(shown["cols"])
+    return [shown["text"][i : i + cols] for i in range(0, len(shown["text"]), cols)]
 
 
 def runs(at: AppTest) -> Runs:
