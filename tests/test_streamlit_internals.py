@@ -26,8 +26,8 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``ForwardMsg`` fields                                       |                                                        |
 | the frontend's DOM: ``data-test-script-state`` on          | attnviz/ui/keyboard.js (a key held while a run is in   |
 | ``stApp``, the ``stSkipToContent`` link, ``stButton``,      | flight; the focus a rerun drops; a table's header row  |
-| ``stHorizontalBlock``, ``st-key-<key>`` classes,            | does not sort); tests/e2e/test_keyboard_in_flight.py,  |
-| ``stDataFrame`` (the data editor's 35 px header row)        | tests/e2e/test_tables.py                               |
+| ``stHorizontalBlock``, ``st-key-<key>`` classes,            | does not sort); tests/e2e/test_keyboard_in_flight.py   |
+| ``stDataFrame`` (a data grid's 35 px header row)            |                                                        |
 | the data grid's ``data-grid-canvas`` and the ``table`` of   | attnviz/ui/keyboard.js (each table's name for readers);|
 | role ``grid`` inside it                                     | tests/e2e/test_keyboard_walk.py                        |
 | every ``data-testid`` the product's CSS and JS name, and    | attnviz/ui/text.py, lesson_screen.py, presenter.py,    |

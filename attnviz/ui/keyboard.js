@@ -26,7 +26,7 @@ const ENABLED = 'input:not(:disabled), select:not(:disabled), button:not(:disabl
 const RERUNS = '[data-testid="stButton"] button, button[data-field], [data-field] button:not(.attnviz-about)';
 const TABLE = '[data-testid="stDataFrame"]';
 const GRID = `${TABLE} canvas[data-testid="data-grid-canvas"]`;
-const TABLE_HEADER_PX = 35; // st.data_editor's header row
+const TABLE_HEADER_PX = 35; // a data grid's header row (st.dataframe)
 const STARTS_WITHIN_MS = 2000; // a press's run has begun by then, or it started none
 const KEEPS_FOCUS_MS = 30000;
 

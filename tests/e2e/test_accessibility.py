@@ -150,16 +150,17 @@ def test_a_large_views_table_holds_every_cell_once_the_keyboard_is_in_the_view(p
 
 
 def edit_a_cell_by_keyboard(page) -> None:
-    """Tab into the Q table's grid, arrow to row 3's first cell, Enter, type, Enter: the edit is in the state."""
+    """Tab to the Q table's view, arrow to row 3's first cell, Enter, type, Enter: the edit is in the state."""
     from attnviz.classroom.share import decode
 
-    tab_to(page, '[data-testid="stDataFrame"] canvas[data-testid="data-grid-canvas"]')
-    for key in ("ArrowDown", "ArrowDown", "ArrowDown", "ArrowRight", "Enter"):  # the grid's first key selects (0, q1)
+    tab_to(page, '.attnviz-view[data-view="Q"] canvas')
+    for key in ("ArrowDown", "ArrowDown", "ArrowDown", "Enter"):  # the view's first key rings its first cell (0, q1)
         page.keyboard.press(key)
-    editor = page.locator("textarea.gdg-input")
+    editor = page.locator(".attnviz-cell-input")
     editor.wait_for()
-    assert editor.input_value() == "20"  # q₃ of the movie example, as the table shows it
-    editor.fill("5")  # the typed text (Playwright's key-by-key typing into this grid's editor can drop keys)
+    assert editor.get_attribute("aria-label") == "Q, row 3: not, dimension 1"
+    assert editor.input_value() == "20"  # q₃ of the movie example, as the table shows it, all selected
+    page.keyboard.type("5")  # over the selection
     page.keyboard.press("Enter")
     deadline = time.monotonic() + 30
     while not decode(page.url.split("s=", 1)[1]).state.edits:  # the address holds the state: wait for the edit

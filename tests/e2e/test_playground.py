@@ -12,7 +12,6 @@ from attnviz.core.numbers import format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.lessons.predictions import choices
 from tests.support.live import (
-    Q_TABLE,
     StreamlitServer,
     chosen_focus,
     open_app_page,
@@ -195,9 +194,7 @@ def test_hovering_a_cell_names_its_query_key_and_exact_weight(playground):
 def test_editing_a_query_cell_in_the_table_changes_that_scores_row(playground):
     page = playground
     before = view_titled(page, SCORES)
-    editor = page.locator(Q_TABLE).first
-    editor.scroll_into_view_if_needed()
-    type_into(page, editor.bounding_box(), 3, 1, "5")  # row 3 ("3: not"), column q2
+    type_into(page, "Q", 3, 1, "5")  # row 3 ("3: not"), column q2, in the table below the views
     after = wait_for_view_change(page, SCORES, before)
     changed = {i for (i, j), text in after["cells"].items() if before["cells"][(i, j)] != text}
     assert changed == {3}
@@ -435,7 +432,9 @@ def test_sharper_or_flatter_is_answered_with_a_button_on_the_cover(playground):
     page = playground
     view_control(page, "Predict first").locator("select").select_option(index=2)
     cover = page.locator('.attnviz-view[data-view="weights"] .attnviz-cover')
-    cover.filter(has_text="If scaling were switched off (÷ √d_k = ÷ ").filter(has_text="would “good”'s row get sharper").wait_for()
+    cover.filter(has_text="If scaling were switched off (÷ √d_k = ÷ ").filter(
+        has_text="would “good”'s row get sharper"
+    ).wait_for()
     wait_for_app(page)
     cover.get_by_role("button", name="Sharper").click()
     cover.wait_for(state="hidden")

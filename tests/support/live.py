@@ -154,29 +154,56 @@ def view_control(page, label: str):
 
 def chosen_focus(page) -> str:
     """The label the Playground's focus drop-down shows."""
-    return page.locator('.attnviz-control[data-field="focus"] select').evaluate("select => select.selectedOptions[0].text")
+    return page.locator('.attnviz-control[data-field="focus"] select').evaluate(
+        "select => select.selectedOptions[0].text"
+    )
 
 
-# ----------------------------------------------------------------------------- the Playground's tables (st.data_editor)
-ROW_PX, HEADER_PX = 35, 35  # st.data_editor's row and header heights
-Q_TABLE = '[data-testid="stDataFrame"]'  # the first: Q, in the first tab
+# ----------------------------------------------------------------------------- tables typed into (attnviz/component)
+Q_VIEW = '.attnviz-view[data-view="Q"]'  # the Playground's Q table, drawn and typed into by the matrix component
+CELL_INPUT = ".attnviz-cell-input"  # the input the component opens over the cell typed into
+NUMBER_KEYS = set("0123456789.-+eE−")  # a key of these on a focused view opens the input holding it
 
 
-def type_into(page, table: dict, row: int, column: int, text: str) -> None:
-    """Types ``text`` into the table's cell (row, column), from the row's label cell, by keyboard, each key pressed
-    once the grid shows the cell the last one chose (as a student looks before typing)."""
-    page.mouse.click(table["x"] + 30, table["y"] + HEADER_PX + row * ROW_PX + ROW_PX // 2)
-    wait_for_chosen_cell(page, 0, row)
-    for step in range(1, column + 2):
-        page.keyboard.press("ArrowRight")
-        wait_for_chosen_cell(page, step, row)
-    page.keyboard.press("Enter")
-    page.locator("#portal input, .gdg-input").first.fill(text)  # fill: typing key by key drops the "."
-    page.keyboard.press("Enter")
+def table_view(page, view: str = "Q"):
+    """The canvas of the editable view ``view`` (the Playground's Q, K or V, Multi-head's X), scrolled into sight."""
+    canvas = page.locator(f'.attnviz-view[data-view="{view}"] canvas').first
+    canvas.scroll_into_view_if_needed()
+    return canvas
 
 
-def wait_for_chosen_cell(page, grid_column: int, row: int) -> None:
-    """Waits until the Q table's cell at ``grid_column`` (0: the row labels) of ``row`` is the chosen one: the grid's
-    table for screen readers marks it selected."""
-    cell = f'{Q_TABLE} [data-testid="glide-cell-{grid_column}-{row}"]'
-    page.wait_for_function(f"() => document.querySelector('{cell}')?.getAttribute('aria-selected') === 'true'")
+def click_table_cell(page, view: str, row: int, column: int) -> None:
+    """Clicks the cell (row, column) of ``view``, found from the view's own layout as the browser drew it: the
+    keyboard's cursor goes there and the canvas takes the keyboard (nothing is sent to Python)."""
+    canvas = table_view(page, view)
+    page.wait_for_function("(canvas) => !!canvas.dataset.layout", arg=canvas.element_handle())
+    at = canvas.evaluate("canvas => JSON.parse(canvas.dataset.layout)")
+    canvas.click(position={"x": at["left"] + (column + 0.5) * at["cellW"], "y": at["top"] + (row + 0.5) * at["cellH"]})
+
+
+def type_into(page, view: str, row: int, column: int, text: str) -> None:
+    """Types ``text`` into the cell (row, column) of ``view`` as a student does: a click on the cell, the text typed
+    (its first key opens the input over the cell holding it; a text that does not begin a number opens it with
+    Enter, the cell's text selected, and replaces that), then Enter, which sends it and moves the cursor down."""
+    click_table_cell(page, view, row, column)
+    cell_input = page.locator(CELL_INPUT)
+    if text[:1] in NUMBER_KEYS:
+        page.keyboard.type(text[0])
+        cell_input.wait_for(state="visible")
+        cell_input.press_sequentially(text[1:])
+    else:
+        page.keyboard.press("Enter")
+        cell_input.wait_for(state="visible")
+        cell_input.fill(text)  # over the selected text (an empty text clears it)
+    cell_input.press("Enter")
+
+
+def paste_into(page, view: str, row: int, column: int, text: str) -> None:
+    """Pastes ``text`` (lines of tab-separated cells, as a spreadsheet copies them) on the cell (row, column) of
+    ``view``: one block, filling down and right from it."""
+    click_table_cell(page, view, row, column)
+    table_view(page, view).evaluate(
+        """(canvas, text) => { const data = new DataTransfer(); data.setData('text/plain', text);
+             canvas.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true})); }""",
+        text,
+    )
