@@ -23,20 +23,25 @@ from bench.class_question import answer
 from bench.st_client import Session
 from bench.st_elements import ProtocolError, RunResult, user_key
 
-OVERSIZED_BYTES = 9_000_000  # the table edit of the issue's replay
+OVERSIZED_BYTES = 9_000_000  # the table edit of the replay of the oversized-message attack
 
-# Crafted values for a Q/K/V table's edits, each a way Streamlit's or the app's decoding used to fail loudly.
+
+def edit_events(edit: str) -> str:
+    """The tables' trigger as the browser sends it (the "events" list), around ``edit``: JSON text, or none."""
+    return '[{"event": "event", "value": {"edit": ' + edit + "}}]"
+
+
+# Crafted edits of the Q/K/V tables (their trigger {"edit": ...}), each a way Streamlit's or the app's decoding would
+# fail loudly: the edge refuses each before it is decoded or as it is.
 CRAFTED_TABLE_EDITS = {
-    "nested 100,000 deep": "[" * 100_000 + "]" * 100_000,
-    "an integer of 5,000 digits": '{"edited_rows": {"0": {"d0": ' + "1" * 5_000 + "}}}",
+    "nested 100,000 deep": edit_events("[" * 100_000 + "]" * 100_000),
+    "an integer of 5,000 digits": edit_events(
+        '{"view": "Q", "row": "0: The", "col": "q1", "cells": [[' + "1" * 5_000 + ']], "id": "a"}'
+    ),
     "not JSON": "{{{",
-    "a list, not an object": "[1, 2, 3]",
-    "an unknown column": json.dumps({"edited_rows": {"0": {"nope": "1"}}, "added_rows": [], "deleted_rows": []}),
-    "a row past the table": json.dumps({"edited_rows": {"100": {"q1": "1"}}, "added_rows": [], "deleted_rows": []}),
-    "600 kB of edits": json.dumps({"edited_rows": {"0": {"q1": "1" * 600_000}}}),
-    # Streamlit tries to add each row to a table of fixed rows, and logged a line for each (under the size limit).
-    "120,000 rows added": json.dumps({"edited_rows": {}, "added_rows": [{}] * 120_000, "deleted_rows": []}),
-    "an integer of 4,000 digits": '{"edited_rows": {"0": {"q1": ' + "9" * 4_000 + "}}}",  # decodes; no float holds it
+    "600 kB in a cell": edit_events(
+        json.dumps({"view": "Q", "row": "0: The", "col": "q1", "cells": [["1" * 600_000]], "id": "a"})
+    ),
 }
 
 # Values of the wrong kind for a widget, an option it does not have, or an id no widget has: (how to find the widget,
@@ -127,13 +132,10 @@ def frames_streamlit_refuses() -> dict[str, tuple[list[bytes | str], str]]:
 
 
 def oversized_table_edit() -> str:
-    row = {f"d{j}": "1.000000000000000000000000000000" for j in range(64)}
-    edits, i = {}, 0
-    while len(json.dumps(edits)) < OVERSIZED_BYTES:
-        for _ in range(2_000):
-            edits[str(i)] = row
-            i += 1
-    return json.dumps({"edited_rows": edits, "added_rows": [], "deleted_rows": []})
+    """A pasted block of OVERSIZED_BYTES: rows of 64 texts of 32 characters, as the tables' trigger."""
+    row = ["1.000000000000000000000000000000"] * 64
+    rows = [row] * (OVERSIZED_BYTES // len(json.dumps(row)) + 1)
+    return edit_events(json.dumps({"view": "Q", "row": "0: The", "col": "q1", "cells": rows, "id": "a"}))
 
 
 async def send_oversized(url: str, tabs: int) -> None:
@@ -147,7 +149,7 @@ async def send_oversized(url: str, tabs: int) -> None:
     for _ in range(tabs):
         session = Session(url)
         await session.open()
-        session.set_value(session.find(kind="dataframe", key_part="Q"), string_value=payload)
+        session.trigger_raw(session.find(kind="bidi_component", key_part="tables"), payload)
         sessions.append(session)
     print("ready", flush=True)
     for session in itertools.cycle(sessions):

@@ -8,7 +8,7 @@ session that lost its state, or got another student's, shows up as a wrong answe
 from __future__ import annotations
 
 import asyncio
-import json
+import itertools
 import random
 import time
 from dataclasses import dataclass, field, replace
@@ -21,7 +21,7 @@ from attnviz.core.playground_state import PlaygroundState, set_sentence
 from attnviz.lessons.playground import OPENING
 from attnviz.ui.model_runs import POLL_S as MODEL_POLL_S  # how often the page asks whether the model run is ready
 from bench.st_client import Session
-from bench.st_elements import ProtocolError, RunResult, heatmap, table_columns, user_key
+from bench.st_elements import ProtocolError, RunResult, heatmap, user_key
 
 # A student opens the Playground on its first screen (attnviz.lessons.playground.OPENING); the expected numbers are
 # derived from that state with the product's own moves, never restated here.
@@ -36,6 +36,8 @@ SENTENCES = (
 SENTENCE = {"label": "Sentence"}
 # The controls and four views (playground.views): heatmap() reads the weights; a control's change is a trigger of it.
 VIEWS = {"kind": "bidi_component", "key_part": "views"}
+# The Q, K and V tables (playground.tables), the same component: a typed cell is its trigger {"edit": ...}.
+TABLES = {"kind": "bidi_component", "key_part": "tables"}
 # The Real model page as a class first meets it: its default model and sentence; a student picks a layer and a head.
 MODEL_PAGE, PLAYGROUND_PAGE = "real_model", "playground"
 HEAD_CHART = {"kind": "bidi_component", "key_part": "head"}  # the head up close: its view "head"
@@ -77,7 +79,7 @@ class Student:
         self.session = session
         self.expected = Expected()
         self.rng = random.Random(seed)
-        self.table_edits: dict[str, dict] = {}  # editor widget id -> its pending edits, as the browser holds them
+        self.edit_ids = (f"{seed}-{k}" for k in itertools.count(1))  # each edit's id, as the browser numbers them
         self.next_moves: list[tuple[str, object]] = []  # moves that must come next (a visit to the Real model page)
         self.on_model_page = False
 
@@ -111,29 +113,27 @@ class Student:
 
     async def edit_cell(self) -> RunResult:
         """Types a number into a cell of Q or K (V is left alone: a lost V edit would not show in the weights this
-        student checks). A table reports all its edits as one JSON string."""
+        student checks), as the browser sends it: the tables' trigger, the cell by its row and column names."""
         matrix = self.rng.choice("QK")
-        editor = self.session.find(kind="dataframe", key_part=matrix)
         row = self.rng.randrange(len(self.expected.labels))
         column = self.rng.randrange(OPENING.d_k)
         value = round(self.rng.uniform(-3, 3), 2)
-        edits = self.table_edits.setdefault(editor.id, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
-        edits["edited_rows"].setdefault(str(row), {})[table_columns(editor.element)[column]] = str(value)
-        self.session.set_value(editor, string_value=json.dumps(edits))
+        cell = {"view": matrix, "row": self.expected.labels[row], "col": f"{matrix.lower()}{column + 1}"}
+        edit = cell | {"cells": [[str(value)]], "id": next(self.edit_ids)}
+        self.session.trigger(self.session.find(**TABLES), "event", {"edit": edit})
         self.expected.edits[(matrix, row, column)] = value
         result = await self.session.rerun()
         self.check(result, "edit a cell")
         return result
 
     async def change_sentence(self) -> RunResult:
-        """Types another sentence. The tables are redrawn (new editor keys); edits on rows that remain are kept."""
+        """Types another sentence: edits on rows that remain are kept."""
         sentence = self.rng.choice([s for s in SENTENCES if s != self.expected.sentence])
         self.session.set_value(self.session.find(**SENTENCE), string_value=sentence)
         self.expected.sentence = sentence
         n = len(self.expected.labels)
         self.expected.edits = {cell: v for cell, v in self.expected.edits.items() if cell[1] < n}
         result = await self.session.rerun()
-        self.table_edits.clear()  # the tables are new widgets; the old ones' edits are in the state now
         self.check(result, "change the sentence")
         return result
 

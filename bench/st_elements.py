@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyarrow as pa
 
 from attnviz.core.numbers import MINUS
 from attnviz.figures.matrix_view import colour_positions, hover_digits, hover_numbers
@@ -61,7 +60,7 @@ def user_key(widget_id: str) -> str:
 
 
 def key_parts(widget_id: str) -> list[str]:
-    """The words of a user key: ``chart.weights`` and ``pg_weights`` both contain ``weights``; ``table.Q.0`` has Q."""
+    """The words of a user key: ``chart.weights`` and ``pg_weights`` both contain ``weights``; ``playground.tables`` has tables."""
     return re.split(r"[._-]", user_key(widget_id))
 
 
@@ -94,9 +93,3 @@ def heatmap(widget: Widget, view: str = "weights") -> Heatmap:
     values = np.array(numbers).reshape(len(drawn["rows"]), len(drawn["cols"]))  # (rows, columns)
     digits = hover_digits(bool(drawn["text"]))  # significant digits: for a weight (below 1), as many decimals at most
     return Heatmap(values, drawn["rows"], tolerance=0.5 * 10.0**-digits + 1e-12)
-
-
-def table_columns(data_editor) -> list[str]:
-    """A data editor's column names (the names its edits are keyed by), read from the Arrow data it was sent."""
-    names = pa.ipc.open_stream(data_editor.arrow_data.data).read_all().column_names
-    return [name for name in names if not name.startswith("__index_level_")]

@@ -26,7 +26,13 @@ from attnviz.core.playground_state import PlaygroundState, column_names
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.training import queue_message
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
-from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
+from bench.attack import (
+    CRAFTED_CLICKS,
+    CRAFTED_TABLE_EDITS,
+    CRAFTED_WIDGET_VALUES,
+    edit_events,
+    frames_streamlit_refuses,
+)
 from bench.load_moves import VIEWS, Student, shown_value
 from bench.st_client import Session
 from bench.st_elements import Widget
@@ -63,16 +69,16 @@ def refusals(log: str) -> list[str]:
 
 def test_the_largest_honest_messages_fit_well_under_the_limit(server):
     limit = config.get_option("server.maxMessageSize") * 1_000_000  # from the repository's .streamlit/config.toml
-    cells = {
-        str(row): {name: "1.000000000000000000000000000000" for name in column_names("Q", MAX_DIM)}
-        for row in range(MAX_TOKENS)
-    }  # every cell of Q, each 32 characters: the most a table edit can say
-    edit = json.dumps({"edited_rows": cells, "added_rows": [], "deleted_rows": []})
+    cells = [["1.000000000000000000000000000000"] * MAX_DIM] * MAX_TOKENS  # every cell of Q, each 32 characters
+    first = column_names("Q", MAX_DIM)[0]
+    edit = edit_events(
+        json.dumps({"view": "Q", "row": AT_THE_LIMITS.labels[0], "col": first, "cells": cells, "id": "a"})
+    )
 
     async def at_the_limits():
         session = Session(server.url, timeout=120)
         opened = await session.open(query="s=" + encode(AT_THE_LIMITS))
-        session.set_value(session.find(kind="dataframe", key_part="Q"), string_value=edit)
+        session.trigger_raw(session.find(kind="bidi_component", key_part="tables"), edit)
         edited = await session.rerun()
         await session.close()
         return opened, edited
@@ -122,7 +128,7 @@ def test_an_oversized_message_is_closed_from_its_header_while_a_bystander_works_
 
 def send_crafted(session: Session, what: str) -> None:
     if what in CRAFTED_TABLE_EDITS:
-        session.set_value(session.find(kind="dataframe", key_part="Q"), string_value=CRAFTED_TABLE_EDITS[what])
+        session.trigger_raw(session.find(kind="bidi_component", key_part="tables"), CRAFTED_TABLE_EDITS[what])
     elif what in CRAFTED_WIDGET_VALUES:
         where, value = CRAFTED_WIDGET_VALUES[what]
         session.set_value(

@@ -18,7 +18,7 @@ from streamlit.proto.Element_pb2 import Element
 from attnviz import PRESETS
 from attnviz.figures.matrix_view import Scale, matrix_view
 from attnviz.ui import state
-from attnviz.ui.state import control_key, table_key_at
+from attnviz.ui.state import control_key
 from bench.harness.server import StreamlitServer
 from bench.load_moves import DEFAULT_SENTENCE, MOVES, VIEWS, Expected, Student, Wrong, pick_move
 from bench.st_client import Session
@@ -44,16 +44,18 @@ def test_matrices_are_read_from_the_attention_grid_views():
         value_name="weight",
     )
     element = Element()
-    element.bidi_component.json = json.dumps(json.dumps({"views": [view]}))  # one JSON text (attnviz.ui.attention_grid.show_matrices)
+    element.bidi_component.json = json.dumps(
+        json.dumps({"views": [view]})
+    )  # one JSON text (attnviz.ui.attention_grid.show_matrices)
     chart = heatmap(Widget("$$ID-0-rm.head", "bidi_component", "", "", element.bidi_component), "head")
     np.testing.assert_array_equal(chart.values, [[1.0, 0.0], [0.4256, 0.5744]])  # masked: a weight of 0
     assert chart.rows == ["0: a", "1: b"] and chart.tolerance == pytest.approx(5e-5)
 
 
 def test_widgets_are_found_by_the_words_of_the_keys_the_app_makes():
-    ids = {key: f"$$ID-aad8caa832d6964b5977a3cc8daeac44-{key}" for key in (control_key("seed"), table_key_at("Q", 3))}
-    assert [user_key(widget_id) for widget_id in ids.values()] == ["pg.seed", "table.Q.3"]
-    assert key_parts(ids["table.Q.3"]) == ["table", "Q", "3"] and "seed" in key_parts(ids["pg.seed"])
+    ids = {key: f"$$ID-aad8caa832d6964b5977a3cc8daeac44-{key}" for key in (control_key("seed"), state.TABLES)}
+    assert [user_key(widget_id) for widget_id in ids.values()] == ["pg.seed", "playground.tables"]
+    assert "tables" in key_parts(ids[state.TABLES]) and "seed" in key_parts(ids["pg.seed"])
     assert VIEWS["key_part"] in key_parts(f"$$ID-3814064d972c18ec0fbf015f66e73c6b-{state.VIEWS}")
 
 
