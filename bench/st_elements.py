@@ -20,7 +20,7 @@ class ProtocolError(RuntimeError):
 @dataclass(frozen=True)
 class Widget:
     id: str
-    kind: str  # the element type: checkbox, text_input, dataframe (a data editor), ...
+    kind: str  # the element type: checkbox, text_input, bidi_component (a matrix component), ...
     label: str
     fragment_id: str  # "" outside a fragment
     element: object  # the element's protobuf, e.g. its current value

@@ -103,5 +103,5 @@ def test_an_edit_no_browser_sends_changes_nothing_and_says_nothing(app, sent):
 
 
 def test_the_tables_are_tall_enough_for_their_rows(app):
-    assert views_data(app, TABLES)["height"] >= 12 * 26  # every row's label shown, as the data editor's 35 px rows were
+    assert views_data(app, TABLES)["height"] >= 12 * 26  # every row tall enough to read and to type into
     assert [view["rows"][:6] for view in views_data(app, TABLES)["views"]] == [LABELS] * 3
