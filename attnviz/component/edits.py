@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_CELL_CHARS, MAX_DIM, MAX_TOKENS
+from attnviz.core.limits import MAX_CELL_CHARS, MAX_DIM, MAX_ID_CHARS, MAX_TOKENS
 from attnviz.lessons.table_words import block_misfit, cell_gone
-
-MAX_ID_CHARS = 64
 
 
 @dataclass(frozen=True)

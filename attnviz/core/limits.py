@@ -24,6 +24,7 @@ CODE_GUESSES_BURST, CODE_GUESSES_PER_S = 5, 0.2
 # What a browser may send (attnviz.ui.edge refuses more before Streamlit decodes it).
 MAX_WIDGET_VALUE_BYTES = 512_000
 MAX_CELL_CHARS = 32  # what a table's cell takes (its max_chars): any number the app reads, exactly as typed
+MAX_ID_CHARS = 64  # an edit's id as a browser makes it (a random prefix and a counter); a cell's name, 4 times it
 
 # Links and lessons.
 MAX_LINK_CHARS = 6_000  # a share link's setup: servers and proxies refuse requests over about 8 KB, address and all
