@@ -64,8 +64,8 @@ def edited_x(base_X: np.ndarray) -> np.ndarray:
     X = typed.on(base_X, where)
     data = x_table(X, labels, edited=typed.edited, warning=typed.refused, height=layout.token_rows_height,
                    font_size=font)  # fmt: skip
-    columns = [f"x{c + 1}" for c in range(d_model)]
-    show_views("mh.x", data, partial(on_x_event, where, list(labels), columns))
+    drawn = data["views"][0]  # its rows' and columns' names, as the browser names a cell typed into
+    show_views("mh.x", data, partial(on_x_event, where, drawn["rows"], drawn["cols"]))
     state.set_setting(PAGE, "x_typed", typed.said())  # a refusal is said once, at X
     return X
 
