@@ -156,7 +156,7 @@ def edit_a_cell_by_keyboard(page) -> None:
     tab_to(page, '.attnviz-view[data-view="Q"] canvas')
     for key in ("ArrowDown", "ArrowDown", "ArrowDown", "Enter"):  # the view's first key rings its first cell (0, q1)
         page.keyboard.press(key)
-    editor = page.locator(".attnviz-cell-input")
+    editor = page.locator('.attnviz-view[data-view="Q"] .attnviz-cell-input')
     editor.wait_for()
     assert editor.get_attribute("aria-label") == "Q, row 3: not, dimension 1"
     assert editor.input_value() == "20"  # q₃ of the movie example, as the table shows it, all selected

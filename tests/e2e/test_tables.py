@@ -77,7 +77,7 @@ def test_the_input_over_a_cell_names_it_and_asks_for_a_number(tables):
     focus = decode(current_link(page)).state.focus
     click_table_cell(page, "Q", 4, 1)
     page.keyboard.press("Enter")
-    cell_input = page.locator(CELL_INPUT)
+    cell_input = page.locator(f"{Q_VIEW} {CELL_INPUT}")
     cell_input.wait_for(state="visible")
     assert cell_input.get_attribute("aria-label") == "Q, row 4: good, dimension 2"
     assert cell_input.get_attribute("inputmode") == "decimal" and cell_input.get_attribute("maxlength") == "32"

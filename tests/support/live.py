@@ -186,7 +186,7 @@ def type_into(page, view: str, row: int, column: int, text: str) -> None:
     (its first key opens the input over the cell holding it; a text that does not begin a number opens it with
     Enter, the cell's text selected, and replaces that), then Enter, which sends it and moves the cursor down."""
     click_table_cell(page, view, row, column)
-    cell_input = page.locator(CELL_INPUT)
+    cell_input = page.locator(f'.attnviz-view[data-view="{view}"] {CELL_INPUT}')  # each editable view has its own
     if text[:1] in NUMBER_KEYS:
         page.keyboard.type(text[0])
         cell_input.wait_for(state="visible")
