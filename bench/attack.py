@@ -38,7 +38,6 @@ CRAFTED_TABLE_EDITS = {
     "an integer of 5,000 digits": edit_events(
         '{"view": "Q", "row": "0: The", "col": "q1", "cells": [[' + "1" * 5_000 + ']], "id": "a"}'
     ),
-    "not JSON": "{{{",
     "600 kB in a cell": edit_events(
         json.dumps({"view": "Q", "row": "0: The", "col": "q1", "cells": [["1" * 600_000]], "id": "a"})
     ),
