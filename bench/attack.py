@@ -148,14 +148,14 @@ async def send_oversized(url: str, tabs: int) -> None:
     for _ in range(tabs):
         session = Session(url)
         await session.open()
-        session.trigger_raw(session.find(kind="bidi_component", key_part="tables"), payload)
-        sessions.append(session)
+        sessions.append((session, session.find(kind="bidi_component", key_part="tables")))
     print("ready", flush=True)
-    for session in itertools.cycle(sessions):
+    for session, tables in itertools.cycle(sessions):
         if not await asyncio.to_thread(sys.stdin.readline):
             break
+        session.trigger_raw(tables, payload)  # a trigger goes with one run: the edit sent again each time
         print(await _oversized_from(session), flush=True)
-    await asyncio.gather(*(session.close() for session in sessions))
+    await asyncio.gather(*(session.close() for session, _ in sessions))
 
 
 async def _oversized_from(session: Session) -> str:
