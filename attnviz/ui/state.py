@@ -1,8 +1,8 @@
 """Streamlit's session state for what no feature of its own keeps: messages said once, tab bars, the tables' keys,
-the guided pages' settings, this session's own flags. Each feature keeps one typed object under one key, read and
-written through its own functions: the Playground (attnviz.ui.playground_host), Watch it learn
-(attnviz.ui.training_run), presenter mode (attnviz.ui.presenter), challenges (attnviz.ui.challenges), a student's
-class question (attnviz.ui.class_join), the teacher's (attnviz.ui.class_question), the lesson plan
+the guided pages' settings and their last choices, this session's own flags. Each feature keeps one typed object
+under one key, read and written through its own functions: the Playground (attnviz.ui.playground_host), Watch it
+learn (attnviz.ui.training_run), presenter mode (attnviz.ui.presenter), challenges (attnviz.ui.challenges), a
+student's class question (attnviz.ui.class_join), the teacher's (attnviz.ui.class_question), the lesson plan
 (attnviz.ui.lesson_plan), the models opened (attnviz.ui.model_runs).
 
 Pages never touch ``st.session_state``. A guided page binds a widget with ``page_setting(page, name, default)``: its
@@ -12,16 +12,19 @@ own slider or input, which survives a visit to another page. Getters never write
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import streamlit as st
 
 from attnviz.classroom import page_settings
 from attnviz.pages import PAGES
+from attnviz.ui.text import literal
 
 SAID = "said"  # what the last move said, shown once on the next run: a Said
 VISIT = "visit"  # this session's own: a Visit
+CHOSEN = "chosen"  # the guided pages' choices last taken from the options offered: a Chosen
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
 TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
@@ -45,6 +48,14 @@ class Visit:
 
     voter: str = ""  # its anonymous id in a class tally: one answer a student, never a name (set by name_voter)
     link_checked: bool = False  # the share link in the address is applied once, on a session's first run
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """Each guided-page setting with options (a select box, radio), by its key: the value last taken from the options
+    offered, kept when the browser sends one that is not offered."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _said() -> Said:
@@ -169,11 +180,24 @@ def renew_tables() -> None:
 def page_setting(page: str, name: str, default: Any, *, options=None) -> dict:
     """Keyword arguments that bind a guided page's widget to a setting that outlives visits to other pages.
 
-    With ``options`` (a selector's choices), a kept value that is no longer a choice falls back to ``default``."""
+    With ``options`` (a selector's choices), the one check of the value chosen: a value sent that is not offered (a
+    select box passes on any text) is refused in one line where the widget is, the last choice kept; a kept value that
+    is no longer a choice (the options changed under it) falls back to ``default``."""
     key = setting_key(page, name)
-    if key not in st.session_state or (options is not None and st.session_state[key] not in options):
+    if key not in st.session_state:
         st.session_state[key] = default
+    elif options is not None and (sent := st.session_state[key]) not in options:
+        last = _chosen().get(key, default)
+        st.session_state[key] = last if last in options else default
+        if sent != last:  # sent by the browser, not left behind by the options
+            st.warning(f"“{literal(str(sent)[:40])}” is not one of the choices offered, so it was ignored.", icon="✋")
+    if options is not None:
+        st.session_state[CHOSEN] = Chosen({**_chosen(), key: st.session_state[key]})
     return {"key": key}
+
+
+def _chosen() -> Mapping[str, Any]:
+    return (st.session_state.get(CHOSEN) or Chosen()).values
 
 
 def setting_value(page: str, name: str, default: Any = None) -> Any:

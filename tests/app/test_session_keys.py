@@ -18,7 +18,7 @@ from attnviz.ui.lesson_plan import LESSON, Lesson
 from attnviz.ui.model_runs import OPENED, Opened
 from attnviz.ui.playground_host import PLAYGROUND
 from attnviz.ui.presenter import PRESENTER
-from attnviz.ui.state import SAID, TABLE_MESSAGES, TABLE_VERSION, VIEWS, VISIT, Said, Visit
+from attnviz.ui.state import CHOSEN, SAID, TABLE_MESSAGES, TABLE_VERSION, VIEWS, VISIT, Chosen, Said, Visit
 from attnviz.ui.training_run import RUNS, Runs
 from tests.app.test_lesson_plans import present_ready
 from tests.support.apptest import open_app, use_control
@@ -37,6 +37,7 @@ TYPED = {
     OPENED: Opened,
     SAID: Said,
     VISIT: Visit,
+    CHOSEN: Chosen,
     TABLE_VERSION: int,
     TABLE_MESSAGES: list,
     PRESENTER: bool,  # presenter mode's switch, a widget whose value outlives a page switch
@@ -151,7 +152,7 @@ def test_the_session_s_keys_are_the_typed_objects_and_state_py_keeps_only_its_ow
     widgets = set(texts["widget"])  # a widget's value, set by its feature (presenter mode's switch among them)
     assert set(texts["state"]) - widgets == set(TYPED) - widgets
     in_state = {text for by_text in texts.values() for text, files in by_text.items() if str(STATE) in files}
-    assert in_state == {SAID, VISIT, TABLE_MESSAGES, TABLE_VERSION, "tabs.", "table.", "setting.", "pg.", VIEWS}
+    assert in_state == {SAID, VISIT, CHOSEN, TABLE_MESSAGES, TABLE_VERSION, "tabs.", "table.", "setting.", "pg.", VIEWS}
 
 
 def test_pages_never_touch_session_state():
