@@ -8,6 +8,8 @@ import { element, setIfNew } from './dom.js';
 import { MAX_CELL_CHARS, isBlock, nextCell, opensWith, pastedBlock } from './edits.js';
 import { cellName } from './reader.js';
 
+const OPENS = new Set(['Enter', 'F2', ' ']); // keys the editor takes besides a number's characters (Space: to do nothing)
+
 export class Editor {
   // ``owner`` is the View (view.js): its view, box, cursor, canvas, figure, shared ({edit, editing}) and onCell.
   constructor(owner) {
@@ -32,13 +34,13 @@ export class Editor {
   editable() { return Boolean(this.owner.view?.edit); }
 
   // A key on the focused canvas of an editable view: a number's character opens the input holding it; Enter or F2
-  // holding the cell's text, selected. Whether the key was the editor's.
+  // holding the cell's text, selected; Space does nothing. Whether the key was the editor's.
   canvasKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return false;
     const typed = opensWith(event.key) ? event.key : null;
-    if (typed === null && event.key !== 'Enter' && event.key !== 'F2') return false;
+    if (typed === null && !OPENS.has(event.key)) return false;
     event.preventDefault(); // the character goes into the input once, as its text, not again as a keypress
-    this.open(this.owner.cursor ?? { i: 0, j: 0 }, typed);
+    if (event.key !== ' ') this.open(this.owner.cursor ?? { i: 0, j: 0 }, typed); // Space: no pick here, no scroll
     return true;
   }
 

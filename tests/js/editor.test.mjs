@@ -53,7 +53,10 @@ function focusCell(canvas, i, j) {
 test('a number typed on a clicked cell opens the input there holding it; Enter sends it and moves down a row', () => {
   const { instrument, canvas, input, sent, layout } = mounted();
   focusCell(canvas, 1, 0);
-  assert.deepEqual(sent, []); // a click on an editable view selects its cell: no focus-row pick
+  const space = keydown(' ');
+  canvas.dispatchEvent(space);
+  assert.equal(space.defaultPrevented, true);
+  assert.deepEqual(sent, []); // a click (or Space) on an editable view selects its cell: no focus-row pick
   assert.equal(page.activeElement, canvas);
   assert.equal(input.hidden, true);
   const key = keydown('7');
