@@ -31,7 +31,7 @@ function build(parentElement) {
   });
   const parts = { instrument, rail: new Rail(rail), warning, views, lens, caption, note, send: null, data: null };
   // The edits typed into the views' cells: one at a time to Python, each shown over its cells until echoed (edits.js).
-  parts.edits = new Edits((event) => parts.send(event), { changed: () => drawn(parts) });
+  parts.edits = new Edits((event) => parts.send(event), { changed: () => parts.quiet || drawn(parts) });
   parts.open = new Set(); // the editors with an input open (one, but the next may open before the last has closed)
   parts.editing = (editor, open) => {
     parts.open[open ? 'add' : 'delete'](editor);
@@ -60,7 +60,9 @@ export function mount(parentElement, data, send) {
   const parts = instruments.get(parentElement), { instrument, rail, warning, views, lens, caption, note } = parts;
   rail.send = send; // the newest callback to Python
   Object.assign(parts, { send, data });
+  parts.quiet = true; // the views are drawn once below, with whatever the echo changes
   parts.edits.echoed(data.edited ?? ''); // the edit in flight released if Python has processed it
+  parts.quiet = false;
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
