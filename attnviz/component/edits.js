@@ -7,15 +7,17 @@
 import { NO_DRAW_MS } from './rail.js';
 
 export const MAX_CELL_CHARS = 32; // what a cell takes (attnviz/core/limits.py MAX_CELL_CHARS)
+const MAX_BLOCK = [128, 64]; // the most rows and columns any table has (attnviz/core/limits.py MAX_TOKENS, MAX_DIM)
 
 // A random prefix for this instrument's ids: unique per page load, so an id from before a reload is never echoed here.
 const randomPrefix = () => Math.random().toString(36).slice(2, 10).padEnd(8, '0');
 
 export class Edits {
-  constructor(send, { later = (run, ms) => setTimeout(run, ms), changed = () => {}, prefix = randomPrefix() } = {}) {
+  constructor(send, { later = (run, ms) => setTimeout(run, ms), changed = () => {}, refused = () => {}, prefix = randomPrefix() } = {}) {
     this.send = send; // (event): to Python, {edit: {...}}
     this.later = later;
     this.changed = changed; // told when the pending edits change (one queued, or one echoed)
+    this.refused = refused; // told, in words, of a block refused here
     this.prefix = prefix;
     this.count = 0;
     this.queue = []; // edits not sent yet, oldest first
@@ -23,8 +25,14 @@ export class Edits {
   }
 
   // An edit typed: ``cells`` (rows of columns of texts, as typed) from the cell named ``row``, ``col`` of ``view``.
+  // Its id; null for a block no table takes (refused here, with the words why: Python would never echo it).
   submit({ view, row, col, cells }) {
-    const edit = { view, row, col, cells, id: `${this.prefix}-${++this.count}` };
+    const problem = unsendable(cells);
+    if (problem) {
+      this.refused(problem);
+      return null;
+    }
+    const edit = { view, row, col, cells: rectangular(cells), id: `${this.prefix}-${++this.count}` };
     this.queue.push(edit);
     this.flush();
     this.changed();
@@ -79,6 +87,24 @@ export function pastedBlock(text) {
   const lines = text.split(/\r?\n/);
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines.map((line) => (line.includes('\t') ? line.split('\t') : line.replace(/^ +| +$/g, '').split(/ +/)));
+}
+
+// A block with every row as long as its longest (an empty text where a row is short): Python takes rectangles only,
+// and refuses an empty text whole, with its words at the table.
+export function rectangular(cells) {
+  const width = Math.max(...cells.map((line) => line.length));
+  return cells.map((line) => [...line, ...Array(width - line.length).fill('')]);
+}
+
+// Why no table takes ``cells`` (Python would drop it unechoed, attnviz/component/edits.py typed_block), or ''.
+export function unsendable(cells) {
+  const long = cells.flat().find((text) => text.length > MAX_CELL_CHARS);
+  if (long !== undefined) return `A pasted value is longer than ${MAX_CELL_CHARS} characters (“${long.slice(0, 12)}…”). Nothing was pasted.`;
+  const [rows, cols] = [cells.length, Math.max(...cells.map((line) => line.length))];
+  if (rows > MAX_BLOCK[0] || cols > MAX_BLOCK[1]) {
+    return `The pasted block is ${rows} rows × ${cols} columns, more than any table has. Nothing was pasted.`;
+  }
+  return '';
 }
 
 // Whether a pasted text is a block (a tab or a line break in it) rather than one value typed into the input.

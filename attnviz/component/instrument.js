@@ -31,7 +31,10 @@ function build(parentElement) {
   });
   const parts = { instrument, rail: new Rail(rail), warning, views, lens, caption, note, send: null, data: null };
   // The edits typed into the views' cells: one at a time to Python, each shown over its cells until echoed (edits.js).
-  parts.edits = new Edits((event) => parts.send(event), { changed: () => parts.quiet || drawn(parts) });
+  parts.edits = new Edits((event) => parts.send(event), {
+    changed: () => parts.quiet || drawn(parts),
+    refused: (words) => { warning.textContent = words; warning.hidden = false; }, // until the next data's warning
+  });
   parts.open = new Set(); // the editors with an input open (one, but the next may open before the last has closed)
   parts.editing = (editor, open) => {
     parts.open[open ? 'add' : 'delete'](editor);

@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Edits, isBlock, nextCell, opensWith, overlaid, pastedBlock } from '../../attnviz/component/edits.js';
+import { Edits, isBlock, nextCell, opensWith, overlaid, pastedBlock, rectangular } from '../../attnviz/component/edits.js';
 import { NO_DRAW_MS } from '../../attnviz/component/rail.js';
 
 function harness() {
-  const sent = [], timers = [];
+  const sent = [], timers = [], refused = [];
   let changes = 0;
   const edits = new Edits((event) => sent.push(event), {
-    later: (run, ms) => timers.push({ run, ms }), changed: () => { changes += 1; }, prefix: 'p',
+    later: (run, ms) => timers.push({ run, ms }), changed: () => { changes += 1; }, refused: (words) => refused.push(words), prefix: 'p',
   });
-  return { edits, sent, timers, changes: () => changes };
+  return { edits, sent, timers, refused, changes: () => changes };
 }
 
 const typed = (row, col, text, view = 'Q') => ({ view, row, col, cells: [[text]] });
@@ -137,4 +137,21 @@ test('Tab and Shift+Tab move along the row, wrapping, held in the view; Enter an
 test('a number character opens the input; a letter, a space or P does not', () => {
   for (const key of ['0', '9', '.', '-', '+', 'e', 'E', '−']) assert.equal(opensWith(key), true, key);
   for (const key of ['a', 'p', 'P', 'l', ' ', 'Enter', 'ArrowUp', '1.', '']) assert.equal(opensWith(key), false, key);
+});
+
+test('a ragged block goes as a rectangle (empty texts, which Python refuses with its words); one no table takes, not at all', () => {
+  assert.deepEqual(rectangular([['1', '2'], ['3'], ['4', '5', '6']]), [['1', '2', ''], ['3', '', ''], ['4', '5', '6']]);
+  const { edits, sent, refused, timers } = harness();
+  edits.submit({ view: 'Q', row: '0: a', col: 'q1', cells: [['1', '2'], ['3']] });
+  assert.deepEqual(sent[0].edit.cells, [['1', '2'], ['3', '']]);
+  edits.echoed('p-1');
+  // Python drops these unechoed (attnviz/component/edits.py typed_block): sent, they would be resent for ever.
+  assert.equal(edits.submit({ view: 'Q', row: '0: a', col: 'q1', cells: [['1'.repeat(33)]] }), null);
+  assert.match(refused[0], /longer than 32 characters .*Nothing was pasted/);
+  assert.equal(edits.submit({ view: 'Q', row: '0: a', col: 'q1', cells: Array(129).fill(['1']) }), null);
+  assert.match(refused[1], /129 rows × 1 columns/);
+  assert.equal(edits.submit({ view: 'Q', row: '0: a', col: 'q1', cells: [Array(65).fill('1')] }), null);
+  assert.deepEqual([sent.length, timers.length, edits.pending().length], [1, 1, 0]);
+  edits.submit({ view: 'Q', row: '0: a', col: 'q1', cells: [['1'.repeat(32)]] }); // 32 is taken
+  assert.equal(sent.length, 2);
 });
