@@ -67,6 +67,7 @@ export class Editor {
     input.setAttribute('aria-label', cellName(view, k));
     Object.assign(input.dataset, { view: at.view, row: at.row, col: at.col });
     input.hidden = false;
+    this.owner.tip.hidden = true; // the cell's sentence is the input's name now
     this.place();
     input.focus();
     if (typed === null) input.select();

@@ -51,8 +51,9 @@ function focusCell(canvas, i, j) {
 }
 
 test('a number typed on a clicked cell opens the input there holding it; Enter sends it and moves down a row', () => {
-  const { instrument, canvas, input, sent, layout } = mounted();
+  const { instrument, canvas, input, sent, layout, find } = mounted();
   focusCell(canvas, 1, 0);
+  assert.equal(find('attnviz-tip').hidden, false);
   const space = keydown(' ');
   canvas.dispatchEvent(space);
   assert.equal(space.defaultPrevented, true);
@@ -65,6 +66,7 @@ test('a number typed on a clicked cell opens the input there holding it; Enter s
   assert.equal(input.hidden, false);
   assert.equal(page.activeElement, input);
   assert.equal(input.value, '7');
+  assert.equal(find('attnviz-tip').hidden, true); // the cell's sentence was shown by the click: the input names it now
   assert.deepEqual(input.selection, [1, 1]); // the caret after it
   assert.deepEqual([input.dataset.row, input.dataset.col], ['1: movie', 'q1']);
   assert.equal(input.getAttribute('aria-label'), 'Q, row 1: movie, dimension 1');
