@@ -176,3 +176,21 @@ def test_fifty_edits_each_land_in_the_cell_named():
         assert table(widget, view)["text"][row * width + col] == text.removesuffix(".0")
     changed = {(m, i, j) for (m, i, j), _ in widget.state.edits}
     assert changed == set(aimed) and follows(widget)  # none elsewhere
+
+
+def test_an_event_sent_as_a_message_and_in_the_trait_is_handled_once():
+    """widget.js sends each event both ways (a message arrives even when the widget manager merges trait changes; a
+    trait change makes marimo run its cells again): the one that comes first is handled, the other ignored."""
+    widget = Playground()
+    widget._handle_custom_msg({"event": {"control": "causal", "value": True}, "id": "page-1"}, [])  # model.send's
+    assert widget.causal
+    widget.temperature = 0.5
+    undo = {"event": {"control": "undo", "value": None}, "id": "page-2"}
+    widget._handle_custom_msg(undo, [])
+    assert widget.temperature == 1.0 and widget.causal
+    widget._event = undo  # the same Undo, its trait change arriving after its message: not made again
+    assert widget.causal
+    widget._event = {"event": {"control": "undo", "value": None}, "count": 7}  # no id: each one is an event
+    assert not widget.causal
+    widget._handle_custom_msg({"something": "else"}, [])  # anywidget's own messages, or none: nothing happens
+    assert widget.state == Playground().state
