@@ -2,8 +2,9 @@
 here on a free port on a notebook from tests/notebook. In each, a click on *Causal mask* inside the widget must reach
 the kernel (the widget's traits) and come back as the causal weights in the reader's table. And a notebook saved with
 its widget state, exported to HTML by nbconvert, shows the last views without a kernel. In JupyterLab, 50 values typed
-into random cells of the widget's Q, K and V, between toggles and focus clicks, each land in the cell aimed at, read
-back from the reader's tables and from the kernel (the traits and the state), none lost, none elsewhere.
+into random cells of the widget's Q, K and V (one at a time, or five down a column as fast as keys go), between toggles
+and focus clicks, each land in the cell aimed at, read back from the reader's tables and from the kernel (the traits
+and the state), none lost, none elsewhere.
 
 Without JupyterLab or marimo installed these tests skip, unless ATTNVIZ_REQUIRE_BROWSER=1 (CI), where they fail."""
 
@@ -225,8 +226,11 @@ def test_marimo_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_path)
 
 
 # Q, K and V of the widget's first screen, as the tables' cells say them: the texts a reader's table must start with.
-OPENING_TABLES = {name: [[cell_text(v) for v in row] for row in getattr(Playground(), name)] for name in MATRICES}
-EDITS = 50
+OPENING_TABLES = {
+    name: [[cell_text(v) for v in row] for row in values.tolist()]
+    for name, values in zip(MATRICES, Playground().state.matrices(), strict=True)
+}
+EDITS, BURST = 50, 5  # values typed; of them, in a burst down a column, one burst each 10 values
 
 READER_JS = """
 (name) => {
@@ -249,19 +253,20 @@ def click_cell(page, view: str, i: int, j: int) -> None:
     canvas.click(position={"x": box["left"] + (j + 0.5) * box["cellW"], "y": box["top"] + (i + 0.5) * box["cellH"]})
 
 
-def type_into_cell(page, view: str, i: int, j: int, text: str) -> None:
-    """A click selects the cell; the number typed opens the input over it (.attnviz-cell-input), Enter commits.
-    Nothing waits for Python: the component queues the edit."""
-    click_cell(page, view, i, j)
+def type_and_enter(page, text: str) -> None:
+    """On a focused view's canvas, the number typed opens the input over the keyboard's cell (.attnviz-cell-input), and
+    Enter commits it. Nothing waits for Python: the component queues the edit."""
     page.keyboard.type(text)
     page.keyboard.press("Enter")
 
 
-def wait_until_echoed_and_read(page, expected: dict) -> None:
-    """Every edit echoed (the instrument's pending count 0) and each reader's table saying ``expected``."""
+def wait_until_echoed_and_read(page, expected: dict, causal: bool) -> None:
+    """Every edit echoed (the instrument's pending count 0), each reader's table saying ``expected``, and the weights
+    drawn with the mask as last toggled (row 0's second key masked, "0", only with it)."""
     instrument = page.locator(".attnviz-instrument").element_handle()
     page.wait_for_function("(el) => el.dataset.pending === '0'", arg=instrument)
     page.wait_for_function(READERS_SAY_JS, arg=expected)
+    page.wait_for_function(f"(causal) => (({WEIGHTS_TABLE_JS})()[0]?.[1] === '0') === causal", arg=causal)
 
 
 def kernel_matrices(page, read: int) -> dict:
@@ -289,22 +294,27 @@ def test_jupyterlab_fifty_values_typed_into_q_k_and_v_land_where_aimed(browser, 
         wait_for_connected_kernel(url, token)
         run_cell(page, 0)
         expected = {name: [list(row) for row in rows] for name, rows in OPENING_TABLES.items()}
-        wait_until_echoed_and_read(page, expected)
-        rng, causal, focus, reads = random.Random(53), False, Playground().state.focus, 0
-        for k in range(EDITS):
+        wait_until_echoed_and_read(page, expected, causal=False)
+        rng, causal, focus, reads, k = random.Random(53), False, Playground().state.focus, 0, 0
+        while k < EDITS:
             name = rng.choice(MATRICES)
-            i, j = rng.randrange(len(expected[name])), rng.randrange(len(expected[name][0]))
-            expected[name][i][j] = a_value(rng, expected[name][i][j])
-            type_into_cell(page, name, i, j, expected[name][i][j])
-            if k % 10 == 4:  # another move while edits may be on their way: the mask, then a focus click
+            height, width = len(expected[name]), len(expected[name][0])
+            burst = BURST if k % 10 == 0 else 1  # a burst: numbers typed down a column by keyboard alone
+            i, j = rng.randrange(height - burst + 1), rng.randrange(width)
+            click_cell(page, name, i, j)
+            for row in range(i, i + burst):
+                expected[name][row][j] = a_value(rng, expected[name][row][j])
+                type_and_enter(page, expected[name][row][j])  # Enter: the keyboard's cell goes down a row
+            k += burst
+            if k % 10 == 5:  # another move while edits may be on their way: the mask, then a focus click
                 page.locator('[data-field="causal"] input').click()
                 causal = not causal
-            if k % 10 == 7:
-                focus = rng.randrange(len(expected["Q"]))
+            if k % 10 == 8:
+                focus = rng.randrange(height)
                 click_cell(page, "weights", focus, 0)
-            if k % 5 == 4:  # read back: every value where it was aimed, none elsewhere, none lost
-                wait_until_echoed_and_read(page, expected)
-            if k + 1 in (EDITS // 2, EDITS):
+            if k % 5 == 0:  # read back: every value where it was aimed, none elsewhere, none lost; the toggle drawn
+                wait_until_echoed_and_read(page, expected, causal)
+            if k in (EDITS // 2, EDITS):
                 reads += 1
                 kernel = kernel_matrices(page, reads)
                 numbers = [[[float(text) for text in row] for row in expected[name]] for name in MATRICES]
