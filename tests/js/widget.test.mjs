@@ -140,7 +140,8 @@ test('render draws the styles and the instrument Python\'s data asks for, then e
   assert.equal(style.tagName, 'STYLE');
   assert.equal(style.textContent, '.attnviz-view { color: red; }'); // inside the cell: a shadow root gets them too
   assert.equal(instrument.className, 'attnviz-instrument');
-  assert.deepEqual({ ...instrument.dataset }, { presenter: 'false', bare: 'true' }); // no controls: the views alone
+  // No controls: the views alone; no input open over a cell, no edit on its way (edits.js).
+  assert.deepEqual({ ...instrument.dataset }, { presenter: 'false', bare: 'true', editing: 'false', pending: '0' });
   assert.equal(instrument.style.colorScheme, 'light'); // the cell's background read as white
   const [caption] = byClass(el, 'attnviz-caption');
   const [warning] = byClass(el, 'attnviz-warning');
