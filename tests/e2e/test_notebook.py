@@ -137,8 +137,11 @@ def wait_for_connected_kernel(url: str, token: str) -> None:
     """Until the notebook's kernel is idle with the page connected to it: a cell run before would be lost."""
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"{url}/api/kernels?token={token}", timeout=5) as answer:
-            kernels = json.loads(answer.read())
+        try:
+            with urllib.request.urlopen(f"{url}/api/kernels?token={token}", timeout=5) as answer:
+                kernels = json.loads(answer.read())
+        except OSError:  # a busy server's 500 while the kernel starts: asked again
+            kernels = []
         if any(k["execution_state"] == "idle" and k["connections"] > 0 for k in kernels):
             return
         time.sleep(0.2)  # polled: a state, not a duration
