@@ -65,7 +65,7 @@ def edited_x(base_X: np.ndarray) -> np.ndarray:
     data = x_table(X, labels, edited=typed.edited, warning=typed.refused, height=layout.token_rows_height,
                    font_size=font)  # fmt: skip
     drawn = data["views"][0]  # its rows' and columns' names, as the browser names a cell typed into
-    show_views("mh.x", data, partial(on_x_event, where, drawn["rows"], drawn["cols"]))
+    show_views(key="mh.x", data=data, on_event=partial(on_x_event, where, drawn["rows"], drawn["cols"]))
     state.set_setting(PAGE, "x_typed", typed.said())  # a refusal is said once, at X
     return X
 

@@ -89,7 +89,7 @@ def attention_views() -> None:
     in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
     if in_class:
         join_box()
-    show_views(state.VIEWS, data, host.on_views_event)  # a control's change or a click: one handler
+    show_views(key=state.VIEWS, data=data, on_event=host.on_views_event)  # a control's change or a click: one handler
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
     if playground.predict and not (in_class or lesson_running()):  # a teacher presenting asks, and answers nothing
@@ -114,7 +114,7 @@ with vectors:
         now = host.current()  # a cell typed into a table is a move of the one handler; a refusal is said at them
         tables = tables_data(playground, edited=now.last_edit, warning=now.said.at_tables or "",
                              font_size=chart_font_size(), height=least_height(len(playground.labels)))  # fmt: skip
-        show_views(state.TABLES, tables, host.on_views_event)  # the views' one handler
+        show_views(key=state.TABLES, data=tables, on_event=host.on_views_event)  # the views' one handler
 with up_close:
     if up_close.open:
         one_token_up_close(playground, asking=bool(playground.predict) and host.current().asked() is None)

@@ -14,8 +14,7 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``WStates.__getitem__`` (where one is decoded),             |                                                        |
 | ``Serialized``, ``Value``, how a value is unpacked          |                                                        |
 | (``is_array_value_field_name``), ``is_element_id``,         |                                                        |
-| ``STREAMLIT_INTERNAL_KEY_PREFIX``, the option widgets'      |                                                        |
-| ``formatted_option_to_option_index``                        |                                                        |
+| ``STREAMLIT_INTERNAL_KEY_PREFIX``                           |                                                        |
 | the log lines Streamlit writes for a message it refuses     | attnviz/ui/edge.py (one short line each;               |
 | and its websocket handler's name                            | tests/load/test_attack.py)                             |
 | ``policies.check_session_state_rules``                      | tests/app/test_lesson_settings.py                      |
@@ -155,15 +154,6 @@ def test_the_edge_unpacks_a_value_as_streamlit_does():
     for state in states:
         assert _unpacked(state) == unpack_widget_state_value(state), broke(
             "unpack_widget_state_value", "attnviz/ui/edge.py _unpacked (every value checked as it arrives)"
-        )
-
-
-def test_the_option_widgets_still_decode_through_an_object_the_edge_reads():
-    from streamlit.elements.widgets import radio, selectbox
-
-    for serde in (selectbox.SelectboxSerde, radio.RadioSerde):
-        assert "formatted_option_to_option_index" in inspect.signature(serde.__init__).parameters, broke(
-            f"{serde.__name__}.formatted_option_to_option_index", "attnviz/ui/edge.py (options no widget offers)"
         )
 
 

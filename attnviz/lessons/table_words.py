@@ -3,6 +3,8 @@ edit itself (the cell it was aimed at, the block's size, the room left), so it n
 
 from __future__ import annotations
 
+UNREADABLE = "What reached the tables could not be read as numbers typed into their cells. Nothing was changed."
+
 
 def cell_gone(view: str, row: str, col: str) -> str:
     """A cell typed into a table that has since lost it (a shorter sentence, a smaller d_k arrived first)."""

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field, replace
 
 from attnviz.component.edits import typed_block
 from attnviz.core.errors import AttnvizInputError
-from attnviz.core.limits import MAX_UNDO
+from attnviz.core.limits import MAX_ID_CHARS, MAX_UNDO
 from attnviz.core.playground_state import PlaygroundState, same_vectors
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.lessons.questions import Answers
+from attnviz.lessons.table_words import UNREADABLE
 from attnviz.playground.controls import ACTIONS, CONTROLS, set_field
 from attnviz.playground.tables import typed_into
 
@@ -112,11 +113,12 @@ class Session:
     def _typed(self, sent) -> Session:
         """A cell typed or a block pasted into the Q, K and V tables: a move, or refused whole with a message at the
         tables. An edit sent again (its echo was late) is the same edit: nothing more happens."""
-        block = typed_block(sent)
-        if block is None:
-            return replace(self, said=Said())
-        if block.id == self.last_edit:
+        block, sent_id = typed_block(sent), sent.get("id") if isinstance(sent, dict) else None
+        if sent_id == self.last_edit:
             return self
+        if block is None:  # crafted: refused, and echoed if it has an id, so the browser sends the next edit
+            echoed = sent_id if isinstance(sent_id, str) and len(sent_id) <= MAX_ID_CHARS else self.last_edit
+            return replace(self.moved(self.state), said=Said(at_tables=UNREADABLE), last_edit=echoed)
         try:
             new = typed_into(self.state, block)
         except AttnvizInputError as error:

@@ -8,6 +8,7 @@ from attnviz import random_qkv
 from attnviz.classroom.share import encode
 from attnviz.core.numbers import format_fixed
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.table_words import UNREADABLE
 from attnviz.ui.state import TABLES
 from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
@@ -93,13 +94,14 @@ def test_a_cell_the_state_no_longer_has_is_refused_by_its_names(app):
 
 
 @pytest.mark.parametrize("sent", [{"view": "Q"}, {"view": "Q", "row": "0: The", "col": "q1", "cells": [], "id": "a"}])
-def test_an_edit_no_browser_sends_changes_nothing_and_says_nothing(app, sent):
+def test_an_edit_no_browser_sends_changes_nothing_and_says_so_at_the_tables(app, sent):
     before = playground(app)
     (component,) = [c for c in app.get("bidi_component") if c.proto.id.endswith(f"-{TABLES}")]
     states = app._tree.get_widget_states()
     states.widgets.append(trigger_state(component.proto.id, "event", {"edit": sent}))
     app._run(states)
-    assert not app.exception and playground(app) == before and said(app) == ""
+    assert not app.exception and playground(app) == before and said(app) == UNREADABLE
+    assert views_data(app, TABLES)["edited"] == sent.get("id", "")  # echoed when it has an id: the queue moves on
 
 
 def test_the_tables_are_tall_enough_for_their_rows(app):

@@ -8,6 +8,7 @@ import pytest
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import apply_edits, randomise, set_sentence
 from attnviz.lessons.playground import OPENING
+from attnviz.lessons.table_words import UNREADABLE
 from attnviz.playground.session import Said, Session, tables_differ
 
 
@@ -141,3 +142,12 @@ def test_a_refusal_said_at_the_tables_is_gone_at_the_next_move_even_one_the_view
     )
     assert landed.state.matrices()[0][0, 0] == 2.0 and landed.said == Said()
     assert not landed.drawn().apply(control("scale", False)).needs_full_run(open_tab_follows_views=False)
+
+
+def test_an_edit_no_honest_browser_sends_is_refused_and_still_echoed_so_the_next_edit_goes():
+    ragged = {"view": "Q", "row": "0: The", "col": "q1", "cells": [["1"], ["2", "3"]], "id": "crafted-1"}
+    after = Session().apply({"edit": ragged})
+    assert after.state == Session().state
+    assert after.said.at_tables == UNREADABLE
+    assert after.last_edit == "crafted-1"  # the browser's queue waits for this id
+    assert after.apply({"edit": ragged}) is after  # sent again: the same edit, nothing more
