@@ -16,9 +16,10 @@ import numpy as np
 from attnviz.component.data import component_data
 from attnviz.component.edits import editable, placed, typed_block
 from attnviz.core.errors import AttnvizInputError
+from attnviz.core.limits import MAX_ID_CHARS
 from attnviz.core.numbers import cell_text, parse_cells, with_cells
 from attnviz.figures.multi_head import x_map
-from attnviz.lessons.table_words import cell_gone, paste_refused
+from attnviz.lessons.table_words import UNREADABLE, cell_gone, paste_refused
 
 NAME = "X"
 CAPTION = "X: one row per token. Small enough to edit: change a number and everything below follows."
@@ -42,10 +43,17 @@ class TypedX:
 
     def after(self, event, where: Where, rows: list[str], cols: list[str]) -> TypedX:
         """What an event from X makes of the edits: a typed cell or a pasted block lands (every cell of it), or is
-        refused whole and ``refused`` says why. Another event, or an edit sent again, changes nothing."""
-        block = typed_block(event.get("edit")) if isinstance(event, dict) and len(event) == 1 else None
-        if block is None or block.id == self.edited:
+        refused whole and ``refused`` says why (an edit no honest browser sends too, echoed if it has an id). Another
+        event, or an edit sent again, changes nothing."""
+        if not (isinstance(event, dict) and set(event) == {"edit"}):
             return self
+        sent = event["edit"]
+        block, sent_id = typed_block(sent), sent.get("id") if isinstance(sent, dict) else None
+        if sent_id == self.edited:
+            return self
+        if block is None:  # crafted: refused, and echoed if it has an id, so the browser sends the next edit
+            echoed = sent_id if isinstance(sent_id, str) and len(sent_id) <= MAX_ID_CHARS else self.edited
+            return replace(self, edited=echoed, refused=UNREADABLE)
         try:
             if block.view != NAME:
                 raise AttnvizInputError(cell_gone(block.view, block.row, block.col))

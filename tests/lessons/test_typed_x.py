@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from attnviz.lessons.table_words import cell_gone
+from attnviz.lessons.table_words import UNREADABLE, cell_gone
 from attnviz.lessons.typed_x import TypedX, x_table
 
 ROWS, COLS = ["0: a", "1: b", "2: c"], ["x1", "x2"]
@@ -39,13 +39,18 @@ def test_a_refused_block_changes_no_cell_and_says_why_once():
 def test_an_edit_sent_again_or_no_edit_at_all_changes_nothing():
     typed = TypedX().after(edit(), (0, 2), ROWS, COLS)
     assert typed.after(edit(cells=(("9",),)), (0, 2), ROWS, COLS) == typed  # the same id again
-    for other in [
-        {"cell": {"view": "X", "row": 0, "col": 0}},
-        {"edit": {"view": "X"}},
-        None,
-        {"edit": edit(id="e-2")["edit"], "x": 1},
-    ]:
+    for other in [{"cell": {"view": "X", "row": 0, "col": 0}}, None, {"edit": edit(id="e-2")["edit"], "x": 1}]:
         assert typed.after(other, (0, 2), ROWS, COLS) == typed
+
+
+def test_an_edit_no_honest_browser_sends_is_refused_and_still_echoed():
+    typed = TypedX().after(edit(), (0, 2), ROWS, COLS)
+    ragged = {"edit": {"view": "X", "row": "0: a", "col": "x1", "cells": [["1"], ["2", "3"]], "id": "c-1"}}
+    refused = typed.after(ragged, (0, 2), ROWS, COLS)
+    assert refused.cells == typed.cells and refused.edited == "c-1" and refused.refused == UNREADABLE
+    assert refused.after(ragged, (0, 2), ROWS, COLS) == refused  # sent again: nothing more
+    no_id = typed.after({"edit": {"view": "X"}}, (0, 2), ROWS, COLS)
+    assert no_id.edited == typed.edited and no_id.refused == UNREADABLE
 
 
 def test_x_is_sent_with_every_cell_s_exact_text_its_warning_and_the_edit_echoed():
