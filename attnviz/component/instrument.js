@@ -1,6 +1,6 @@
 // The instrument, whatever the host (a Streamlit page: index.js; a notebook cell: widget.js): on the Playground the
-// rail of controls left and the four views right (a warning above them, a line under them saying what the last change
-// did); elsewhere the views alone ("bare": no controls sent), laid out in the columns Python asks for. Built once,
+// rail of controls left and the four views right (a warning above them, or under views typed into; a line under them
+// saying what the last change did); elsewhere the views alone ("bare": no controls sent), laid out in the columns Python asks for. Built once,
 // then updated in place on every new data.
 
 import { lightness } from './colour.js';
@@ -29,7 +29,7 @@ function build(parentElement) {
     const figure = event.target.closest?.('.attnviz-view');
     if ((event.key === 'l' || event.key === 'L') && figure && instrument.dataset.presenter === 'true') enlarge(views, figure);
   });
-  const parts = { instrument, rail: new Rail(rail), warning, views, lens, caption, note, send: null, data: null };
+  const parts = { instrument, rail: new Rail(rail), main, warning, views, lens, caption, note, send: null, data: null };
   // The edits typed into the views' cells: one at a time to Python, each shown over its cells until echoed (edits.js).
   parts.edits = new Edits((event) => parts.send(event), {
     changed: () => parts.quiet || drawn(parts),
@@ -75,6 +75,10 @@ export function mount(parentElement, data, send) {
   if (views.style.getPropertyValue('--attnviz-columns') !== columns) views.style.setProperty('--attnviz-columns', columns);
   setIfNew(views.dataset, 'labelsFirst', String(Boolean(data.labels_first)));
   rail.update(data);
+  // Over views typed into, a refusal goes under them: above, it would move every cell down under the next click.
+  const under = data.views.some((view) => view.edit);
+  if (under !== Boolean(parts.warningUnder)) parts.main.insertBefore(warning, under ? caption : views);
+  parts.warningUnder = under;
   setIfNew(warning, 'textContent', data.warning);
   setIfNew(warning, 'hidden', !data.warning);
   // A touch-only screen is told how to read a cell by touch (view.js: a tap reads it), where Python gives the words.

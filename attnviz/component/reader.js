@@ -18,8 +18,8 @@ export function canvasLabel(view, enter) {
 }
 
 // How an editable view's cells are edited (editor.js), said by its canvas.
-const EDITING = 'type a number, or press Enter or F2, or double-click a cell, to edit it; in it Enter or Tab keeps the '
-  + 'number and moves on, Escape cancels. Paste a block of numbers to fill down and right from a cell.';
+const EDITING = 'type a number, press Enter or F2, or double-click to edit the one under the cursor; Tab or Enter '
+  + 'keeps what you typed and moves on, Escape cancels. A pasted block of numbers fills down and right from there.';
 
 // An editable view's cell k by name, as its input says it: "Q, row 4: good, dimension 1".
 export function cellName(view, k) {

@@ -224,8 +224,8 @@ test('a view without edit picks its row on a click as before, and opens nothing'
 
 test("an editable view's canvas says how to edit, and its reader's cells are named as the input says them", () => {
   const { canvas } = mounted();
-  assert.match(canvas.getAttribute('aria-label'), /^Q: 4 rows, 2 columns\. .*type a number, or press Enter or F2/);
-  assert.match(canvas.getAttribute('aria-label'), /Escape cancels.*Paste a block/);
+  assert.match(canvas.getAttribute('aria-label'), /^Q: 4 rows, 2 columns\. .*type a number, press Enter or F2, or double-click to edit the one under the cursor/);
+  assert.match(canvas.getAttribute('aria-label'), /Escape cancels. A pasted block of numbers fills down and right/);
   const table = new Node('table');
   updateTable(table, { ...qView(), changed: [3] });
   assert.equal(table.tBodies[0].rows[1].cells[1].getAttribute('aria-label'), 'Q, row 1: movie, dimension 1: 1');
