@@ -10,7 +10,7 @@ import streamlit as st
 
 from attnviz.core.limits import MAX_DIM, MAX_SEED
 from attnviz.core.playground_state import MATRICES, column_names, example_options
-from attnviz.lessons.playground import TYPING_HELP, example_box_label, example_title, first_words, matrix_heading
+from attnviz.lessons.playground import TYPING_HELP, example_title, first_words, matrix_heading
 from attnviz.playground.views import playground_data
 from attnviz.ui import playground_host as host
 from attnviz.ui import state
@@ -38,10 +38,10 @@ else:
     heading.title("Attention playground")
     sentence.text_input("Sentence", **host.playground_control("sentence"))
     example.selectbox(
-        example_box_label(host.playground()),
+        "Example",
         example_options(host.playground()),
         format_func=partial(example_title, host.playground()),
-        **host.playground_control("example"),
+        **host.example_control(),
     )
     with share:
         share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link

@@ -21,7 +21,7 @@ import streamlit as st
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
-from attnviz.lessons.playground import dropped_line
+from attnviz.lessons.playground import dropped_line, example_title
 from attnviz.playground.controls import set_field
 from attnviz.playground.session import Session, tables_differ
 from attnviz.ui import state as store
@@ -32,6 +32,7 @@ from attnviz.ui.state import CONTROL, confirm, control_key, name_voter, renew_ta
 # widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.playground.controls checks it.
 PLAYGROUND = "playground"  # the session's one key in st.session_state: state, undo, predictions
 _seeds = SystemRandom()  # Randomise's new seeds
+_EXAMPLE_SHOWN = "playground_example_shown"  # the words of the Example box's option in use, as last drawn
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
     "d_k": int,
@@ -160,6 +161,18 @@ def playground_control(field: str) -> dict:
     key = control_key(field)
     store.bind_widget(key, getattr(playground(), field))
     return {"key": key, "on_change": _on_control, "args": (field,)}
+
+
+def example_control() -> dict:
+    """``playground_control("example")``, and the box's value sent to the browser again whenever the words of the
+    option in use change (a typed sentence, Undo): the browser sends back the words it shows, and without this it
+    would send words the box no longer offers, which the edge refuses (attnviz.ui.edge)."""
+    state, key = playground(), control_key("example")
+    shown = example_title(state, state.example)
+    if st.session_state.get(_EXAMPLE_SHOWN, shown) != shown and key in st.session_state:
+        st.session_state[key] = state.example  # the same value, set anew: Streamlit sends it with its new words
+    st.session_state[_EXAMPLE_SHOWN] = shown
+    return playground_control("example")
 
 
 def _on_control(field: str) -> None:

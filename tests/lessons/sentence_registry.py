@@ -49,7 +49,6 @@ NOT_FROM_A_STATE = {
     "training.sample_help": "a table's help, fixed",
     "induction.progress_text": "a run's step and seconds so far",
     "stages.Walkthrough.dims": "column labels dim 1, dim 2, …",
-    "playground.example_title": "an Example box option: the same words whatever the state (the browser sends them)",
     "scaling.uniform_text": "log₂ n worked out, for the row length chosen",
     "questions.Question.cover": "the protocol's signature: RowQuestion's and PlaygroundQuestion's are checked",
     "questions.Question.reveal": "the protocol's signature: RowQuestion's and PlaygroundQuestion's are checked",
