@@ -53,8 +53,10 @@ with st.container(key="playground_said") if introduced else nullcontext():
         st.caption(first_words(host.playground()))  # and what a typed sentence does
     for message in warnings:
         st.warning(literal(message), icon=":material/warning:")
-    for message in confirmations:
-        st.success(literal(message), icon=":material/check_circle:")
+    if confirmations:  # on a phone, at the foot of the screen: where the student is (attnviz/ui/text.py)
+        with st.container(key="playground_confirmed"):
+            for message in confirmations:
+                st.success(literal(message), icon=":material/check_circle:")
 
 
 # ----------------------------------------------------------------------------- controls beside the four views
