@@ -19,7 +19,7 @@ from attnviz.classroom.tally import TallyUnavailable
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.core.playground_state import PlaygroundState
-from attnviz.lessons import predictions
+from attnviz.lessons import app_words, predictions
 from attnviz.pages import DEFAULT_PAGE, page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.class_tally import allowed, class_tally
@@ -218,11 +218,7 @@ def join_box() -> None:
     if problem := state.kept(state.CLASS_PROBLEM):
         st.warning(literal(problem), icon=":material/error:")
     elif (code := state.class_code()) and not on_asked_setup():
-        st.warning(
-            f"This is not the setup the class question {code} asks about: answers here are not counted. "
-            "Your answer to the asked setup stands.",
-            icon=":material/info:",
-        )
+        st.warning(app_words.not_the_asked_setup(code), icon=":material/info:")
         st.button("Back to the class question", key="class.back", icon=":material/undo:",
                   on_click=playground_host.set_playground, args=(asked_setup(),))  # fmt: skip
 

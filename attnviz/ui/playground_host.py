@@ -21,6 +21,7 @@ import streamlit as st
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
+from attnviz.lessons.app_words import randomised
 from attnviz.lessons.playground import dropped_line, example_title
 from attnviz.playground.controls import set_field
 from attnviz.playground.session import Session, tables_differ
@@ -112,8 +113,7 @@ def randomise_again() -> None:
     can be undone). The same seed again would change nothing on a fresh page and wipe an edit silently after one."""
     state = playground()
     seed = next(s for s in iter(lambda: _seeds.randint(0, MAX_SEED), None) if s != state.seed)
-    said = f"New random vectors from seed {seed}. Undo brings back the ones before."
-    _keep(current().confirmed(randomise(state, seed), said))
+    _keep(current().confirmed(randomise(state, seed), randomised(seed)))
 
 
 def on_views_event(event) -> None:
