@@ -101,16 +101,25 @@ def unchecked(sentence: str) -> set[str]:
     return {n for groups in BEFORE.findall(sentence) for n in groups if n}
 
 
+@pytest.fixture(scope="module")
+def record():
+    """The walk's record of every sentence, started afresh by each run of this file."""
+    path = SCREENSHOTS.parent / "student-walk.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("", encoding="utf-8")
+    return path
+
+
 @pytest.mark.parametrize("walk", range(WALKS))
-def test_every_number_a_sentence_states_is_on_the_page(page, server, walk):
+def test_every_number_a_sentence_states_is_on_the_page(page, server, record, walk):
     state, name = STATES[walk], PAGES[walk % len(PAGES)].name
     open_app_page(page, f"{server.url}/{'' if name == 'playground' else name}?{PARAM}={encode(state, name)}")
     wait_for_app(page)
     page.wait_for_function(TABLES_FILLED_JS)
     said = sentences(page.evaluate(SAID_JS))
     cells = {re.sub(r"[^\d.−-]", "", text) for text in page.evaluate(TABLE_NUMBERS_JS)} - {""}
-    with (SCREENSHOTS.parent / "student-walk.txt").open("a", encoding="utf-8") as record:
-        record.write(f"\n# walk {walk}: {name}, {encode(state, name)}\n" + "\n".join(said) + "\n")
+    with record.open("a", encoding="utf-8") as kept:
+        kept.write(f"\n# walk {walk}: {name}, {encode(state, name)}\n" + "\n".join(said) + "\n")
     assert not [s for s in said if "Traceback" in s or "could not be read" in s]
     if not cells:  # a page without views: its sentences are recorded, and read by the property tests
         return
