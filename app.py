@@ -9,7 +9,7 @@ from attnviz.ui.challenges import challenge_bar
 from attnviz.ui.class_join import join_from_link
 from attnviz.ui.classroom import restore_from_link
 from attnviz.ui.edge import take_refusal
-from attnviz.ui.lesson_plan import lesson_bar, open_from_link
+from attnviz.ui.lesson_plan import lesson_bar, lesson_css, open_from_link
 from attnviz.ui.playground_host import begin, take_typed_cells
 from attnviz.ui.presenter import presenter_css, presenter_switch
 from attnviz.ui.routes import pass_the_run_gate, routes
@@ -27,7 +27,9 @@ begin()
 page = next(name for name, route in pages.items() if route.url_path == current.url_path)
 restore_from_link(page)
 open_from_link(page)  # a lesson link (?lesson=…), once: on Lesson plans, ready to present
-page_style(compact=page_named(page).compact, more_css=presenter_css())  # first: its "Skip to the views" is Tab 12
+page_style(
+    compact=page_named(page).compact, more_css=presenter_css() + lesson_css()
+)  # first: its "Skip to the views" is Tab 12
 if page_named(page).draws_views:
     share_the_instrument()  # the views' script and styles, once a run: a click redraws the views alone, without them
 join_from_link(page)  # a class question's short address (?join=…), once

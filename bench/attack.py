@@ -39,12 +39,20 @@ CRAFTED_TABLE_EDITS = {
     "an integer of 4,000 digits": '{"edited_rows": {"0": {"q1": ' + "9" * 4_000 + "}}}",  # decodes; no float holds it
 }
 
-# Values of the wrong kind for a widget, an option it does not have, or an id no widget has: (how to find the widget,
-# or the id; the value).
+# Values of the wrong kind for a widget, or an id no widget has, which the edge refuses: (how to find the widget, or
+# the id; the value).
 CRAFTED_WIDGET_VALUES = {
-    "an example the box does not offer": ({"label": "Example"}, {"string_value": "no such example"}),
     "JSON for the sentence box": ({"label": "Sentence"}, {"json_value": '{"sentence": ["a", "b"]}'}),
     "an id no widget has": ("w0", {"int_value": 1}),  # Streamlit took it for a key it then could not find
+}
+# A value of the widget's own shape that is no option of it, which the field's own check refuses where it is read:
+# (how to find the widget; the value; what the student is told).
+CRAFTED_CHOICES = {
+    "an example the box does not offer": (
+        {"label": "Example"},
+        {"string_value": "no such example"},
+        "not 'no such example'. The previous example is kept.",
+    ),
 }
 
 # Cell clicks no click makes, for the Real model page's pictures ("head": one head's map; "overview": every head).

@@ -188,11 +188,12 @@ def classroom_moves() -> list[Move]:
     """The Challenges page's heaviest click (a challenge set up: its Playground state checked on the way) and the
     Lesson plans page at its most steps (each step's link decoded to name it), moving a step."""
     from attnviz.classroom import lesson_plan as plans
-    from attnviz.ui.state import LESSON_PLAN
+    from attnviz.ui.lesson_plan import LESSON, Lesson
 
     def longest_plan(at) -> None:
         ready = next(iter(plans.READY.values()))
-        at.session_state[LESSON_PLAN] = plans.LessonPlan("Longest", (ready.steps * plans.MAX_LESSON_STEPS)[: plans.MAX_LESSON_STEPS])
+        longest = plans.LessonPlan("Longest", (ready.steps * plans.MAX_LESSON_STEPS)[: plans.MAX_LESSON_STEPS])
+        at.session_state[LESSON] = Lesson(longest)
         at.run(timeout=TIMEOUT_S)  # the page's step buttons are drawn from the plan
 
     def back_to_challenges(at) -> None:  # Try it went to the challenge's page

@@ -4,8 +4,7 @@ import streamlit as st
 
 from attnviz.lessons.challenges import CHALLENGES, INTRODUCTION, goal_line
 from attnviz.pages import page_named
-from attnviz.ui import state
-from attnviz.ui.challenges import open_challenge, progress_line
+from attnviz.ui.challenges import open_challenge, progress_line, tried
 from attnviz.ui.classroom import share_link_box
 from attnviz.ui.routes import through_the_router
 
@@ -16,7 +15,7 @@ PAGE = "challenges"
 st.title("Challenges")
 st.markdown(INTRODUCTION)
 st.markdown(progress_line())
-solved = state.solved_challenges()
+solved = tried().solved
 for page in dict.fromkeys(challenge.page for challenge in CHALLENGES.values()):
     st.subheader(page_named(page).title)
     for key, challenge in ((k, c) for k, c in CHALLENGES.items() if c.page == page):

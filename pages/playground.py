@@ -91,7 +91,7 @@ def attention_views() -> None:
     in_class = playground.predict and in_a_class()  # a student's box goes above the views, seen first on a phone
     if in_class:
         join_box()
-    show_views(state.VIEWS, data, host.on_views_event)  # a control's change or a click: one handler
+    show_views(key=state.VIEWS, data=data, on_event=host.on_views_event)  # a control's change or a click: one handler
     if problem := keep_address(PAGE):  # the address is the share link, current after every toggle
         st.caption(problem)
     if playground.predict and not (in_class or lesson_running()):  # a teacher presenting asks, and answers nothing

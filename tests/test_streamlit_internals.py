@@ -14,8 +14,7 @@ it. Run by `make test` and so by `make upgrade`: a red test here names the inter
 | ``WStates.__getitem__`` (where one is decoded),             |                                                        |
 | ``Serialized``, ``Value``, how a value is unpacked          |                                                        |
 | (``is_array_value_field_name``), ``is_element_id``,         |                                                        |
-| ``STREAMLIT_INTERNAL_KEY_PREFIX``, ``DataEditorSerde``, the |                                                        |
-| option widgets' ``formatted_option_to_option_index``        |                                                        |
+| ``STREAMLIT_INTERNAL_KEY_PREFIX``, ``DataEditorSerde``      |                                                        |
 | the log lines Streamlit writes for a message it refuses     | attnviz/ui/edge.py (one short line each;               |
 | and its websocket handler's name                            | tests/load/test_attack.py)                             |
 | ``policies.check_session_state_rules``                      | tests/app/test_lesson_settings.py                      |
@@ -158,14 +157,9 @@ def test_the_edge_unpacks_a_value_as_streamlit_does():
         )
 
 
-def test_the_option_widgets_and_the_table_still_decode_through_an_object_the_edge_reads():
-    from streamlit.elements.widgets import radio, selectbox
+def test_the_table_still_decodes_through_an_object_the_edge_reads():
     from streamlit.elements.widgets.data_editor import DataEditorSerde
 
-    for serde in (selectbox.SelectboxSerde, radio.RadioSerde):
-        assert "formatted_option_to_option_index" in inspect.signature(serde.__init__).parameters, broke(
-            f"{serde.__name__}.formatted_option_to_option_index", "attnviz/ui/edge.py (options no widget offers)"
-        )
     state = DataEditorSerde().deserialize('{"edited_rows": {"0": {"q1": "2"}}}')
     assert state == {"edited_rows": {0: {"q1": "2"}}, "added_rows": [], "deleted_rows": []}, broke(
         "DataEditorSerde", "attnviz/ui/edge.py (a table's edits checked)"

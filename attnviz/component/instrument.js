@@ -8,7 +8,8 @@ import { element, setIfNew, theme } from './dom.js';
 import { Lens } from './lens.js';
 import { Rail } from './rail.js';
 import { GAP, labelsWidth } from './layout.js';
-import { drawViews } from './view.js';
+import { drawViews } from './grid.js';
+import { Edits } from './edits.js';
 
 const instruments = new WeakMap(); // the parts built for each mount, by its parent element
 let measurer = null; // a canvas's context that measures label text, never drawn (made when first needed)
@@ -28,19 +29,43 @@ function build(parentElement) {
     const figure = event.target.closest?.('.attnviz-view');
     if ((event.key === 'l' || event.key === 'L') && figure && instrument.dataset.presenter === 'true') enlarge(views, figure);
   });
-  return { instrument, rail: new Rail(rail), warning, views, lens, caption, note };
+  const parts = { instrument, rail: new Rail(rail), warning, views, lens, caption, note, send: null, data: null };
+  // The edits typed into the views' cells: one at a time to Python, each shown over its cells until echoed (edits.js).
+  parts.edits = new Edits((event) => parts.send(event), {
+    changed: () => parts.quiet || drawn(parts),
+    refused: (words) => { warning.textContent = words; warning.hidden = false; }, // until the next data's warning
+  });
+  parts.open = new Set(); // the editors with an input open (one, but the next may open before the last has closed)
+  parts.editing = (editor, open) => {
+    parts.open[open ? 'add' : 'delete'](editor);
+    setIfNew(instrument.dataset, 'editing', String(parts.open.size > 0));
+  };
+  instrument.dataset.editing = 'false';
+  return parts;
+}
+
+// The views drawn with the data last sent and the edits on their way; the instrument says how many (for tests).
+function drawn(parts) {
+  const { views, data, send, edits, editing, instrument } = parts;
+  drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }), { edits, editing });
+  setIfNew(instrument.dataset, 'pending', String(edits.pending().length));
 }
 
 // Draws ``data`` (attnviz/component/data.py) into ``parentElement``; ``send(event)`` tells the host what a control
 // or a click chose, as one of {control, value} (a control of the rail, by the name Python gave it), {cell: {view, row,
-// col}} (a cell, or a row label with col null) or {guess: {view, row, col} or {choice}} (a click on a covered view).
+// col}} (a cell, or a row label with col null), {guess: {view, row, col} or {choice}} (a click on a covered view) or
+// {edit: {view, row, col, cells, id}} (numbers typed into an editable view's cells: edits.js).
 // What an event means is Python's to decide: this knows no page's fields.
 export function mount(parentElement, data, send) {
   if (!instruments.has(parentElement) || !instruments.get(parentElement).instrument.isConnected) {
     instruments.set(parentElement, build(parentElement));
   }
-  const { instrument, rail, warning, views, lens, caption, note } = instruments.get(parentElement);
+  const parts = instruments.get(parentElement), { instrument, rail, warning, views, lens, caption, note } = parts;
   rail.send = send; // the newest callback to Python
+  Object.assign(parts, { send, data });
+  parts.quiet = true; // the views are drawn once below, with whatever the echo changes
+  parts.edits.echoed(data.edited ?? ''); // the edit in flight released if Python has processed it
+  parts.quiet = false;
   // The native controls (the drop-down's list, the slider) follow the page's theme, light or dark.
   const background = theme(instrument).background;
   setIfNew(instrument.style, 'colorScheme', lightness(...background.slice(0, 3)) < 128 ? 'dark' : 'light');
@@ -56,7 +81,7 @@ export function mount(parentElement, data, send) {
   setIfNew(caption, 'textContent', data.touch_caption && matchMedia('(hover: none)').matches ? data.touch_caption : data.caption);
   setIfNew(note, 'textContent', data.note);
   setIfNew(note, 'hidden', !data.note);
-  drawViews(views, data, (cell) => send({ cell }), (guess) => send({ guess }));
+  drawn(parts);
   showLines(views, data);
   offerLarge(views);
   lens.update(data, theme(instrument));

@@ -9,12 +9,22 @@ export const EAGER_CELLS = 1024;
 
 // What the canvas says it is, and where its numbers are. On a covered view, Enter answers its question (view.js).
 export function canvasLabel(view, enter) {
-  const pressing = view.cover ? 'Enter answers the question with that cell.' : enter;
+  const pressing = view.cover ? 'Enter answers the question with that cell.' : view.edit ? EDITING : enter;
   const large = view.colour.length > EAGER_CELLS;
   const table = view.reader === false ? '' // read another way (the Real model's overview: a table a layer beside it)
     : large ? ' The table after it holds every cell while the keyboard is in this view.' : ' The table below holds every cell.';
   return `${view.title}: ${view.rows.length} rows, ${view.ticks.length} columns. `
     + `Arrow keys read a cell at a time; ${pressing} P saves it as a PNG.${table}`;
+}
+
+// How an editable view's cells are edited (editor.js), said by its canvas.
+const EDITING = 'type a number, or press Enter or F2, or double-click a cell, to edit it; in it Enter or Tab keeps the '
+  + 'number and moves on, Escape cancels. Paste a block of numbers to fill down and right from a cell.';
+
+// An editable view's cell k by name, as its input says it: "Q, row 4: good, dimension 1".
+export function cellName(view, k) {
+  const cols = view.ticks.length;
+  return `${view.edit.name}, row ${view.rows[Math.floor(k / cols)]}, ${view.edit.col_names[k % cols]}`;
 }
 
 // The reader's table of a view inside ``figure``: ``show(view)`` after each new data. A small view's table is
@@ -50,6 +60,7 @@ function emptyTable(table, view) {
 // a click, or Enter, predicts its key).
 export function sentence(view, k, how = 'click') {
   const cols = view.ticks.length;
+  if (view.edit) return `${cellName(view, k)}, ${view.text[k]}: type a number or press Enter to edit`;
   const where = `${view.rows[Math.floor(k / cols)]} → ${view.cols[k % cols]}`;
   if (view.cover) return `${where}: ${how} to predict this key`;
   return view.colour[k] === null ? `${where}: ${view.masked_words}` : `${where}: ${view.value_name} ${view.numbers[k]}`;
@@ -90,10 +101,17 @@ export function updateTable(table, view) {
     const masked = position === null ? 'true' : 'false';
     if (cell.textContent !== text) cell.textContent = text;
     if (cell.dataset.masked !== masked) cell.dataset.masked = masked;
-    const said = changed.has(k) ? `${text}, changed` : null; // a change is said, not only boxed
+    const said = cellSaid(view, k, text, changed.has(k));
     if (cell.getAttribute('aria-label') !== said) {
       if (said) cell.setAttribute('aria-label', said);
       else cell.removeAttribute('aria-label');
     }
   });
+}
+
+// What the reader's table says of cell k, where it says more than its text: an editable cell named as its input is,
+// "Q, row 4: good, dimension 1: 0.5"; a change said, not only boxed.
+function cellSaid(view, k, text, changed) {
+  const named = view.edit ? `${cellName(view, k)}: ${text}` : text;
+  return changed ? `${named}, changed` : view.edit ? named : null;
 }

@@ -4,14 +4,14 @@
 
 import { element, setIfNew, theme } from './dom.js';
 import { cellAt, coverPlace, digitHeight, layout, moved, picked } from './layout.js';
-import { unpacked } from './colour.js';
 import { coloursOf, paint } from './paint.js';
 import { namePng, savePng } from './png.js';
 import { canvasLabel, readerTable, sentence } from './reader.js';
+import { Editor } from './editor.js';
 
 const GLIDE_MS = 160; // a colour change is seen as a change; the new numbers are drawn in its first frame
 
-class View {
+export class View {
   constructor(root, index) {
     this.title = element('span', { className: 'attnviz-view-title' });
     this.png = element('button', { className: 'attnviz-png', type: 'button', textContent: 'PNG', tabIndex: -1 });
@@ -28,6 +28,7 @@ class View {
     this.reader = readerTable(this.figure); // its table hidden in a wrapper: a table ignores a width of 1px
     this.figure.append(element('div', { className: 'attnviz-sr' }, this.reader.table), this.tip);
     root.insertBefore(this.figure, root.children[index] || null);
+    this.editor = new Editor(this); // an editable view's input over a cell (editor.js)
     this.drawn = null; // the colours on screen now (they move during a glide)
     this.revision = 0;
     this.canvas.addEventListener('mousemove', (event) => this.hover(event));
@@ -46,6 +47,7 @@ class View {
   key(event) {
     const rows = this.view.rows.length, cols = this.view.ticks.length;
     if (event.key === 'p' || event.key === 'P') return this.savePng();
+    if (this.view.edit && this.editor.canvasKey(event)) return; // a number, Enter or F2 opens the cell's input
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       return this.cursor && this.pick(this.cursor); // as a click
@@ -61,7 +63,7 @@ class View {
   onCell(at) {
     const rows = this.view.rows.length, cols = this.view.ticks.length, asked = this.view.cover ? this.view.focus : null;
     this.cursor = { i: asked ?? Math.min(at.i, rows - 1), j: Math.min(at.j, cols - 1) };
-    const words = sentence(this.view, this.cursor.i * cols + this.cursor.j, 'press Enter');
+    const words = sentence(this.view, this.cursor.i * cols + this.cursor.j, 'press Enter'); // an editable cell's: how
     setIfNew(this.said, 'textContent', words);
     this.draw();
     if (!this.box) return;
@@ -147,7 +149,10 @@ class View {
     const ctx = canvas.getContext('2d');
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    if (!this.box) this.box = this.laidOut(ctx, view, width, height);
+    if (!this.box) {
+      this.box = this.laidOut(ctx, view, width, height);
+      this.editor.place(); // an open input follows its cell (by names) to where this layout puts it
+    }
     paint(ctx, view, this.box, this.drawn, shared.colours, this.palette, canvas.getRootNode().activeElement === canvas ? this.cursor : null);
     canvas.dataset.revision = this.revision; // which data the last paint drew (the benchmark's "shown")
   }
@@ -180,7 +185,7 @@ class View {
 
   hover(event) {
     const at = this.cellAt(event);
-    this.canvas.style.cursor = at ? 'pointer' : 'default';
+    this.canvas.style.cursor = at ? (this.view.edit ? 'cell' : 'pointer') : 'default';
     if (!at || at.j === null) { this.tip.hidden = true; return; }
     this.showTip(sentence(this.view, at.i * this.view.ticks.length + at.j), event.offsetX, event.offsetY);
   }
@@ -199,6 +204,7 @@ class View {
   // A click picks its cell; a tap reads it as a hover would where the words say so (touch_caption); a label picks.
   click(event) {
     const at = this.cellAt(event), reads = this.pointer === 'touch' && Boolean(this.shared.touch_caption) && !this.view.cover;
+    if (at && this.view.edit) return this.editor.clicked(at, this.pointer === 'touch'); // selects, a tap opens: no pick
     if (at && reads && at.j !== null) return this.hover(event);
     if (at) this.pick(at);
   }
@@ -209,42 +215,4 @@ class View {
   savePng() {
     savePng(this.view, this.box, this.shared, this.canvas.clientWidth, this.height || this.shared.height, theme(this.figure));
   }
-}
-
-// Per views grid: its View objects and the observer that hands each canvas its size. Kept here, not on the nodes.
-const grids = new WeakMap();
-const viewOfCanvas = new WeakMap();
-
-function gridOf(root) {
-  if (!grids.has(root)) {
-    // Widths come from here, measured by the browser's own layout: reading them in the update would force a layout.
-    // A new width (window, sidebar, presenter mode) or theme redraws every view as it is, without a glide.
-    const resizes = new ResizeObserver((entries) => {
-      const palette = theme(root);
-      for (const { target, contentRect } of entries) viewOfCanvas.get(target).resized(contentRect.width, contentRect.height, palette);
-    });
-    grids.set(root, { views: [], resizes });
-  }
-  return grids.get(root);
-}
-
-// Draws ``data.views`` into ``root`` (a .attnviz-views grid), keeping one View a view across calls; ``choose({view, row,
-// col})`` is called when a cell or row label (col null) is clicked, ``predict({row, col})`` when a covered view's is.
-export function drawViews(root, data, choose, predict) {
-  const grid = gridOf(root), palette = theme(root); // the palette read before any write below
-  const shared = { ...data, choose, predict };
-  data.views.forEach((view, index) => {
-    if (!grid.views[index]) {
-      grid.views[index] = new View(root, index);
-      viewOfCanvas.set(grid.views[index].canvas, grid.views[index]);
-      grid.resizes.observe(grid.views[index].canvas);
-    }
-    const shown = grid.views[index], sent = `${data.height} ${data.font_size} ${data.lens?.view} ${JSON.stringify(view)}`;
-    shown.shared = shared; // the newest callback to Python
-    if (sent === shown.sent && palette.text === shown.palette.text) return; // unchanged (raw scores, on a toggle)
-    shown.sent = sent;
-    shown.update(unpacked(view), shared, palette);
-    shown.glide();
-  });
-  for (const extra of grid.views.splice(data.views.length)) extra.figure.remove();
 }

@@ -1,7 +1,9 @@
 // The anywidget entry (attnviz/notebook): the same instrument in a notebook cell. Python keeps the component's data in
 // the trait "_data" (one JSON text, as the Streamlit host sends it) and redraws by setting it; a control or a click
-// comes back as the trait "_event", {event, count} (the event as instrument.js sends it): a count, so the same choice
-// twice is still two changes.
+// comes back as {event, id} (the event as instrument.js sends it; an id unique per page load and event, so the same
+// choice twice is still two changes), both as a message, which always arrives (a notebook's widget manager merges a
+// trait's changes while the kernel is busy), and as the trait "_event", whose change is what makes marimo rerun its
+// cells. Python handles each id once (attnviz/notebook/host.py).
 
 import { mount } from './instrument.js';
 
@@ -9,9 +11,12 @@ import { mount } from './instrument.js';
 // "_data". Returns what undoes the wiring.
 export function connect(model, draw) {
   let count = 0;
+  const prefix = Math.random().toString(36).slice(2, 10);
   const send = (event) => {
     count += 1;
-    model.set('_event', { event, count });
+    const sent = { event, id: `${prefix}-${count}` };
+    model.send(sent);
+    model.set('_event', sent);
     model.save_changes();
   };
   const redraw = () => draw(JSON.parse(model.get('_data')), send);

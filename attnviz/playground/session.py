@@ -6,20 +6,24 @@ around the views was last drawn from. Immutable: every move returns a new sessio
 ``apply(event)`` is the one way a control beside the views or a click on them becomes a move. An event is what the
 views component sends (attnviz/component): ``{"control": field or action, "value": v}``, ``{"cell": {"view",
 "row", "col"}}`` (a cell or a row label: its row becomes the focus), or ``{"guess": {...}}`` (a click on a covered
-view). Anything else changes nothing; a value its control refuses changes nothing, and says why (``Said.refused``).
+view), or ``{"edit": {...}}`` (a cell typed or a block pasted into the Q, K and V tables: attnviz.component.edits).
+Anything else changes nothing; a value its control refuses changes nothing, and says why (``Said.refused``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from attnviz.component.edits import MAX_ID_CHARS, typed_block
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import PlaygroundState, same_vectors
 from attnviz.lessons import predictions
 from attnviz.lessons.playground import OPENING, undone_line
 from attnviz.lessons.questions import Answers
+from attnviz.lessons.table_words import UNREADABLE
 from attnviz.playground.controls import ACTIONS, CONTROLS, set_field
+from attnviz.playground.tables import typed_into
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class Said:
     warnings: tuple[str, ...] = ()
     confirmation: str | None = None
     refused: str | None = None
+    at_tables: str | None = None  # why a cell typed or a block pasted into the Q, K and V tables was not taken
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Session:
     drawn_outside: PlaygroundState | None = None  # the state the page around the views was last drawn from
     words_outside: bool = False  # whether that page said what a move said (a warning, a confirmation)
     said: Said = field(default_factory=Said)  # what the last move said
+    last_edit: str = ""  # the id of the last edit of the tables applied or refused (the browser waits for it)
 
     # ------------------------------------------------------------------------- moves
 
@@ -81,6 +87,8 @@ class Session:
             return replace(self, said=Said())
         if "control" in event:
             return self._controlled(event["control"], event.get("value"))
+        if "edit" in event:
+            return self._typed(event["edit"])
         if "cell" in event:
             cell = event["cell"]
             return self._controlled("focus", cell.get("row") if isinstance(cell, dict) else None)
@@ -96,6 +104,21 @@ class Session:
         except AttnvizInputError as error:  # the state kept
             return replace(self.moved(self.state), said=Said(refused=str(error)))
 
+    def _typed(self, sent) -> Session:
+        """A cell typed or a block pasted into the Q, K and V tables: a move, or refused whole with a message at the
+        tables. An edit sent again (its echo was late) is the same edit: nothing more happens."""
+        block, sent_id = typed_block(sent), sent.get("id") if isinstance(sent, dict) else None
+        if sent_id == self.last_edit:
+            return self
+        if block is None:  # crafted: refused, and echoed if it has an id, so the browser sends the next edit
+            echoed = sent_id if isinstance(sent_id, str) and len(sent_id) <= MAX_ID_CHARS else self.last_edit
+            return replace(self.moved(self.state), said=Said(at_tables=UNREADABLE), last_edit=echoed)
+        try:
+            new = typed_into(self.state, block)
+        except AttnvizInputError as error:
+            return replace(self.moved(self.state), said=Said(at_tables=str(error)), last_edit=block.id)
+        return replace(self.moved(new), last_edit=block.id)
+
     def _guessed(self, sent) -> Session:
         """A click on a covered view: what it predicts is kept (the mask question's clicks pick keys until its Check),
         and the change the question asks about (if any) is made, so the reveal shows its effect."""
@@ -105,7 +128,9 @@ class Session:
         guess = question.answer(sent)
         if not self.state.predict or guess is None:
             return replace(self, said=Said())
-        return replace(self.moved(predictions.outcome(self.state)), answers=self.answers.with_answer(question.key, guess))
+        return replace(
+            self.moved(predictions.outcome(self.state)), answers=self.answers.with_answer(question.key, guess)
+        )
 
     def answered(self, key: tuple, guess) -> Session:
         """A guided page's question (attnviz.lessons.questions.RowQuestion) answered: kept beside the Playground's."""
@@ -149,7 +174,9 @@ class Session:
         if drawn is None or drawn == self.state:
             return False
         said = bool(self.said.warnings or self.said.confirmation) or self.words_outside
-        return open_tab_follows_views or tables_differ(drawn, self.state) or drawn.sentence != self.state.sentence or said
+        return (
+            open_tab_follows_views or tables_differ(drawn, self.state) or drawn.sentence != self.state.sentence or said
+        )
 
 
 def tables_differ(old: PlaygroundState, new: PlaygroundState) -> bool:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -15,6 +16,33 @@ from attnviz.ui import playground_host, state
 from attnviz.ui.text import literal
 
 MOVE_EVERY_S = 1.0  # "Show me": one move a second, so each can be seen
+TRIED = "challenges"  # this student's challenges: their one key in st.session_state, a Tried
+
+
+@dataclass(frozen=True)
+class Tried:
+    """This student's challenges, as the session keeps them (read by ``tried``, written by ``_keep``); never in a share
+    link."""
+
+    solved: tuple[str, ...] = ()  # the keys of the challenges solved, sorted
+    active: str | None = None  # the challenge being tried
+    missed: bool = False  # whether its last check missed
+    to_play: tuple = ()  # "Show me": the (words, Situation) moves still to play
+    played: tuple[str, ...] = ()  # the words of those played so far
+    played_at: float = 0.0  # when the last was played (time.monotonic)
+
+
+def tried() -> Tried:
+    return st.session_state.get(TRIED) or Tried()
+
+
+def _keep(**changes) -> None:
+    """Keeps ``tried()`` with ``changes`` (fields of Tried) made."""
+    st.session_state[TRIED] = replace(tried(), **changes)
+
+
+def _mark_solved(key: str) -> None:
+    _keep(solved=tuple(sorted({*tried().solved, key})))
 
 
 def situation(page: str) -> Situation:
@@ -32,7 +60,7 @@ def start(key: str) -> None:
     challenge = CHALLENGES[key]
     begin = challenge.start()
     _show(challenge.page, begin, fresh=True)
-    state.set_active_challenge(key)
+    _keep(active=key, missed=False)
 
 
 def _show(page: str, shown: Situation, *, fresh: bool = False) -> None:
@@ -45,29 +73,29 @@ def _show(page: str, shown: Situation, *, fresh: bool = False) -> None:
 def _check(key: str) -> None:
     solved = solved_now(key)
     if solved:
-        state.mark_solved(key)
-    state.set_active_challenge(key, missed=not solved)
+        _mark_solved(key)
+    _keep(active=key, missed=not solved)
 
 
 def _show_me(key: str) -> None:
     challenge = CHALLENGES[key]
-    state.set_moves_to_play(challenge.solution(situation(challenge.page)), [])
+    _keep(to_play=tuple(challenge.solution(situation(challenge.page))), played=(), played_at=0.0)
 
 
 def _leave() -> None:
-    state.set_active_challenge(None)
+    _keep(active=None, missed=False, to_play=(), played=(), played_at=0.0)
 
 
 def challenge_bar(page: str) -> None:
     """Above ``page``: the challenge being tried there, checked on every run; nothing when none is."""
     if not tried_on(page):
         return
-    key, missed = state.active_challenge()
+    key, missed = tried().active, tried().missed
     challenge = CHALLENGES[key]
     done = solved_now(key)
     if done:
-        state.mark_solved(key)
-    rest, played, _ = state.moves_to_play()
+        _mark_solved(key)
+    rest, played = tried().to_play, tried().played
     with st.container(border=True, key="challenge_bar"):  # one compact row: the page keeps the screen
         goal, check, show, leave = st.columns([7, 1, 1.2, 1], vertical_alignment="center")
         goal.markdown(app_words.challenge_bar_line(literal(challenge.goal), done))
@@ -85,19 +113,20 @@ def challenge_bar(page: str) -> None:
 @st.fragment(run_every=MOVE_EVERY_S)
 def _play(page: str) -> None:
     """Plays "Show me"'s moves, one a tick, each said; the whole page redraws with it."""
-    rest, played, last = state.moves_to_play()
+    now = tried()
+    rest, played, last = now.to_play, now.played, now.played_at
     if not rest or time.monotonic() - last < MOVE_EVERY_S:  # the page's own runs call it too: the clock paces it
         return
     (words, after), rest = rest[0], rest[1:]
     _show(page, after)
-    state.set_moves_to_play(rest, [*played, words], time.monotonic())
+    _keep(to_play=rest, played=(*played, words), played_at=time.monotonic())
     st.rerun(scope="app")
 
 
 def tried_on(page: str) -> bool:
     """Whether a challenge is being tried on ``page`` (its bar is above it)."""
-    active = state.active_challenge()
-    return active is not None and CHALLENGES[active[0]].page == page
+    active = tried().active
+    return active is not None and CHALLENGES[active].page == page
 
 
 def bar_outdated(page: str) -> bool:
@@ -105,13 +134,13 @@ def bar_outdated(page: str) -> bool:
     there: the bar above the page must say so."""
     if not tried_on(page):
         return False
-    key, _ = state.active_challenge()
-    return solved_now(key) and key not in state.solved_challenges()
+    key = tried().active
+    return solved_now(key) and key not in tried().solved
 
 
 def progress_line() -> str:
     """How many challenges this student solved, in words (attnviz.lessons.challenges)."""
-    return progress_words(len(state.solved_challenges()))
+    return progress_words(len(tried().solved))
 
 
 def open_challenge(key: str) -> None:
@@ -124,4 +153,3 @@ def sticky_controls(page: str):
     """A container for ``page``'s sizes that stays at the top of the screen (on a laptop) while the page scrolls, unless
     a challenge's bar holds the top there."""
     return st.container(key=None if tried_on(page) else "page_controls")
-

@@ -5,6 +5,7 @@ answer marked. A student's side: attnviz.ui.class_join. Where the answers live: 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -16,7 +17,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.tally import tally_bars
 from attnviz.lessons import app_words, predictions
-from attnviz.ui import playground_host, state
+from attnviz.ui import playground_host
 from attnviz.ui.charts import show_chart
 from attnviz.ui.class_tally import class_tally
 from attnviz.ui.text import literal
@@ -24,27 +25,58 @@ from attnviz.ui.text import literal
 TALLY_EVERY_S = 2.0  # the teacher's bars refresh this often while the class answers
 QR_PX = 130  # the join QR code's side at most, beside the code: at 1280×720 on a 3 m screen, about 27 cm
 QR_LARGE_PX = 560  # its side when shown large (at most 62 % of the screen: 446 px, 1 m, at 720), for the back row
+ASKING = "lesson.class"  # the teacher's class question: its one key in st.session_state, an Asking
+
+
+@dataclass(frozen=True)
+class Asking:
+    """The teacher's class question, as this session keeps it (read by ``asking``, written by ``_keep``)."""
+
+    code: str | None = None  # the open class question, by its code
+    final: TallyCounts | None = None  # its answers as Answer closed it: the bars beside the reveal
+    store_said: str | None = None  # why Answer or a step's move could not reach the tally's store, said once
+    keyed: str | None = None  # a key asked the bar for "ask" (Ask the class) or "qr" (the code large), this run
+
+
+def asking() -> Asking:
+    return st.session_state.get(ASKING) or Asking()
+
+
+def _keep(**changes) -> None:
+    """Keeps ``asking()`` with ``changes`` (fields of Asking) made."""
+    st.session_state[ASKING] = replace(asking(), **changes)
+
+
+def keep_final(final: TallyCounts | None) -> None:
+    """The answers read before Answer closed the question: its bars stay beside the revealed weights."""
+    _keep(final=final)
+
+
+def keyed(to: str | None) -> None:
+    """A key asked the bar for ``to`` ("ask" or "qr") on this run; None once the bar is drawn."""
+    _keep(keyed=to)
 
 
 def close_class_question() -> None:
     """The step moved on (Answer, Back, Next, Stop): its class question closes, so a late answer is told so, and the
     bars of the step before go."""
-    state.take(state.CLASS_ANSWERED)
-    if code := state.take(state.CLASS_QUESTION):
+    code = asking().code
+    _keep(final=None, code=None)
+    if code:
         try:
             class_tally().close(code, now=time.time())
         except TallyUnavailable as error:  # it expires in the store by itself; the teacher is told once
-            state.keep(state.CLASS_STORE_SAID, str(error))
+            _keep(store_said=str(error))
 
 
 def final_counts() -> TallyCounts | None:
     """The open class question's answers as they stand, read before Answer closes it (None: none asked, or none to
     read, the store not answering being said once): the bars stay beside the revealed weights."""
-    code = state.kept(state.CLASS_QUESTION)
+    code = asking().code
     try:
         return class_tally().counts(code, now=time.time()) if code else None
     except TallyUnavailable as error:
-        state.keep(state.CLASS_STORE_SAID, str(error))
+        _keep(store_said=str(error))
     except AttnvizInputError:
         pass  # expired: no bars to keep
     return None
@@ -52,7 +84,8 @@ def final_counts() -> TallyCounts | None:
 
 def store_said() -> None:
     """The one line saying that Answer or the last move could not reach the class's answers, once."""
-    if said := state.take(state.CLASS_STORE_SAID):
+    if said := asking().store_said:
+        _keep(store_said=None)
         st.caption(said)
 
 
@@ -61,10 +94,10 @@ def store_said() -> None:
 def class_question(step: plans.Step, place) -> None:
     """Opens the step's question to the class (a code on the projector, in ``place``) and shows the answers as they
     come, under the bar."""
-    opened = state.kept(state.CLASS_QUESTION)
+    opened = asking().code
     if opened is None:
         pressed = place.button("Ask the class", key="lesson.ask", width="stretch")
-        if pressed or state.kept(state.LESSON_KEYED) == "ask":
+        if pressed or asking().keyed == "ask":
             current = playground_host.playground()
             try:
                 setup = encode(current, "playground")  # the code alone opens it for a student
@@ -72,7 +105,7 @@ def class_question(step: plans.Step, place) -> None:
             except (AttnvizInputError, TallyUnavailable) as error:
                 st.warning(str(error))
                 return
-            state.keep(state.CLASS_QUESTION, code)
+            _keep(code=code)
             st.rerun()
         return
     with st.container(key="lesson_tally"):  # over the controls (attnviz.ui.lesson_screen), not under the bar
@@ -98,7 +131,7 @@ def _tally(code: str) -> None:
         st.caption("Scan it, or open:" if full else "Open the app's address followed by:")
         if full and (
             st.button("QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:")
-            or state.kept(state.LESSON_KEYED) == "qr"
+            or asking().keyed == "qr"
         ):
             _large_qr(address)
     st.code(address, language=None, wrap_lines=True)

@@ -9,15 +9,11 @@ from functools import cache
 
 import streamlit as st
 
-from attnviz.classroom.rate import Bucket
 from attnviz.classroom.redis_tally import RedisTally
 from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally, Tally
-from attnviz.core.limits import ANSWERS_BURST, ANSWERS_PER_S, CODE_GUESSES_BURST, CODE_GUESSES_PER_S
-from attnviz.ui import state
 
 URL_SETTING = "ATTNVIZ_TALLY_URL"  # e.g. redis://attnviz-tally:6379/0
 TTL_SETTING = "ATTNVIZ_TALLY_TTL_S"  # how long a question lives, in seconds (the tests shorten it)
-_RATES = {"answer": Bucket(ANSWERS_BURST, ANSWERS_PER_S), "code": Bucket(CODE_GUESSES_BURST, CODE_GUESSES_PER_S)}
 
 
 def _setting(name: str) -> str | None:
@@ -25,15 +21,6 @@ def _setting(name: str) -> str | None:
         return value
     # Only a secrets file that exists is read: without one, Streamlit would show an error on the page.
     return str(st.secrets.get(name) or "") or None if st.secrets.load_if_toml_exists() else None
-
-
-def allowed(kind: str, now: float) -> bool:
-    """Whether this session may send one more ``kind`` ("answer" or "code" guess) at ``now``: a token bucket each,
-    kept in the session, so a script looping either is slowed to a trickle while a student never notices."""
-    buckets = state.kept(state.CLASS_RATES) or {}
-    state.keep(state.CLASS_RATES, buckets)
-    ok, buckets[kind] = buckets.get(kind, _RATES[kind]).take(now)
-    return ok
 
 
 def class_tally() -> Tally:

@@ -4,11 +4,12 @@ session, never the payload).
 
 What a real browser sends is small and well formed; what the developer tools can send is not. Streamlit decodes each
 widget's value (JSON for a table's edits or a component's trigger) before the script sees it, and a value nested
-100,000 deep, an integer of 5,000 digits, a value of another widget's type or an option the widget lacks raised
-inside Streamlit or the app, whose traceback went to the session and the log whole. So every value is held to the
-shape an honest browser sends for its widget: an element's id, at most MAX_WIDGET_VALUE_BYTES, the widget's own value
-type, a value its decoder reads (JSON's own recursion limit stops deep nesting after about a kilobyte), and for a
-table, cells of the tables the app draws. A value that fails is dropped as it arrives, so the widget keeps the value
+100,000 deep, an integer of 5,000 digits or a value of another widget's type raised inside Streamlit or the app,
+whose traceback went to the session and the log whole. So every value is held to the shape an honest browser sends
+for its widget: an element's id, at most MAX_WIDGET_VALUE_BYTES, the widget's own value type, a value its decoder
+reads (JSON's own recursion limit stops deep nesting after about a kilobyte), and for a table, cells of the tables the
+app draws. Whether a value is one the app takes (an option offered, a number in range) is its field's own check, where
+the value is used: attnviz.playground.fields for the Playground, ``state.page_setting`` for a guided page's choice. A value that fails is dropped as it arrives, so the widget keeps the value
 it had; one first read as its widget is drawn becomes the widget's default. Streamlit's own log lines about messages
 it refuses before the app sees them (a frame that is not a message, a fragment that does not exist) become the same
 kind of line. ``server.maxMessageSize`` (.streamlit/config.toml) drops a larger message before any of this.
@@ -45,8 +46,7 @@ REFUSED_MESSAGE = "A change the browser sent could not be read, so it was ignore
 # Streamlit notes a number input as taking a double_value and a slider a double_array_value; the browser sends a
 # whole number as an int_value or int_array_value. Each is the same kind of value.
 _KIND = {"int_value": "double_value", "int_array_value": "double_array_value"}
-# What decoding a crafted value raises: bad JSON, too deep, too many digits, the wrong shape, an option the widget
-# does not have.
+# What decoding a crafted value raises: bad JSON, too deep, too many digits, the wrong shape.
 _DECODING_ERRORS = (ValueError, RecursionError, TypeError, AttributeError, IndexError, KeyError, OverflowError)
 # Streamlit's own lines about a message it refuses, by logger: how each begins (its text before any value). Every
 # line of the websocket handler is about a frame it refused; uvicorn's are checked by where their exception arose.
@@ -131,18 +131,6 @@ def _check(state: WidgetState, metadata: WidgetMetadata) -> None:
         _check_table_edit(value)
 
 
-def _check_option(state: WidgetState, metadata: WidgetMetadata) -> None:
-    """A select box, radio or multiselect passes on any text as chosen (for accept_new_options, which the app never
-    sets), so its callback would take it for an option. Checked as a value arrives, against the options the browser
-    was shown; as the widget is drawn again its options may have changed, and Streamlit sorts that out."""
-    offered = getattr(getattr(metadata.deserializer, "__self__", None), "formatted_option_to_option_index", None)
-    if offered is None:
-        return
-    sent = _unpacked(state)  # text, or a list of texts (_check() has read it)
-    if not set([sent] if isinstance(sent, str) else sent or ()) <= offered.keys():
-        raise Refused("an option the widget does not offer")
-
-
 def _check_table_edit(edits: dict) -> None:
     """The app's tables have fixed rows, at most MAX_TOKENS × MAX_DIM cells, each text of at most MAX_CELL_CHARS;
     the table itself then refuses a row or column it does not have (attnviz/ui/editors.py)."""
@@ -172,7 +160,6 @@ def _screened(original):
                     raise Refused("an id that is not an element's")
                 if metadata is not None:
                     _check(state, metadata)
-                    _check_option(state, metadata)
             except Refused as why:
                 refusals.append((state.id, why))
                 continue

@@ -5,7 +5,7 @@ are tallied live on the teacher's screen. What a plan is: attnviz.classroom.less
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -14,13 +14,40 @@ from attnviz.classroom.share import encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons import app_words, predictions
 from attnviz.pages import page_named
-from attnviz.ui import playground_host, state
-from attnviz.ui.class_question import answered_bars, class_question, close_class_question, final_counts, store_said
-from attnviz.ui.lesson_screen import arrived, show_subject
+from attnviz.ui import class_question, playground_host, state
+from attnviz.ui.lesson_screen import LESSON_CSS, show_subject
 from attnviz.ui.presenter import set_presenting
 from attnviz.ui.text import literal
 
 LESSON_PLANS = "lesson_plans"  # the page a lesson link opens on
+LESSON = "lesson"  # the lesson plan built and presented: its one key in st.session_state, a Lesson
+KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """The lesson plan as this session keeps it (read by ``lesson``, written by ``_keep``)."""
+
+    plan: plans.LessonPlan | None = None  # the plan being built (None: none yet, so a lesson link may open one)
+    run: tuple[plans.LessonPlan, int, bool] | None = None  # the plan presented, the step shown, its answer shown
+    moved: bool = False  # a Back or Next was just pressed: the bar goes to the step's page
+    arrival: int = 0  # counts a lesson's arrivals at a step: each scrolls its page to the step's subject, once
+
+
+def lesson() -> Lesson:
+    return st.session_state.get(LESSON) or Lesson()
+
+
+def _keep(**changes) -> None:
+    """Keeps ``lesson()`` with ``changes`` (fields of Lesson) made."""
+    st.session_state[LESSON] = replace(lesson(), **changes)
+
+
+def lesson_css() -> str:
+    """The bar's and the answers' places while a lesson is presented: for app.py's one style element."""
+    return LESSON_CSS if running() else ""
+
+
 # While a lesson is presented, the arrow keys (and a presenter's clicker, which sends Page Down and Page Up) move it,
 # and A and Q ask the class and show the join code large, unless the keyboard is in a field or a view that uses the
 # keys itself. Sent as the trigger "move": next, back, ask or qr.
@@ -41,11 +68,13 @@ export default function ({ setTriggerValue }) {
 }
 """
 _KEYS = st.components.v2.component("attnviz_lesson_keys", js=_KEYS_JS)
+
+
 def open_from_link(page: str) -> None:
     """On a session's first run, a lesson link (``?lesson=L1.…``) becomes the plan being built, and opens on Lesson
     plans, ready to present."""
     link = st.query_params.get(plans.PARAM)
-    if link is None or state.kept(state.LESSON_PLAN) is not None:
+    if link is None or lesson().plan is not None:
         return
     try:
         set_building(plans.from_link(link))
@@ -60,11 +89,11 @@ def open_from_link(page: str) -> None:
 
 
 def building() -> plans.LessonPlan:
-    return state.kept(state.LESSON_PLAN, plans.LessonPlan())
+    return lesson().plan or plans.LessonPlan()
 
 
 def set_building(plan: plans.LessonPlan) -> None:
-    state.keep(state.LESSON_PLAN, plan)
+    _keep(plan=plan)
 
 
 def add_this_setup(page: str) -> None:
@@ -82,7 +111,7 @@ def add_this_setup(page: str) -> None:
 
 def running() -> tuple[plans.LessonPlan, int, bool] | None:
     """(the plan presented, the step shown, whether its answer is shown), or None."""
-    return state.kept(state.LESSON_RUN)
+    return lesson().run
 
 
 def present(plan: plans.LessonPlan) -> None:
@@ -107,10 +136,9 @@ def _go(plan: plans.LessonPlan, index: int, *, answered: bool) -> None:
     held_back = _ANSWERS.get(view.page, {}) if step.question and not answered else {}
     for name, value in view.settings:
         state.set_setting(view.page, name, held_back.get(name, value))
-    state.keep(state.LESSON_RUN, (plan, index, answered))
-    state.keep(state.LESSON_MOVED, True)  # the bar goes to the step's page on this run
-    arrived()
-    close_class_question()
+    # The bar goes to the step's page on this run, scrolled to the step's subject.
+    _keep(run=(plan, index, answered), moved=True, arrival=lesson().arrival + 1)
+    class_question.close_class_question()
 
 
 def _next() -> None:
@@ -121,14 +149,14 @@ def _next() -> None:
     if index == len(plan.steps):
         return  # the end screen: Back or Stop
     if plan.steps[index].question and not answered:
-        final = final_counts()
+        final = class_question.final_counts()
         _go(plan, index, answered=True)
-        state.keep(state.CLASS_ANSWERED, final)
+        class_question.keep_final(final)
     elif index + 1 < len(plan.steps):
         _go(plan, index + 1, answered=False)
     else:  # past the last step: the end screen, on the page the lesson ended on
-        close_class_question()
-        state.keep(state.LESSON_RUN, (plan, len(plan.steps), True))
+        class_question.close_class_question()
+        _keep(run=(plan, len(plan.steps), True))
 
 
 def _back() -> None:
@@ -144,21 +172,21 @@ def _back() -> None:
 
 def _by_key() -> None:
     """A key (trigger "move"): Next or Back of the step shown, Ask the class, or the join code large."""
-    to = (state.widget_value(state.LESSON_KEYS) or {}).get("move")
+    to = (state.widget_value(KEYS) or {}).get("move")
     if to in ("next", "back"):
         (_next if to == "next" else _back)()
     elif to in ("ask", "qr"):
-        state.keep(state.LESSON_KEYED, to)  # done by the bar that offers it, on this run
+        class_question.keyed(to)  # done by the bar that offers it, on this run
 
 
 def _stop() -> None:
-    state.take(state.LESSON_RUN)
-    close_class_question()
+    _keep(run=None)
+    class_question.close_class_question()
 
 
 def lesson_bar(page: str) -> None:
     """Above every page while a plan is presented: where the lesson is, the question or the note, Back and Next."""
-    store_said()  # the class tally's store not answering a move (Stop included): one line
+    class_question.store_said()  # the class tally's store not answering a move (Stop included): one line
     run = running()
     if run is None:
         return
@@ -166,7 +194,9 @@ def lesson_bar(page: str) -> None:
     if index == len(plan.steps):
         return _end(plan)
     step = plan.steps[index]
-    if state.take(state.LESSON_MOVED, False) and step.view.page != page:
+    moved = lesson().moved
+    _keep(moved=False)
+    if moved and step.view.page != page:
         st.switch_page(page_named(step.view.page).file)
     asking = bool(step.question) and not answered
     with st.container(border=True, key="lesson_bar"):  # one compact row: the page keeps the screen
@@ -179,13 +209,13 @@ def lesson_bar(page: str) -> None:
         forward.button("Answer" if asking else "Next", width="stretch", key="lesson.next", type="primary",
                        on_click=_next)  # fmt: skip
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop)
-        _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
+        _KEYS(key=KEYS, on_move_change=_by_key)
         if asking and page == "playground":
-            class_question(step, ask)
-        elif page == "playground" and (final := state.kept(state.CLASS_ANSWERED)):
-            answered_bars(final, _asked_of(step))
-    state.take(state.LESSON_KEYED)
-    show_subject(page)
+            class_question.class_question(step, ask)
+        elif page == "playground" and (final := class_question.asking().final):
+            class_question.answered_bars(final, _asked_of(step))
+    class_question.keyed(None)
+    show_subject(page, lesson().arrival)
 
 
 def _end(plan: plans.LessonPlan) -> None:
@@ -195,7 +225,7 @@ def _end(plan: plans.LessonPlan) -> None:
         said.markdown(app_words.lesson_end(literal(plan.title), len(plan.steps)))
         back.button("Back", width="stretch", key="lesson.back", on_click=_back)
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop, type="primary")
-        _KEYS(key=state.LESSON_KEYS, on_move_change=_by_key)
+        _KEYS(key=KEYS, on_move_change=_by_key)
 
 
 def _asked_of(step: plans.Step):
@@ -213,5 +243,3 @@ def asking_words() -> str:
         return ""
     step = run[0].steps[run[1]]
     return step.question if step.view.page == "playground" and not run[2] else ""
-
-

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from attnviz.ui import state
-
 # What a step's note talks about, by page: the thing a clicker (which moves the lesson, not the page) must find on
 # screen. The Playground's notes read the weights (and the lens, presenter mode's focus row: both, or the views would
 # scroll off under the bar); Step by step's the chosen row, large, and the formula; Geometry's the arrows; Multi-head's
@@ -65,17 +63,8 @@ _SUBJECT = st.components.v2.component(
 )
 
 
-def lesson_css() -> str:
-    """The bar's and the answers' places while a lesson is presented: for app.py's one style element."""
-    return LESSON_CSS if state.kept(state.LESSON_RUN) else ""
-
-
-def arrived() -> None:
-    """A step was just shown (Present, Back, Next): its page opens scrolled to the step's subject."""
-    state.keep(state.ARRIVAL, state.kept(state.ARRIVAL, 0) + 1)
-
-
-def show_subject(page: str) -> None:
-    """Scrolls ``page`` to what the step's note talks about, once an arrival, below the bar."""
-    subject = {"selectors": list(SUBJECTS.get(page, ())), "arrival": state.kept(state.ARRIVAL, 0)}
+def show_subject(page: str, arrival: int) -> None:
+    """Scrolls ``page`` to what the step's note talks about, once an ``arrival`` (a count of the steps shown), below
+    the bar."""
+    subject = {"selectors": list(SUBJECTS.get(page, ())), "arrival": arrival}
     _SUBJECT(key="lesson.subject", data=subject)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import html
 import threading
 import weakref
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
@@ -18,8 +19,22 @@ from attnviz.models.registry import opens_folders
 from attnviz.ui import state
 from attnviz.ui.lessons import explained_errors
 
+OPENED = "models.opened"  # the models opened in Open a model: their one key in st.session_state, an Opened
+OPEN = "models.open."  # prefix of a page's Open a model box: models.open.<page>
 FIRST_WAIT_S = 0.4  # a cached or short run shows at once, without a flash of "waiting"
 POLL_S = 0.5
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The model each page opened by its hub id or folder (or a share link named), kept while a shipped model is
+    chosen, so it stays a choice of the selector."""
+
+    by_page: Mapping[str, str] = field(default_factory=dict)
+
+
+def _opened(page: str) -> str | None:
+    return (st.session_state.get(OPENED) or Opened()).by_page.get(page)
 
 
 def model_choice(page: str, column, open_column) -> str:
@@ -28,15 +43,16 @@ def model_choice(page: str, column, open_column) -> str:
     cannot be opened is refused in one line where the run would be, with these controls still there."""
     chosen = state.setting_value(page, "model")
     if chosen not in (None, *MODEL_NAMES):  # opened in the box below, or named by a share link
-        st.session_state[f"{page}.opened"] = chosen
-    opened = st.session_state.get(f"{page}.opened")  # kept while a shipped model is chosen
+        by_page = (st.session_state.get(OPENED) or Opened()).by_page
+        st.session_state[OPENED] = Opened({**by_page, page: chosen})
+    opened = _opened(page)  # kept while a shipped model is chosen
     names = MODEL_NAMES if opened in (None, *MODEL_NAMES) else (*MODEL_NAMES, opened)
     model = column.selectbox(
         "Model", names, format_func=model_label, **state.page_setting(page, "model", MODEL_NAMES[0], options=names)
     )
     open_column.text_input(
         "Open a model",
-        key=f"{page}.open",
+        key=f"{OPEN}{page}",
         placeholder="a Hugging Face id, or a folder" if opens_folders(served=True) else "a Hugging Face id",
         on_change=_open,
         args=(page,),
@@ -45,10 +61,10 @@ def model_choice(page: str, column, open_column) -> str:
 
 
 def _open(page: str) -> None:
-    name = str(st.session_state.get(f"{page}.open", "")).strip()
+    name = str(st.session_state.get(f"{OPEN}{page}", "")).strip()
     if name:
         state.set_setting(page, "model", name)  # a choice of the selector from now on
-    st.session_state[f"{page}.open"] = ""  # the box empties: the selector names the model now
+    st.session_state[f"{OPEN}{page}"] = ""  # the box empties: the selector names the model now
 
 
 def model_run(model: str, sentence: str, removed: int | None = None) -> ModelRun:

@@ -9,8 +9,9 @@ import streamlit as st
 from attnviz.figures.matrix_view import covered
 from attnviz.lessons.questions import RowQuestion
 from attnviz.ui import playground_host as host
-from attnviz.ui import state
 from attnviz.ui.attention_grid import sent_event
+
+ASK = "ask."  # prefix of a guided page's guess box (ask_choice): ask.<page>.<name>
 
 
 def answered(question) -> int | None:
@@ -33,7 +34,7 @@ def ask_choice(question, where=st) -> int | None:
     """A guided page's question with a few answers (attnviz.lessons.questions.ChoiceQuestion), asked in ``where``
     before the move it is about: the guess is kept like the views' (one store of answers) and revealed at once with
     the page's numbers. Returns the guess, or None while it is still asked."""
-    key = f"{state.ASK}{question.page}.{question.name}"
+    key = f"{ASK}{question.page}.{question.name}"
     made = answered(question)
 
     def keep() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz.ui.lesson_screen import lesson_css
-
 NORMAL_FONT, PRESENTER_FONT = 13, 18
 PRESENTER = "presenter"  # the switch's key: presenter mode, on every page
 
@@ -40,9 +38,8 @@ def set_presenting(on: bool) -> None:
 
 
 def presenter_css() -> str:
-    """The switch's place in the top bar, larger text while presenting, and a presented lesson's places: for app.py's
-    one style element."""
-    return _SWITCH_CSS + (_PRESENTER_CSS if presenting() else "") + lesson_css()
+    """The switch's place in the top bar and larger text while presenting: for app.py's one style element."""
+    return _SWITCH_CSS + (_PRESENTER_CSS if presenting() else "")
 
 
 def chart_font_size() -> int:

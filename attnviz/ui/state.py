@@ -1,74 +1,80 @@
-"""Streamlit's session state for the features that keep no key of their own: messages said once, tab bars, the
-guided pages' settings, the class join, the lesson plan, session flags (Watch it learn keeps its own:
-attnviz.ui.training_run).
+"""Streamlit's session state for what no feature of its own keeps: messages said once, tab bars, the tables' keys,
+the guided pages' settings and their last choices, this session's own flags. Each feature keeps one typed object
+under one key, read and written through its own functions: the Playground (attnviz.ui.playground_host), Watch it
+learn (attnviz.ui.training_run), presenter mode (attnviz.ui.presenter), challenges (attnviz.ui.challenges), a
+student's class question (attnviz.ui.class_join), the teacher's (attnviz.ui.class_question), the lesson plan
+(attnviz.ui.lesson_plan), the models opened (attnviz.ui.model_runs).
 
-Pages never touch ``st.session_state``. The Playground's session (attnviz.playground.session, plain Python) is kept
-whole under one key by its Streamlit host, ``attnviz.ui.playground_host``, which owns that key. A guided page binds a
-widget with ``page_setting(page, name, default)``: its own slider or input, which survives a visit to another page.
-Getters never write.
+Pages never touch ``st.session_state``. A guided page binds a widget with ``page_setting(page, name, default)``: its
+own slider or input, which survives a visit to another page. Getters never write.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import streamlit as st
 
 from attnviz.classroom import page_settings
 from attnviz.pages import PAGES
+from attnviz.ui.text import literal
 
-MESSAGES = "messages"  # plain-words messages from the last move, shown once on the next run
+SAID = "said"  # what the last move said, shown once on the next run: a Said
+VISIT = "visit"  # this session's own: a Visit
+CHOSEN = "chosen"  # the guided pages' choices last taken from the options offered: a Chosen
 TABLE_MESSAGES = "table_messages"  # why typed cells were refused, shown once above the Q, K and V tables
-CONFIRMATIONS = "confirmations"  # what the last move did, when it is not to be seen at a glance (Undo, Randomise)
-SHARE_SAID = "share.said"  # what "Add to my lesson" did, said once beside the Share box of the page it was pressed on
 TABLE_VERSION = "table_version"  # part of every editable table's key; bumped when tables get new data
-LINK_CHECKED = "link_checked"  # the share link in the address is applied once, on a session's first run
 TABS = "tabs."  # prefix of a page's tab bar key: tabs.<page>, the open tab's name
 VIEWS = "playground.views"  # the Playground's views component: its controls' changes and clicks arrive as "event"
 CONTROL = "pg."  # prefix of the Playground's widget keys: pg.<field>
 SETTING = "setting."  # prefix of the guided pages' widget keys: setting.<page>.<name>
-ASK = "ask."  # prefix of a guided page's guess box (attnviz.ui.predict.ask_choice): ask.<page>.<name>
-SOLVED = "challenges.solved"  # the keys of the challenges this student solved (never in a share link)
-CHALLENGE = "challenges.active"  # the challenge being tried, and whether its last check missed: (key, missed)
-PLAYING = "challenges.playing"  # "Show me": ([(words, Situation)] still to play, words played, when the last was)
-VOTER_CODE = "class.code"  # the class question this student answers, by its code
-VOTER = "class.voter"  # this session's anonymous id in a class tally: one answer a student, never a name
-CLASS_JOIN = "class.join"  # the box a student types the class code into (a widget: it shows CLASS_TYPED)
-CLASS_TYPED = "class.typed"  # the code this student typed or opened last, accepted or not
-CLASS_LINK_CHECKED = "class.link_checked"  # a join address (?join=<code>) is applied once, on a session's first run
-CLASS_ASKED = "class.asked"  # the PlaygroundState the joined question asks about (None: any)
-CLASS_PROBLEM = "class.problem"  # why the typed code was refused, said under the box until another is typed
-CLASS_SENT = "class.sent"  # the last answer sent: (code, (state asked on, option), why it was refused or None,
-# whether it is to be sent again: a refusal that was not the answer's fault, such as the store not answering)
-BROWSER_VOTER = "browser_voter"  # a component sending this browser's own voter id (trigger "id"), from localStorage
-BROWSER_VOTER_HEARD = "browser_voter.heard"  # the browser has sent its id (or said it keeps none): answers may go
-LESSON_PLAN = "lesson.plan"  # the lesson plan being built (attnviz.classroom.lesson_plan.LessonPlan)
-LESSON_RUN = "lesson.run"  # the plan being presented: (plan, step index, whether the step's answer is shown)
-LESSON_KEYS = "lesson.keys"  # the arrow keys of a lesson being presented: a component whose trigger "move" says where
-LESSON_MOVED = "lesson.moved"  # a Back or Next was just pressed: the bar goes to the step's page
-CLASS_QUESTION = "lesson.class_question"  # the teacher's open class question, by its code
-CLASS_ANSWERED = "lesson.class_answered"  # its answers as Answer closed it (TallyCounts): the bars beside the reveal
-CLASS_STORE_SAID = "lesson.class_store_said"  # why Answer or a step's move could not reach the tally's store, said once
-LESSON_KEYED = "lesson.keyed"  # a key asked the bar for "ask" (Ask the class) or "qr" (the code large), this run
-CLASS_RATES = "class.rates"  # this session's token buckets for class answers and code guesses, by kind
-ARRIVAL = "lesson.arrival"  # counts a lesson's arrivals at a step: each scrolls its page to the step's subject, once
+
+
+@dataclass(frozen=True)
+class Said:
+    """What the last move said, each kind shown once (taken by the run that shows it)."""
+
+    warnings: tuple[str, ...] = ()  # plain-words messages from the last move
+    confirmations: tuple[str, ...] = ()  # what it did, when that is not to be seen at a glance (Undo, Randomise)
+    at_share: str | None = None  # what "Add to my lesson" did, beside the Share box of the page it was pressed on
+
+
+@dataclass(frozen=True)
+class Visit:
+    """This session's own, read by its functions below."""
+
+    voter: str = ""  # its anonymous id in a class tally: one answer a student, never a name (set by name_voter)
+    link_checked: bool = False  # the share link in the address is applied once, on a session's first run
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """Each guided-page setting with options (a select box, radio), by its key: the value last taken from the options
+    offered, kept when the browser sends one that is not offered."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _said() -> Said:
+    return st.session_state.get(SAID) or Said()
+
+
+def _keep_said(**changes) -> None:
+    st.session_state[SAID] = replace(_said(), **changes)
+
+
+def _visit() -> Visit:
+    return st.session_state.get(VISIT) or Visit()
+
+
+def _keep_visit(**changes) -> None:
+    st.session_state[VISIT] = replace(_visit(), **changes)
+
 
 # ----------------------------------------------------------------------------- key names (tests use them too)
-
-
-def kept(key: str, default: Any = None) -> Any:
-    """What is kept under ``key`` (one of the keys above), or ``default``: the stores with no more to them."""
-    return st.session_state.get(key, default)
-
-
-def keep(key: str, value: Any) -> None:
-    st.session_state[key] = value
-
-
-def take(key: str, default: Any = None) -> Any:
-    """What is kept under ``key``, once: it is forgotten."""
-    return st.session_state.pop(key, default)
 
 
 def widget_value(key: str) -> Any:
@@ -98,12 +104,15 @@ def table_key_at(name: str, version: int) -> str:
 
 
 def say(*messages: str | None) -> None:
-    st.session_state[MESSAGES] = [m for m in messages if m]
+    _keep_said(warnings=tuple(m for m in messages if m))
 
 
 def take_messages() -> list[str]:
     """The messages of the last move, once."""
-    return st.session_state.pop(MESSAGES, [])
+    said = _said().warnings
+    if said:
+        _keep_said(warnings=())
+    return list(said)
 
 
 def keep_table_messages(messages: list[str]) -> None:
@@ -116,21 +125,27 @@ def take_table_messages() -> list[str]:
 
 
 def confirm(message: str) -> None:
-    st.session_state[CONFIRMATIONS] = [message]
+    _keep_said(confirmations=(message,))
 
 
 def say_at_share(message: str) -> None:
-    st.session_state[SHARE_SAID] = message
+    _keep_said(at_share=message)
 
 
 def take_share_said() -> str | None:
     """What the Share box's button did, once: shown on the page it was pressed on, never later on another."""
-    return st.session_state.pop(SHARE_SAID, None)
+    said = _said().at_share
+    if said is not None:
+        _keep_said(at_share=None)
+    return said
 
 
 def take_confirmations() -> list[str]:
     """What the last move did, once (shown as a confirmation, not a warning)."""
-    return st.session_state.pop(CONFIRMATIONS, [])
+    said = _said().confirmations
+    if said:
+        _keep_said(confirmations=())
+    return list(said)
 
 
 def lazy_tabs(page: str) -> dict:
@@ -165,11 +180,24 @@ def renew_tables() -> None:
 def page_setting(page: str, name: str, default: Any, *, options=None) -> dict:
     """Keyword arguments that bind a guided page's widget to a setting that outlives visits to other pages.
 
-    With ``options`` (a selector's choices), a kept value that is no longer a choice falls back to ``default``."""
+    With ``options`` (a selector's choices), the one check of the value chosen: a value sent that is not offered (a
+    select box passes on any text) is refused in one line where the widget is, the last choice kept; a kept value that
+    is no longer a choice (the options changed under it) falls back to ``default``."""
     key = setting_key(page, name)
-    if key not in st.session_state or (options is not None and st.session_state[key] not in options):
+    if key not in st.session_state:
         st.session_state[key] = default
+    elif options is not None and (sent := st.session_state[key]) not in options:
+        last = _chosen().get(key, default)
+        st.session_state[key] = last if last in options else default
+        if sent != last:  # sent by the browser, not left behind by the options
+            st.warning(f"“{literal(str(sent)[:40])}” is not one of the choices offered, so it was ignored.", icon="✋")
+    if options is not None:
+        st.session_state[CHOSEN] = Chosen({**_chosen(), key: st.session_state[key]})
     return {"key": key}
+
+
+def _chosen() -> Mapping[str, Any]:
+    return (st.session_state.get(CHOSEN) or Chosen()).values
 
 
 def setting_value(page: str, name: str, default: Any = None) -> Any:
@@ -194,9 +222,9 @@ def keep_page_settings() -> None:
 
 def first_run() -> bool:
     """True once per session: on the run that should apply a share link from the address."""
-    if st.session_state.get(LINK_CHECKED):
+    if _visit().link_checked:
         return False
-    st.session_state[LINK_CHECKED] = True
+    _keep_visit(link_checked=True)
     return True
 
 
@@ -208,56 +236,19 @@ def shared_settings(page: str) -> dict:
     }
 
 
-# ----------------------------------------------------------------------------- challenges
-
-
-def solved_challenges() -> tuple[str, ...]:
-    return tuple(sorted(st.session_state.get(SOLVED, ())))
-
-
-def mark_solved(*keys: str) -> None:
-    st.session_state[SOLVED] = tuple(sorted(set(solved_challenges()) | set(keys)))
-
-
-def active_challenge() -> tuple[str, bool] | None:
-    """(the challenge being tried, whether the student's last check missed), or None."""
-    return st.session_state.get(CHALLENGE)
-
-
-def set_active_challenge(key: str | None, *, missed: bool = False) -> None:
-    if key is None:
-        st.session_state.pop(CHALLENGE, None)
-        st.session_state.pop(PLAYING, None)
-    else:
-        st.session_state[CHALLENGE] = (key, missed)
-
-
-def moves_to_play() -> tuple[list, list[str], float]:
-    """ "Show me": (the moves still to play, the words of those played so far, when the last was played)."""
-    rest, played, at = st.session_state.get(PLAYING, ([], [], 0.0))
-    return list(rest), list(played), at
-
-
-def set_moves_to_play(rest: list, played: list[str], at: float = 0.0) -> None:
-    st.session_state[PLAYING] = (list(rest), list(played), at)
-
-
-# ----------------------------------------------------------------------------- the class question
-
-
-def class_code() -> str | None:  # the code of the class question this student joined
-    return st.session_state.get(VOTER_CODE)
-
-
-def set_class_code(code: str | None) -> None:
-    st.session_state[VOTER_CODE] = code
+# ----------------------------------------------------------------------------- this session's voter
 
 
 def name_voter() -> None:
     """On a session's first run: an anonymous id for the class tally, random, never shown, this session's only."""
-    if VOTER not in st.session_state:
-        st.session_state[VOTER] = secrets.token_hex(8)
+    if not _visit().voter:
+        set_voter(secrets.token_hex(8))
+
+
+def set_voter(voter: str) -> None:
+    """This session's voter from now on (a browser's own id: attnviz.ui.class_join)."""
+    _keep_visit(voter=voter)
 
 
 def voter() -> str:  # this session's anonymous id in a class's tally (set by name_voter)
-    return st.session_state.get(VOTER, "")
+    return _visit().voter

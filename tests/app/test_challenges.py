@@ -7,7 +7,7 @@ import pytest
 from attnviz.classroom.share import encode, pack
 from attnviz.lessons.challenges import CHALLENGES
 from attnviz.ui import challenges as challenge_ui
-from attnviz.ui.state import SOLVED
+from attnviz.ui.challenges import TRIED, Tried
 from tests.app.test_real_model import ready
 from tests.support.apptest import button, open_app, playground, setting_key, texts, use_control, views, views_data
 
@@ -40,7 +40,7 @@ def test_every_challenge_starts_unsolved_hints_on_a_miss_and_show_me_solves_it(k
     button(at, "Show me").click().run()
     assert not at.exception
     assert "**Solved!** The numbers on this page meet the goal." in bar(at), bar(at)
-    assert "Show me: " in bar(at) and key in at.session_state[SOLVED]
+    assert "Show me: " in bar(at) and key in at.session_state[TRIED].solved
 
 
 def test_a_challenges_start_is_a_fresh_start_not_a_change_counted_in_weights():
@@ -80,7 +80,7 @@ def test_a_move_that_undoes_the_goal_shows_it_unsolved_but_progress_stays():
     at = try_challenge("negation")
     use_control(at, "blocked_keys", [10])
     use_control(at, "blocked_keys", [])
-    assert "Solved!" not in bar(at) and "negation" in at.session_state[SOLVED]
+    assert "Solved!" not in bar(at) and "negation" in at.session_state[TRIED].solved
     button(at, "Leave").click().run()
     assert "**Challenge:**" not in bar(at)
 
@@ -89,7 +89,7 @@ def test_progress_stays_with_the_student_not_in_the_share_link():
     """A teacher who solved two challenges shares the address: a student opening it starts at 0 solved, and a crafted
     link listing every challenge (older links carried a list) solves none."""
     teacher = try_challenge("negation")
-    teacher.session_state[SOLVED] = ("negation", "one_hot")
+    teacher.session_state[TRIED] = Tried(solved=("negation", "one_hot"))
     link = encode(playground(teacher), "challenges")
     student = open_app(s=link)
     assert f"0 of {len(CHALLENGES)} solved." in texts(student.markdown)

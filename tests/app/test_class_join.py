@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from attnviz.classroom.share import decode
 from attnviz.lessons.playground import OPENING
+from attnviz.ui.class_question import ASKING
 from attnviz.ui.class_tally import shared_tally
 from tests.app.test_lesson_plans import present_ready
 from tests.app.test_playground import guess
@@ -21,7 +22,7 @@ def asked() -> tuple[str, object]:
     """A teacher presents "Attention in 15 minutes" and asks the class: (the code, the setup it asks about)."""
     teacher = present_ready("Attention in 15 minutes")
     teacher.button(key="lesson.ask").click().run()
-    code = teacher.session_state["lesson.class_question"]
+    code = teacher.session_state[ASKING].code
     assert [c.value for c in teacher.code if "join=" in c.value] == [f"?join={code}"]
     return code, playground(teacher)
 

@@ -15,8 +15,9 @@ from streamlit.testing.v1 import AppTest
 from attnviz.classroom.tally import TallyUnavailable
 from attnviz.core.limits import MAX_CODE_CHARS
 from attnviz.lessons.playground import OPENING
+from attnviz.ui.class_join import CLASS
 from attnviz.ui.class_tally import shared_tally
-from attnviz.ui.state import VOTER
+from attnviz.ui.state import VISIT
 from bench.harness.triggers import trigger_state
 from tests.app.test_class_join import asked, counted, type_code
 from tests.app.test_lesson_plans import spent
@@ -125,7 +126,7 @@ def test_an_answer_waits_for_the_browser_s_id_and_one_browser_is_one_student():
         f"Sending your answer to the class question {code}"
     )
     send_browser_voter(first, BROWSER)
-    assert counted(code) == (1, {3: 1}) and first.session_state[VOTER] == BROWSER
+    assert counted(code) == (1, {3: 1}) and first.session_state[VISIT].voter == BROWSER
     tab = open_app(join=code)  # the same browser again (another tab, a reload): the same student
     send_browser_voter(tab, BROWSER)
     guess(tab, 4, 10)
@@ -142,7 +143,7 @@ def test_ids_the_script_never_makes_leave_each_session_its_own_student():
         student = open_app(join=code)
         send_browser_voter(student, crafted)
         guess(student, 4, 3)
-        assert not student.exception and student.session_state[VOTER] != BROWSER
+        assert not student.exception and student.session_state[VISIT].voter != BROWSER
     assert counted(code) == (4, {3: 4})
 
 
@@ -204,7 +205,7 @@ def test_too_many_answers_at_once_are_said_and_the_answer_is_sent_again_once_the
         "Your answer was not counted for the class yet: too many answers at once. It is sent again in a few seconds."
     )
     assert counted(code) == (0, {})
-    student.session_state["class.rates"] = {}
+    student.session_state[CLASS] = replace(student.session_state[CLASS], rates={})
     student.run()
     assert counted(code) == (1, {3: 1})
 

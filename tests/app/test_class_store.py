@@ -14,7 +14,8 @@ import pytest
 from attnviz.classroom.redis_tally import RedisTally
 from attnviz.classroom.tally import QUESTION_TTL_S, MemoryTally, TallyUnavailable
 from attnviz.core.limits import CODE_GUESSES_BURST
-from attnviz.ui.class_join import STORE_DOWN_ANSWER, STORE_DOWN_CODE
+from attnviz.ui.class_join import CLASS, STORE_DOWN_ANSWER, STORE_DOWN_CODE
+from attnviz.ui.class_question import ASKING
 from attnviz.ui.class_tally import TTL_SETTING, URL_SETTING, class_tally, tally_at
 from bench.harness.triggers import trigger_state
 from tests.app.test_lesson_plans import present_ready
@@ -59,7 +60,7 @@ def said(elements) -> str:
 def asked_class():
     teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
     teacher.button(key="lesson.ask").click().run()
-    return teacher, teacher.session_state["lesson.class_question"]
+    return teacher, teacher.session_state[ASKING].code
 
 
 def joined(code: str):
@@ -183,6 +184,6 @@ def test_a_code_the_store_could_not_check_is_tried_again_with_the_kept_answer(on
         assert store_lines(student.run()) == [STORE_DOWN_CODE]
     on_store.admit_clients()
     student.run()
-    assert store_lines(student) == [] and student.session_state["class.code"] == code  # joined on the next move
+    assert store_lines(student) == [] and student.session_state[CLASS].code == code  # joined on the next move
     guess(student, 4, 3)
     assert answer_said(student).startswith(f"Counted for the class question {code}: 3: not.")

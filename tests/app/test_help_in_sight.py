@@ -7,6 +7,7 @@ mode, joined to a class question) and a lesson's bar (Back, Next, Stop, Ask the 
 import pytest
 
 from attnviz.pages import PAGES
+from attnviz.ui.class_question import ASKING
 from tests.app.test_lesson_plans import present_ready
 from tests.support.apptest import open_app
 
@@ -34,7 +35,7 @@ def test_nor_does_a_lesson_bar_or_a_students_class_code_box():
     assert teacher.button(key="lesson.next").label == "Answer"  # the bar is drawn
     assert behind_a_hover(teacher) == []
     teacher.button(key="lesson.ask").click().run()
-    student = open_app(join=teacher.session_state["lesson.class_question"])
+    student = open_app(join=teacher.session_state[ASKING].code)
     assert student.text_input(key="class.join").value  # the code box is drawn, the code in it
     assert behind_a_hover(student) == []
     assert "Your prediction is added to the class's bars, without your name." in [c.value for c in student.caption]

@@ -14,8 +14,11 @@ from attnviz.classroom.share import decode, encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.predictions import KINDS
+from attnviz.ui.class_join import CLASS, Joined
+from attnviz.ui.class_question import ASKING
 from attnviz.ui.class_tally import shared_tally
-from attnviz.ui.state import CLASS_RATES, LESSON_PLAN, LESSON_RUN, VOTER_CODE, setting_key
+from attnviz.ui.lesson_plan import LESSON
+from attnviz.ui.state import setting_key
 from bench.attack import HOSTILE_NOTE, HOSTILE_TITLE, hostile_lesson
 from bench.harness.triggers import trigger_state
 from tests.app.test_playground import guess, send_browser_voter
@@ -45,23 +48,23 @@ def test_a_lesson_is_built_from_two_pages_reordered_annotated_and_carried_by_one
     at.switch_page("pages/step_by_step.py").run()
     at.radio(key=setting_key("step_by_step", "stage")).set_value("mask").run()
     add_this_setup(at)
-    plan = at.session_state[LESSON_PLAN]
+    plan = at.session_state[LESSON].plan
     assert [step.view.page for step in plan.steps] == ["playground", "step_by_step"]
     assert dict(plan.steps[1].view.settings)["stage"] == "mask"
 
     at.switch_page("pages/lesson_plans.py").run()
     at.button(key="step.Down.0").click().run()  # the Playground's step goes second
-    plan = at.session_state[LESSON_PLAN]
+    plan = at.session_state[LESSON].plan
     assert [step.view.page for step in plan.steps] == ["step_by_step", "playground"]
     at.text_area(key=f"step.note.1.{hash(plan.steps[1])}").set_value("Row 4: “good” reads “not”.").run()
-    at.text_input(key=f"step.q.1.{hash(at.session_state[LESSON_PLAN].steps[1])}").set_value("Which word?").run()
-    plan = at.session_state[LESSON_PLAN]
+    at.text_input(key=f"step.q.1.{hash(at.session_state[LESSON].plan.steps[1])}").set_value("Which word?").run()
+    plan = at.session_state[LESSON].plan
     assert (plan.steps[1].note, plan.steps[1].question) == ("Row 4: “good” reads “not”.", "Which word?")
 
     link = plans.to_link(plan)
     assert plans.from_link(link) == plan
     reopened = open_app(lesson=link)  # a fresh browser with the lesson's link
-    assert reopened.session_state[LESSON_PLAN] == plan
+    assert reopened.session_state[LESSON].plan == plan
     assert plans.from_json(plans.to_json(plan)) == plan
 
 
@@ -85,19 +88,19 @@ def test_a_lesson_file_saved_with_a_byte_order_mark_opens():
 def test_a_broken_lesson_link_says_so_and_keeps_the_defaults():
     at = open_app(lesson="L1.not-a-lesson")
     assert "This lesson link is damaged or incomplete" in texts(at.error)
-    assert LESSON_PLAN not in at.session_state and playground(at) == OPENING
+    assert LESSON not in at.session_state and playground(at) == OPENING
 
 
 def present_ready(title: str):
     at = open_app("lesson_plans")
     at.button(key=f"ready.present.{list(plans.READY).index(title)}").click().run()
-    run = at.session_state[LESSON_RUN]
+    run = at.session_state[LESSON].run
     return at.switch_page(f"pages/{run[0].steps[run[1]].view.page}.py").run()
 
 
 def follow(at):
     """After Back or Next: AppTest stays where it is told, so it is sent to the step's page as the browser is."""
-    plan, index, _ = at.session_state[LESSON_RUN]
+    plan, index, _ = at.session_state[LESSON].run
     if index == len(plan.steps):  # the end screen stays on the page the lesson ended on
         return at.run()
     return at.switch_page(f"pages/{plan.steps[index].view.page}.py").run()
@@ -117,15 +120,15 @@ def test_a_lesson_is_presented_question_first_then_its_answer_then_the_next_step
     assert at.session_state[setting_key("step_by_step", "stage")] == "mask" and "step 2 of 5" in texts(at.markdown)
     at.button(key="lesson.back").click().run()  # back to step 1's answer
     follow(at)
-    assert at.session_state[LESSON_RUN][1:] == (0, True)
+    assert at.session_state[LESSON].run[1:] == (0, True)
     at.button(key="lesson.stop").click().run()
-    assert LESSON_RUN not in at.session_state and "step 1 of 5" not in texts(at.markdown)
+    assert at.session_state[LESSON].run is None and "step 1 of 5" not in texts(at.markdown)
 
 
 def test_a_class_answers_a_question_and_the_teacher_sees_the_tally():
     teacher = present_ready("Attention in 15 minutes")  # step 1 asks which word “good” attends to most
     teacher.button(key="lesson.ask").click().run()
-    code = teacher.session_state["lesson.class_question"]
+    code = teacher.session_state[ASKING].code
     (shown,) = [c.value for c in teacher.code if "?join=" in c.value]  # what students open: the code alone
     assert shown == f"?join={code}"  # AppTest has no browser address to put before it
     asked = decode(shared_tally().counts(code, now=time.time()).setup).state
@@ -194,7 +197,7 @@ def test_a_hostile_question_is_plain_text_in_the_class_chart():
 
 def student_in(teacher) -> tuple[object, str]:
     """A student who opened the short address on the teacher's screen."""
-    code = teacher.session_state["lesson.class_question"]
+    code = teacher.session_state[ASKING].code
     return open_app(join=code), code
 
 
@@ -227,7 +230,7 @@ def send_lesson_key(at, move: str):
 def test_a_key_asks_the_class_and_shows_its_code_large():
     teacher = present_ready("Attention in 15 minutes")
     send_lesson_key(teacher, "ask")
-    code = teacher.session_state["lesson.class_question"]
+    code = teacher.session_state[ASKING].code
     send_lesson_key(teacher, "qr")
     assert [c.value for c in teacher.code if c.value.endswith(f"?join={code}")]
 
@@ -241,7 +244,7 @@ def test_the_teacher_sees_how_many_answered_and_a_vote_after_the_step_moved_on_i
     assert f"Class code **{code}**" in texts(teacher.markdown)
     assert chart(teacher, "lesson.tally")["layout"]["title"]["text"] == "1 answered"  # students, not answers
     teacher.button(key="lesson.next").click().run()  # "Answer": the step moves on, its question closes
-    assert "lesson.class_question" not in teacher.session_state
+    assert teacher.session_state[ASKING].code is None
     guess(student, 4, 10)  # a late change of mind
     assert f"not counted for the class: The question {code} has closed" in spoken(answer_said(student))
     with pytest.raises(AttnvizInputError, match="has closed"):
@@ -256,7 +259,7 @@ def test_back_and_stop_close_the_class_question_too(move):
     follow(teacher.button(key="lesson.next").click().run())  # step 1's answer
     follow(teacher.button(key="lesson.next").click().run())  # step 2's question: Back can go back
     teacher.button(key="lesson.ask").click().run()
-    code = teacher.session_state["lesson.class_question"]
+    code = teacher.session_state[ASKING].code
     teacher.button(key=move).click().run()
     with pytest.raises(AttnvizInputError, match="has closed"):
         shared_tally().answer(code, "late", 0, now=time.time())
@@ -264,7 +267,8 @@ def test_back_and_stop_close_the_class_question_too(move):
 
 def spent(at, kind: str):
     """The session's bucket for ``kind`` emptied until an hour from now, as a loop of answers or guesses leaves it."""
-    at.session_state[CLASS_RATES] = {kind: Bucket(5, 0.5, tokens=0, at=time.time() + 3600)}
+    joined = at.session_state[CLASS] if CLASS in at.session_state else Joined()
+    at.session_state[CLASS] = replace(joined, rates={kind: Bucket(5, 0.5, tokens=0, at=time.time() + 3600)})
     return at
 
 
@@ -273,9 +277,9 @@ def test_code_guesses_and_answers_past_the_session_s_rate_are_refused_in_plain_w
     teacher.button(key="lesson.ask").click().run()
     guesser = spent(open_app(), "code")
     use_control(guesser, "predict", "most")
-    guesser.text_input(key="class.join").input(teacher.session_state["lesson.class_question"]).run()
+    guesser.text_input(key="class.join").input(teacher.session_state[ASKING].code).run()
     assert "Too many codes tried at once" in texts(guesser.warning)
-    assert guesser.session_state[VOTER_CODE] is None  # the right code, but not even looked up
+    assert guesser.session_state[CLASS].code is None  # the right code, but not even looked up
     student, code = student_in(teacher)
     guess(spent(student, "answer"), 4, 3)
     assert "too many answers at once" in answer_said(student)
@@ -301,11 +305,11 @@ def test_reloads_of_one_browser_count_once_and_a_crafted_id_is_the_session_s_own
 def test_a_lesson_link_opens_on_lesson_plans_ready_to_present():
     link = plans.to_link(plans.READY["Why the mask and the scale exist"])
     at = open_app(lesson=link)  # the app's address with ?lesson=…, as a teacher pastes it
-    assert at.session_state[LESSON_PLAN] == plans.READY["Why the mask and the scale exist"]
+    assert at.session_state[LESSON].plan == plans.READY["Why the mask and the scale exist"]
     assert "The lesson from the link is open below: Present starts it." in texts(at.success).replace("\\", "")
     assert at.button(key="plan.present").label == "Present" and "lesson" not in at.query_params
     follow(at.button(key="plan.present").click().run())
-    assert at.session_state[LESSON_RUN][1:] == (0, False)
+    assert at.session_state[LESSON].run[1:] == (0, False)
 
 
 def test_after_the_last_step_the_lesson_ends_on_an_end_screen_and_back_returns():
@@ -314,15 +318,15 @@ def test_after_the_last_step_the_lesson_ends_on_an_end_screen_and_back_returns()
     screens = sum(2 if step.question else 1 for step in plan.steps)
     for _ in range(screens):  # Next through every question and answer, and once past the last
         follow(at.button(key="lesson.next").click().run())
-    assert at.session_state[LESSON_RUN][1] == len(plan.steps)
+    assert at.session_state[LESSON].run[1] == len(plan.steps)
     assert f"the end: all {len(plan.steps)} steps shown" in texts(at.markdown) and "lesson.next" not in [
         b.key for b in at.button
     ]
     follow(at.button(key="lesson.back").click().run())  # the last step again, as Next left it
-    assert at.session_state[LESSON_RUN][1:] == (len(plan.steps) - 1, bool(plan.steps[-1].question))
+    assert at.session_state[LESSON].run[1:] == (len(plan.steps) - 1, bool(plan.steps[-1].question))
     at.button(key="lesson.next").click().run()
     at.button(key="lesson.stop").click().run()
-    assert LESSON_RUN not in at.session_state
+    assert at.session_state[LESSON].run is None
 
 
 def test_a_teachers_own_question_covers_the_views_in_their_words_with_the_cover_they_chose():
@@ -336,14 +340,14 @@ def test_a_teachers_own_question_covers_the_views_in_their_words_with_the_cover_
     assert choice.options == ["The setup's own question (else: which key most?)", "No cover: the views stay open",
                               *[KINDS[kind] for kind in KINDS if kind]]  # fmt: skip
     choice.set_value("zeroed").run()
-    assert at.session_state[LESSON_PLAN].steps[0].cover == "zeroed"
+    assert at.session_state[LESSON].plan.steps[0].cover == "zeroed"
     follow(at.button(key="plan.present").click().run())
     weights = views(at)["weights"]
     assert weights["cover"] == "Which keys can “amazing” still see? Click each key (again to take it back), then Check."
     assert views_data(at)["lens"] is None and at.session_state["presenter"] is True  # no −∞ row before the answer
     follow(at.button(key="lesson.next").click().run())  # Answer: the mask on, the views and the lens open
     assert "cover" not in views(at)["weights"] and views_data(at)["lens"] is not None and playground(at).causal
-    none = plans.edit_step(at.session_state[LESSON_PLAN], 0, cover="none")
+    none = plans.edit_step(at.session_state[LESSON].plan, 0, cover="none")
     plain = open_app("lesson_plans", lesson=plans.to_link(none))
     follow(plain.button(key="plan.present").click().run())
     assert "cover" not in views(plain)["weights"]  # no cover: the question is in the bar, the views stay open

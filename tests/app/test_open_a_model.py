@@ -8,6 +8,7 @@ import time
 import pytest
 
 from attnviz.models import registry
+from attnviz.ui.model_runs import OPEN
 from attnviz.ui.text import literal
 from bench.harness.apptest import open_app
 from tests.models.test_open import REFUSALS, TINY, refused_folder
@@ -41,7 +42,7 @@ def page_opening(folder) -> object:
 
 
 def open_model(at, name: str):
-    at.text_input(key=f"{PAGE}.open").input(name)
+    at.text_input(key=f"{OPEN}{PAGE}").input(name)
     return ready(at.run())
 
 
@@ -50,7 +51,7 @@ def test_an_opened_model_gets_every_view(family, design):
     at = open_model(page_opening(TINY / "bert"), str(TINY / family))
     model = at.selectbox(key=setting_key(PAGE, "model"))
     assert model.value == str(TINY / family) and model.options[-1] == family  # shown by the folder's own name
-    assert at.text_input(key=f"{PAGE}.open").value == ""  # the box empties once the model is chosen
+    assert at.text_input(key=f"{OPEN}{PAGE}").value == ""  # the box empties once the model is chosen
     assert at.caption[0].value.startswith(f"{family} is a decoder ({design} design)")  # a folder by its name
     assert "2 layers × 4 heads" in at.caption[0].value
     assert [s.value for s in at.subheader] == ["Is this attention an explanation?", "What comes next"]

@@ -15,7 +15,7 @@ from attnviz.core.numbers import format_fixed, format_number
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.matrix_view import hover_numbers
 from attnviz.lessons.examples import EXAMPLES
-from attnviz.ui.state import BROWSER_VOTER_HEARD
+from attnviz.ui.class_join import CLASS
 from bench.harness.triggers import trigger_state
 from tests.reference import naive_attention
 from tests.support.apptest import (
@@ -578,7 +578,7 @@ def guess(at, row: int | None = None, col: int | None = None, *, choice: int | N
     """A click on a cell (or a button) of a covered view, as the browser sends it: the event {"guess": …}. A browser has
     sent its id by then if the class box is drawn (an answer waits for it): here one that keeps none, so each session
     is its own student, unless the test sent one."""
-    if BROWSER_VOTER_HEARD not in at.session_state and any(
+    if not (CLASS in at.session_state and at.session_state[CLASS].heard) and any(
         c.proto.component_name == "attnviz_browser_voter" for c in at.get("bidi_component")
     ):
         at = send_browser_voter(at, "")

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from attnviz.ui.lesson_plan import LESSON
 from tests.app.test_real_model import DECODER, ENCODER, SENTENCE, page_with, ready, setting
 from tests.support.apptest import as_read, click_cell, matrix_views, shown_matrix
 
@@ -181,7 +182,7 @@ def test_the_ready_lesson_is_presented_on_the_real_model_page_question_first(enc
     assert [shown[i] for i in (0, 2, 4, 5)] == [(4, "raw"), (3, "raw"), ("none", "value"), ("none", "rollout")]
     assert shown[1] == ("none", "raw") and changes[1] == ""  # step 2's question holds back its token's removal
     assert shown[3] == ("none", "raw")  # and step 3's its view: value-weighted says the number asked for
-    assert at.session_state["lesson.run"][1] == 4  # past the last step: the end screen
+    assert at.session_state[LESSON].run[1] == 4  # past the last step: the end screen
     assert "the most likely next token stays “ Paris” (77.3% → 61.5%)" in changes[0]  # as the note says
     assert "changes from “ Paris” (77.3%) to “␣” (7.4%)" in changes[2] and "0.846" in changes[2]
 

@@ -8,6 +8,7 @@ import pytest
 from attnviz.core.limits import MAX_UNDO
 from attnviz.core.playground_state import apply_edits, randomise, set_sentence
 from attnviz.lessons.playground import OPENING
+from attnviz.lessons.table_words import UNREADABLE
 from attnviz.playground.session import Said, Session, tables_differ
 
 
@@ -115,7 +116,7 @@ def test_new_numbers_in_the_tables_under_the_same_sentence_need_the_whole_page()
 
 
 def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():
-    """"Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
+    """ "Gone with this change: the focus on “good” (4) …" still on screen three toggles later, when Undo
     would undo something else: the page that says a move's words is drawn again at the next move, without them."""
     shortened = Session().moved(set_sentence(OPENING, "A cat.")[0], "Gone with this change: the focus …").drawn()
     assert not shortened.needs_full_run(open_tab_follows_views=False)  # the page shows the words: nothing to redraw
@@ -125,3 +126,12 @@ def test_a_message_is_gone_at_the_next_move_even_one_the_views_make_alone():
     assert not quiet.needs_full_run(open_tab_follows_views=False)
     undone = quiet.apply(control("undo", True)).drawn().apply(control("causal", False))  # Undo's words go too
     assert undone.needs_full_run(open_tab_follows_views=False)
+
+
+def test_an_edit_no_honest_browser_sends_is_refused_and_still_echoed_so_the_next_edit_goes():
+    ragged = {"view": "Q", "row": "0: The", "col": "q1", "cells": [["1"], ["2", "3"]], "id": "crafted-1"}
+    after = Session().apply({"edit": ragged})
+    assert after.state == Session().state
+    assert after.said.at_tables == UNREADABLE
+    assert after.last_edit == "crafted-1"  # the browser's queue waits for this id
+    assert after.apply({"edit": ragged}) is after  # sent again: the same edit, nothing more

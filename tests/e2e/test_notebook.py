@@ -1,7 +1,10 @@
 """attnviz.notebook in real notebook hosts, driven by Chromium: a JupyterLab server and `marimo run`, each started
 here on a free port on a notebook from tests/notebook. In each, a click on *Causal mask* inside the widget must reach
 the kernel (the widget's traits) and come back as the causal weights in the reader's table. And a notebook saved with
-its widget state, exported to HTML by nbconvert, shows the last views without a kernel.
+its widget state, exported to HTML by nbconvert, shows the last views without a kernel. In JupyterLab, 50 values typed
+into random cells of the widget's Q, K and V (one at a time, or five down a column as fast as keys go), between toggles
+and focus clicks, each land in the cell aimed at, read back from the reader's tables and from the kernel (the traits
+and the state), none lost, none elsewhere.
 
 Without JupyterLab or marimo installed these tests skip, unless ATTNVIZ_REQUIRE_BROWSER=1 (CI), where they fail."""
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -21,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from attnviz.core.numbers import cell_text
+from attnviz.core.playground_state import MATRICES
 from attnviz.notebook import Playground
 from tests.support.live import REPO, free_port
 
@@ -131,8 +137,11 @@ def wait_for_connected_kernel(url: str, token: str) -> None:
     """Until the notebook's kernel is idle with the page connected to it: a cell run before would be lost."""
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"{url}/api/kernels?token={token}", timeout=5) as answer:
-            kernels = json.loads(answer.read())
+        try:
+            with urllib.request.urlopen(f"{url}/api/kernels?token={token}", timeout=5) as answer:
+                kernels = json.loads(answer.read())
+        except OSError:  # a busy server's 500 while the kernel starts: asked again
+            kernels = []
         if any(k["execution_state"] == "idle" and k["connections"] > 0 for k in kernels):
             return
         time.sleep(0.2)  # polled: a state, not a duration
@@ -216,6 +225,117 @@ def test_marimo_causal_mask_click_reaches_the_kernel_and_back(browser, tmp_path)
         assert said.inner_text().strip() == "kernel: causal is True and the state's is True"
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SHOTS / "notebook-marimo.png")
+        page.close()
+
+
+# Q, K and V of the widget's first screen, as the tables' cells say them: the texts a reader's table must start with.
+OPENING_TABLES = {
+    name: [[cell_text(v) for v in row] for row in values.tolist()]
+    for name, values in zip(MATRICES, Playground().state.matrices(), strict=True)
+}
+EDITS, BURST = 50, 5  # values typed; of them, in a burst down a column, one burst each 10 values
+
+READER_JS = """
+(name) => {
+  // an editable view's reader table: each cell's text and its name for a screen reader
+  const table = document.querySelector(`figure[data-view="${name}"] table`);
+  return table?.tBodies[0] ? [...table.tBodies[0].rows].map((row) => [...row.cells].slice(1)
+    .map((cell) => [cell.textContent, cell.getAttribute('aria-label') ?? ''])) : [];
+}
+"""
+READERS_SAY_JS = f"""
+(expected) => Object.entries(expected).every(([name, rows]) =>
+  JSON.stringify(({READER_JS})(name).map((row) => row.map(([text]) => text))) === JSON.stringify(rows))
+"""
+
+
+def click_cell(page, view: str, i: int, j: int) -> None:
+    """A click on cell (i, j) of ``view``'s canvas, where the view laid it out."""
+    canvas = page.locator(f'figure[data-view="{view}"] canvas')
+    box = json.loads(canvas.get_attribute("data-layout"))
+    canvas.click(position={"x": box["left"] + (j + 0.5) * box["cellW"], "y": box["top"] + (i + 0.5) * box["cellH"]})
+
+
+def type_and_enter(page, text: str) -> None:
+    """On a focused view's canvas, the number typed opens the input over the keyboard's cell (.attnviz-cell-input), and
+    Enter commits it. Nothing waits for Python: the component queues the edit."""
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def wait_until_echoed_and_read(page, expected: dict, causal: bool) -> None:
+    """Every edit echoed (the instrument's pending count 0), each reader's table saying ``expected``, and the weights
+    drawn with the mask as last toggled (row 0's second key masked, "0", only with it)."""
+    instrument = page.locator(".attnviz-instrument").element_handle()
+    page.wait_for_function("(el) => el.dataset.pending === '0'", arg=instrument)
+    page.wait_for_function(READERS_SAY_JS, arg=expected)
+    page.wait_for_function(f"(causal) => (({WEIGHTS_TABLE_JS})()[0]?.[1] === '0') === causal", arg=causal)
+
+
+def kernel_matrices(page, read: int) -> dict:
+    """Q, K and V as the kernel holds them (the widget's traits and its state's matrices), printed by the notebook's
+    third cell: its ``read``-th run."""
+    run_cell(page, 2)
+    said = page.locator(".jp-OutputArea-output pre", has_text=f"kernel matrices {read} ")
+    said.wait_for()
+    return json.loads(said.inner_text().split(" ", 3)[3])
+
+
+def a_value(rng: random.Random, old: str) -> str:
+    """A number a student types, as the table then says it (cell_text: "12.5", "-7"), never the cell's own text."""
+    while True:
+        text = f"{rng.randint(-99, 99)}" + (f".{rng.randint(1, 9)}" if rng.random() < 0.6 else "")
+        if text != old and cell_text(float(text)) == text:
+            return text
+
+
+def test_jupyterlab_fifty_values_typed_into_q_k_and_v_land_where_aimed(browser, tmp_path):
+    server, url, token = jupyterlab(tmp_path)
+    with server:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/lab/tree/playground.ipynb?token={token}")
+        wait_for_connected_kernel(url, token)
+        run_cell(page, 0)
+        expected = {name: [list(row) for row in rows] for name, rows in OPENING_TABLES.items()}
+        wait_until_echoed_and_read(page, expected, causal=False)
+        rng, causal, focus, reads, k = random.Random(53), False, Playground().state.focus, 0, 0
+        while k < EDITS:
+            name = rng.choice(MATRICES)
+            height, width = len(expected[name]), len(expected[name][0])
+            burst = BURST if k % 10 == 0 else 1  # a burst: numbers typed down a column by keyboard alone
+            i, j = rng.randrange(height - burst + 1), rng.randrange(width)
+            click_cell(page, name, i, j)
+            for row in range(i, i + burst):
+                expected[name][row][j] = a_value(rng, expected[name][row][j])
+                type_and_enter(page, expected[name][row][j])  # Enter: the keyboard's cell goes down a row
+            k += burst
+            if k % 10 == 5:  # another move while edits may be on their way: the mask, then a focus click
+                page.locator('[data-field="causal"] input').click()
+                causal = not causal
+            if k % 10 == 8:
+                focus = rng.randrange(height)
+                click_cell(page, "weights", focus, 0)
+            if k % 5 == 0:  # read back: every value where it was aimed, none elsewhere, none lost; the toggle drawn
+                wait_until_echoed_and_read(page, expected, causal)
+            if k in (EDITS // 2, EDITS):
+                reads += 1
+                kernel = kernel_matrices(page, reads)
+                numbers = [[[float(text) for text in row] for row in expected[name]] for name in MATRICES]
+                assert kernel["traits"] == numbers and kernel["state"] == numbers
+        rows = Playground().state.labels
+        for name in MATRICES:  # each cell named for a screen reader as its input is, with its value
+            for i, row in enumerate(page.evaluate(READER_JS, name)):
+                for j, (text, said) in enumerate(row):
+                    assert said.startswith(f"{name}, row {rows[i]}, dimension {j + 1}") and text in said, said
+        # The other moves reached the kernel too: the mask as last toggled, the row last clicked as the focus.
+        run_cell(page, 1)
+        said = page.locator(".jp-OutputArea-output pre", has_text="kernel: causal is")
+        said.wait_for()
+        assert said.inner_text().strip() == f"kernel: causal is {causal} and the state's is {causal}"
+        assert page.locator('[data-field="focus"] select').evaluate("(s) => s.selectedOptions[0].text") == rows[focus]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator('figure[data-view="K"]').scroll_into_view_if_needed()  # the tables, as the last value left them
+        page.screenshot(path=SHOTS / "notebook-jupyterlab-edits.png")
         page.close()
 
 

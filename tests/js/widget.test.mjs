@@ -11,7 +11,10 @@ class FakeModel {
     this.traits = { ...traits };
     this.handlers = new Map();
     this.saved = [];
+    this.messages = [];
   }
+
+  send(content) { this.messages.push(structuredClone(content)); }
 
   get(name) { return this.traits[name]; }
 
@@ -41,18 +44,19 @@ test('the widget draws the data Python holds now, and again on every new _data',
   assert.deepEqual(drawn, ['first', 'second']);
 });
 
-test('a control or a click goes back as one saved _event, counted so that the same choice twice is two changes', () => {
+test('a control or a click goes back as a message and as the saved _event, one id each, the same choice twice two ids', () => {
   const model = new FakeModel({ _data: '{"views":[]}' });
   let send;
   connect(model, (data, sender) => { send = sender; });
   send({ control: 'causal', value: true });
   send({ control: 'causal', value: true });
   send({ cell: { view: 'weights', row: 2, col: 1 } });
-  assert.deepEqual(model.saved, [
-    { event: { control: 'causal', value: true }, count: 1 },
-    { event: { control: 'causal', value: true }, count: 2 },
-    { event: { cell: { view: 'weights', row: 2, col: 1 } }, count: 3 },
-  ]);
+  const events = [{ control: 'causal', value: true }, { control: 'causal', value: true }, { cell: { view: 'weights', row: 2, col: 1 } }];
+  assert.deepEqual(model.saved.map((sent) => sent.event), events);
+  assert.deepEqual(model.messages, model.saved); // every one sent both ways, with the same id
+  const ids = model.saved.map((sent) => sent.id);
+  assert.equal(new Set(ids).size, 3);
+  assert.match(ids[0], /^[a-z0-9]+-1$/);
 });
 
 test('what render returns unhooks the widget: a later _data draws nothing', () => {
@@ -140,7 +144,8 @@ test('render draws the styles and the instrument Python\'s data asks for, then e
   assert.equal(style.tagName, 'STYLE');
   assert.equal(style.textContent, '.attnviz-view { color: red; }'); // inside the cell: a shadow root gets them too
   assert.equal(instrument.className, 'attnviz-instrument');
-  assert.deepEqual({ ...instrument.dataset }, { presenter: 'false', bare: 'true' }); // no controls: the views alone
+  // No controls: the views alone; no input open over a cell, no edit on its way (edits.js).
+  assert.deepEqual({ ...instrument.dataset }, { presenter: 'false', bare: 'true', editing: 'false', pending: '0' });
   assert.equal(instrument.style.colorScheme, 'light'); // the cell's background read as white
   const [caption] = byClass(el, 'attnviz-caption');
   const [warning] = byClass(el, 'attnviz-warning');

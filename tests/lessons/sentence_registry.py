@@ -21,6 +21,7 @@ PROPERTY_MODULES = (  # the modules whose @covers tests the registry counts
     "tests.lessons.test_induction_words",
     "tests.lessons.test_training",
     "tests.lessons.test_lesson_steps",
+    "tests.lessons.test_table_words",
     "tests.lessons.test_app_words",
 )
 

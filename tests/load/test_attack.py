@@ -26,7 +26,13 @@ from attnviz.core.playground_state import PlaygroundState, column_names
 from attnviz.lessons.playground import OPENING
 from attnviz.lessons.training import queue_message
 from attnviz.ui.edge import LOG_LINES, MAX_WIDGET_VALUE_BYTES, REFUSED_MESSAGE
-from bench.attack import CRAFTED_CLICKS, CRAFTED_TABLE_EDITS, CRAFTED_WIDGET_VALUES, frames_streamlit_refuses
+from bench.attack import (
+    CRAFTED_CHOICES,
+    CRAFTED_CLICKS,
+    CRAFTED_TABLE_EDITS,
+    CRAFTED_WIDGET_VALUES,
+    frames_streamlit_refuses,
+)
 from bench.load_moves import VIEWS, Student, shown_value
 from bench.st_client import Session
 from bench.st_elements import Widget
@@ -151,6 +157,29 @@ def test_a_crafted_value_is_refused_in_plain_words_and_the_work_is_kept(server, 
     refused = run_apart(replay())
     assert refused.exceptions == [] and REFUSED_MESSAGE in refused.alerts
     assert 1 <= len(refusals(assert_quiet_log(server, since))) <= LOG_LINES + 1
+
+
+@pytest.mark.parametrize("what", CRAFTED_CHOICES)
+def test_a_crafted_choice_is_refused_once_by_its_fields_check_and_the_work_is_kept(server, what):
+    """The edge lets a value of the widget's own shape through; the field's check refuses it, in its own words."""
+    since = len(server.output())
+    where, value, said = CRAFTED_CHOICES[what]
+
+    async def replay():
+        student = Student(Session(server.url), seed=1)
+        await student.load()
+        await student.edit_cell()  # honest work first
+        student.session.set_value(student.session.find(**where), **value)
+        refused = await student.session.rerun()
+        student.check(refused, what)  # the weights are still those of the sentence and the edit typed before
+        await student.toggle_causal()
+        await student.session.close()
+        return refused
+
+    refused = run_apart(replay())
+    assert refused.exceptions == [] and REFUSED_MESSAGE not in refused.alerts
+    assert [alert for alert in refused.alerts if said in alert.replace("\\", "")]
+    assert refusals(assert_quiet_log(server, since)) == []  # a student's slip, not an attack on the server
 
 
 CHOICES = ("Layer", "Head", "Query token (orange lines)")  # what a click on a map would choose
