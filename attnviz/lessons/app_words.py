@@ -83,3 +83,8 @@ def weights_heading(token: str) -> str:
 def blend_heading(token: str) -> str:
     """One token up close: the heading of the focus token's output, its values blended by the weights."""
     return f"**The output of “{token}” blends the values by these weights: Σⱼ wⱼ · vⱼ**"
+
+
+def not_a_choice(sent: str) -> str:
+    """A selector's value the browser sent that is not one of its choices (its first 40 characters, quoted)."""
+    return f"“{sent}” is not one of the choices offered, so it was ignored."

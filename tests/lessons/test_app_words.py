@@ -78,3 +78,10 @@ def test_a_refused_link_a_new_seed_and_an_imported_head_are_named_as_given(text,
 def test_one_token_up_close_headings_quote_the_token(token):
     assert words.weights_heading(token) == f"**From scores to weights for “{token}”**"
     assert words.blend_heading(token).startswith(f"**The output of “{token}” blends the values")
+
+
+@MANY
+@covers(words.not_a_choice)
+@given(TEXTS)
+def test_a_value_not_offered_is_quoted_and_said_ignored(sent):
+    assert words.not_a_choice(sent) == f"“{sent}” is not one of the choices offered, so it was ignored."
