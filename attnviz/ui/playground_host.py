@@ -22,7 +22,7 @@ from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import MATRICES, PlaygroundState, apply_edits, column_names, randomise
 from attnviz.lessons.app_words import randomised
-from attnviz.lessons.playground import dropped_line, example_title
+from attnviz.lessons.playground import dropped_line
 from attnviz.playground.controls import set_field
 from attnviz.playground.session import Session, tables_differ
 from attnviz.ui import state as store
@@ -33,7 +33,6 @@ from attnviz.ui.state import CONTROL, confirm, control_key, name_voter, renew_ta
 # widget's options changed) and ignored: the state is kept and the widget redrawn. attnviz.playground.controls checks it.
 PLAYGROUND = "playground"  # the session's one key in st.session_state: state, undo, predictions
 _seeds = SystemRandom()  # Randomise's new seeds
-_EXAMPLE_SHOWN = "playground_example_shown"  # the words of the Example box's option in use, as last drawn
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
     "d_k": int,
@@ -164,14 +163,10 @@ def playground_control(field: str) -> dict:
 
 
 def example_control() -> dict:
-    """``playground_control("example")``, and the box's value sent to the browser again whenever the words of the
-    option in use change (a typed sentence, Undo): the browser sends back the words it shows, and without this it
-    would send words the box no longer offers, which the edge refuses (attnviz.ui.edge)."""
-    state, key = playground(), control_key("example")
-    shown = example_title(state, state.example)
-    if st.session_state.get(_EXAMPLE_SHOWN, shown) != shown and key in st.session_state:
-        st.session_state[key] = state.example  # the same value, set anew: Streamlit sends it with its new words
-    st.session_state[_EXAMPLE_SHOWN] = shown
+    """``playground_control("example")``, and the box's value sent to the browser again on every full run, with the
+    words its option has now (they change with a typed sentence, and with Undo): the browser sends back the words it
+    shows, and without this it would send words the box no longer offers, which the edge refuses (attnviz.ui.edge)."""
+    st.session_state[control_key("example")] = playground().example  # set anew: Streamlit sends it with its words
     return playground_control("example")
 
 
