@@ -10,7 +10,7 @@ import streamlit as st
 
 from attnviz.core.limits import MAX_DIM, MAX_SEED
 from attnviz.core.playground_state import example_options
-from attnviz.lessons.playground import example_box_label, example_title, first_words
+from attnviz.lessons.playground import example_title, first_words
 from attnviz.playground.tables import least_height, tables_data
 from attnviz.playground.views import playground_data
 from attnviz.ui import playground_host as host
@@ -38,10 +38,10 @@ else:
     heading.title("Attention playground")
     sentence.text_input("Sentence", **host.playground_control("sentence"))
     example.selectbox(
-        example_box_label(host.playground()),
+        "Example",
         example_options(host.playground()),
         format_func=partial(example_title, host.playground()),
-        **host.playground_control("example"),
+        **host.example_control(),
     )
     with share:
         share_box(PAGE)  # shows the address, which the views' runs keep equal to the share link
@@ -53,8 +53,10 @@ with st.container(key="playground_said") if introduced else nullcontext():
         st.caption(first_words(host.playground()))  # and what a typed sentence does
     for message in warnings:
         st.warning(literal(message), icon=":material/warning:")
-    for message in confirmations:
-        st.success(literal(message), icon=":material/check_circle:")
+    if confirmations:  # on a phone, at the foot of the screen: where the student is (attnviz/ui/text.py)
+        with st.container(key="playground_confirmed"):
+            for message in confirmations:
+                st.success(literal(message), icon=":material/check_circle:")
 
 
 # ----------------------------------------------------------------------------- controls beside the four views

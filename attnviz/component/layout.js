@@ -131,3 +131,11 @@ export function moved({ i, j }, key, rows, cols) {
 
 // What a pick of cell (i, j) of ``view`` sends (j null: its row label): a prediction on a covered view, else the cell.
 export const picked = (view, { i, j }) => [view.cover ? 'predict' : 'choose', { view: view.name, row: i, col: j }];
+
+// Predict mode's cover beside the row it asks about, never over it, however tall its words: from just under the row
+// down (a row in the top half, as the cover's data-at says) or from just over it up. In px from the view's bottom,
+// where its canvas ends: the canvas is ``height`` tall and its cells start ``box.top`` down.
+export function coverPlace(box, asked, rows, height) {
+  const above = box.top + asked * box.cellH, below = height - above - box.cellH;
+  return asked >= rows / 2 ? { top: 'auto', bottom: `${height - above + GAP}px` } : { top: `calc(100% - ${below - GAP}px)`, bottom: 'auto' };
+}

@@ -3,7 +3,7 @@
 // module lays the views out, maps positions to colours, and answers hover, click and PNG.
 
 import { element, setIfNew, theme } from './dom.js';
-import { cellAt, digitHeight, layout, moved, picked } from './layout.js';
+import { cellAt, coverPlace, digitHeight, layout, moved, picked } from './layout.js';
 import { coloursOf, paint } from './paint.js';
 import { namePng, savePng } from './png.js';
 import { canvasLabel, readerTable, sentence } from './reader.js';
@@ -94,8 +94,7 @@ export class View {
     this.to = target;
   }
 
-  // Predict mode's cover: its question, and its answers where an answer is not a cell, in the half of the view away
-  // from the row asked about (grid.css). A tip shown over the cover spoke of it: hidden when the cover comes or goes.
+  // Predict mode's cover (laidOut puts it beside the row asked, never over it); a tip over it spoke of it: hidden as it goes.
   showCover(view) {
     if (this.view && Boolean(this.view.cover) !== Boolean(view.cover)) this.tip.hidden = true;
     setIfNew(this.coverText, 'textContent', view.cover ?? '');
@@ -167,6 +166,7 @@ export class View {
     dataset.digitPx = digitHeight(ctx, box.cellFont);
     dataset.cellFontPx = box.cellFont;
     if (this.shared.lens?.view !== view.name) dataset.focusDigitPx = dataset.digitPx;
+    if (view.focus !== null) Object.assign(this.cover.style, coverPlace(box, view.focus, view.rows.length, height));
     return box;
   }
 

@@ -72,15 +72,19 @@ def sinks_verdict(shared: dict[str, float]) -> str:
     return f"In this head they take {percent(raw)} of the weight but hand on {percent(value)} of what arrives."
 
 
-def row_line(matrices: dict[str, np.ndarray], tokens: list[str], query: int) -> str:
-    """Where the query's row puts most in each view."""
+def row_line(matrices: dict[str, np.ndarray], tokens: list[str], query: int, shown_view: str) -> str:
+    """Where the query's row puts most in each view. Only the map on screen (``shown_view``) has its number said: a
+    number of a view not drawn is one the student cannot check on the page (the switch above shows it)."""
     parts = []
     for view, matrix in matrices.items():
         shown = format_fixed_numbers(matrix[query], decimals=2)  # as the map's cells print them
         best = max(shown, key=float)
         keys = [f"“{visible_token(tokens[j])}”" for j, text in enumerate(shown) if text == best]
         named = keys[0] if len(keys) == 1 else f"{', '.join(keys[:-1])} and {keys[-1]}" if len(keys) <= 3 else None
-        most = f"{named} ({best}{' each' if len(keys) > 1 else ''})" if named else f"{len(keys)} keys tie at {best}"
+        if view != shown_view:  # named, not numbered
+            most = (f"{named}{' (a tie)' if len(keys) > 1 else ''}") if named else f"{len(keys)} keys tie"
+        else:
+            most = f"{named} ({best}{' each' if len(keys) > 1 else ''})" if named else f"{len(keys)} keys tie at {best}"
         parts.append(f"{most} {VIEW_PLACES[view]}")
     return f"Where query {query} (“{visible_token(tokens[query])}”) puts most: " + "; ".join(parts) + "."
 

@@ -51,21 +51,22 @@ def matrix_heading(matrix: str, *, read: bool = False) -> str:
 
 
 def example_title(state: PlaygroundState, key: str) -> str:
-    """An option of the Example box. The same words whatever the sentence: the browser sends the option's words back,
-    and words that changed between two runs would be an option the box no longer has."""
+    """An option of the Example box. The example in use, under a sentence the student typed, is named as what is
+    shown: their sentence on its vectors (the page sends the box's value again when these words change, so the
+    browser never sends back words the box no longer has)."""
     if key == RANDOM:
         return "Random vectors by position (seed)"
     if key == WORDS:
         return "Random vectors from the words (seed)"
-    if key == IMPORTED and state.imported is not None:
-        return state.imported.title
-    return EXAMPLES[key][0]
+    title = state.imported.title if key == IMPORTED and state.imported is not None else EXAMPLES[key][0]
+    return f"Your sentence, with the vectors of: {title}" if key == state.example and typed_over(state) else title
 
 
-def example_box_label(state: PlaygroundState) -> str:
-    """The Example box's own label: over a typed sentence, only the example's vectors are in use, and it says so."""
-    typed = state.example in PRESETS and state.tokens != PRESETS[state.example].tokens
-    return "Example (its vectors, your sentence)" if typed else "Example"
+def typed_over(state: PlaygroundState) -> bool:
+    """Whether the sentence shown is the student's own over an example's (or an imported head's) vectors."""
+    if state.example == IMPORTED:
+        return state.imported is not None and state.model_tokens is None
+    return state.example in PRESETS and state.tokens != PRESETS[state.example].tokens
 
 
 def source_line(state: PlaygroundState) -> str:

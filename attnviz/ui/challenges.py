@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
+from attnviz.lessons import app_words
 from attnviz.lessons.challenge import Situation
 from attnviz.lessons.challenges import CHALLENGES, progress_words
 from attnviz.pages import page_named
@@ -97,15 +98,14 @@ def challenge_bar(page: str) -> None:
     rest, played = tried().to_play, tried().played
     with st.container(border=True, key="challenge_bar"):  # one compact row: the page keeps the screen
         goal, check, show, leave = st.columns([7, 1, 1.2, 1], vertical_alignment="center")
-        status = " · :material/check_circle: **Solved!** The numbers on this page meet the goal." if done else ""
-        goal.markdown(f"**Challenge:** {literal(challenge.goal)}{status}")
+        goal.markdown(app_words.challenge_bar_line(literal(challenge.goal), done))
         check.button("Check", on_click=_check, args=(key,), disabled=done, width="stretch")
         show.button("Show me", on_click=_show_me, args=(key,), disabled=done, width="stretch")
         leave.button("Leave", on_click=_leave, width="stretch")
         if missed and not done:
-            st.caption(f"Not yet. Hint: {literal(challenge.hint)}")
+            st.caption(app_words.not_yet_line(literal(challenge.hint)))
         if played:
-            st.caption("Show me: " + "; then ".join(played) + ("…" if rest else "."))
+            st.caption(app_words.shown_moves_line(played, bool(rest)))
         if rest:
             _play(page)  # a fragment that ticks only while there are moves to play
 

@@ -22,7 +22,7 @@ from attnviz.classroom.tally import TallyUnavailable
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import ANSWERS_BURST, ANSWERS_PER_S, CODE_GUESSES_BURST, CODE_GUESSES_PER_S, MAX_CODE_CHARS
 from attnviz.core.playground_state import PlaygroundState
-from attnviz.lessons import predictions
+from attnviz.lessons import app_words, predictions
 from attnviz.pages import DEFAULT_PAGE, page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.class_tally import class_tally
@@ -257,11 +257,7 @@ def join_box() -> None:
     if problem := joined().problem:
         st.warning(literal(problem), icon=":material/error:")
     elif (code := joined().code) and not on_asked_setup():
-        st.warning(
-            f"This is not the setup the class question {code} asks about: answers here are not counted. "
-            "Your answer to the asked setup stands.",
-            icon=":material/info:",
-        )
+        st.warning(app_words.not_the_asked_setup(code), icon=":material/info:")
         st.button("Back to the class question", key="class.back", icon=":material/undo:",
                   on_click=playground_host.set_playground, args=(asked_setup(),))  # fmt: skip
 

@@ -16,7 +16,7 @@ from attnviz.classroom.tally import TallyCounts, TallyUnavailable
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import PlaygroundState
 from attnviz.figures.tally import tally_bars
-from attnviz.lessons import predictions
+from attnviz.lessons import app_words, predictions
 from attnviz.ui import playground_host
 from attnviz.ui.charts import show_chart
 from attnviz.ui.class_tally import class_tally
@@ -127,7 +127,7 @@ def _tally(code: str) -> None:
         qr.html(join.qr_image(address, QR_PX))
     with words:
         with st.container(key="lesson_code"):  # the code for the back row (the lesson's styles: lesson_screen)
-            st.markdown(f"Class code **{code}**")
+            st.markdown(app_words.class_code_line(code))
         st.caption("Scan it, or open:" if full else "Open the app's address followed by:")
         if full and (
             st.button("QR code large", key="lesson.qr", type="tertiary", icon=":material/qr_code_2:")
@@ -142,7 +142,7 @@ def answered_bars(final: TallyCounts, asked: PlaygroundState) -> None:
     """The class's bars after Answer, beside the revealed weights: the question closed, the right answer marked."""
     right = predictions.option_of(asked, predictions.right_answer(asked))
     with st.container(key="lesson_tally"):
-        st.markdown(f"Right answer: **{literal(final.options[right])}** (✓ in the bars).")
+        st.markdown(app_words.right_answer_line(literal(final.options[right])))
         show_chart(tally_bars(final, right=right), key="lesson.tally")
 
 

@@ -10,6 +10,7 @@ from attnviz.classroom.export import FORMATS
 from attnviz.classroom.share import PARAM, decode, encode
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.playground_state import RANDOM, load_example, set_sentence
+from attnviz.lessons import app_words
 from attnviz.pages import page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.lesson_plan import add_this_setup
@@ -43,7 +44,7 @@ def restore_from_link(page: str) -> None:
     if not opened:
         if problems:
             del st.query_params[PARAM]  # don't leave a broken link in the address bar to be copied on
-            st.error(f"{literal(problems[0])} The default settings are shown instead.")
+            st.error(app_words.link_refused(literal(problems[0])))
         return
     (shared, link), views = opened[0], len({view for view, _ in opened})
     typed = shared.state.model_tokens is None  # a head's link shows its model's tokens, not the sentence's
@@ -139,10 +140,7 @@ def share_box(page: str) -> None:
         st.toast(literal(said), icon=":material/playlist_add:")
     with st.popover("Share", icon=":material/link:", width="stretch"):
         _ADDRESS(key="share.address")
-        st.caption(
-            "Opening this link shows this page with the Playground's setup: its sentence, every setting and every "
-            f"edited value. {PER_TAB}"
-        )
+        st.caption(f"{app_words.SHARE_CAPTION} {PER_TAB}")
         st.button(
             "Add to my lesson",
             icon=":material/playlist_add:",

@@ -68,7 +68,7 @@ def explain_views(run: ModelRun, layer: int, head: int, query: int, font: int, *
         shared = words.sink_shares(matrices, run.sinks)  # right under the map, with it on a lesson's screen
         st.markdown(literal(words.sinks_line(shared, sink_words(run.tokens, run.sinks))))
         st.markdown(literal(words.sinks_verdict(shared)))
-    st.markdown(literal(words.row_line(matrices, run.tokens, query)))
+    st.markdown(literal(words.row_line(matrices, run.tokens, query, view)))
     st.caption(words.VIEW_HELP[view])
     if state.setting_value(PAGE, "hide_sinks", False):
         st.caption("The sinks stay in these views (the switch above hides them only in the maps above): how much "

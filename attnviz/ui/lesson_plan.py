@@ -12,7 +12,7 @@ import streamlit as st
 from attnviz.classroom import lesson_plan as plans
 from attnviz.classroom.share import encode
 from attnviz.core.errors import AttnvizInputError
-from attnviz.lessons import predictions
+from attnviz.lessons import app_words, predictions
 from attnviz.pages import page_named
 from attnviz.ui import class_question, playground_host, state
 from attnviz.ui.lesson_screen import LESSON_CSS, show_subject
@@ -101,7 +101,7 @@ def add_this_setup(page: str) -> None:
     try:
         link = encode(playground_host.playground(), page, state.shared_settings(page))
         set_building(plans.add_step(building(), plans.Step(link)))
-        state.say_at_share(f"Added as step {len(building().steps)} of your lesson (see Lesson plans).")
+        state.say_at_share(app_words.step_added(len(building().steps)))
     except AttnvizInputError as error:
         state.say_at_share(str(error))
 
@@ -221,8 +221,8 @@ def lesson_bar(page: str) -> None:
 def _end(plan: plans.LessonPlan) -> None:
     """The screen after the last step: the lesson is over; Back shows its last step again, Stop leaves it."""
     with st.container(border=True, key="lesson_bar"):
-        words, back, stop = st.columns([8, 1.2, 1.2], vertical_alignment="center")
-        words.markdown(f"**{literal(plan.title)}** · the end: all {len(plan.steps)} steps shown. Back shows the last.")
+        said, back, stop = st.columns([8, 1.2, 1.2], vertical_alignment="center")
+        said.markdown(app_words.lesson_end(literal(plan.title), len(plan.steps)))
         back.button("Back", width="stretch", key="lesson.back", on_click=_back)
         stop.button("Stop", width="stretch", key="lesson.stop", on_click=_stop, type="primary")
         _KEYS(key=KEYS, on_move_change=_by_key)

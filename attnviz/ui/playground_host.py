@@ -21,6 +21,7 @@ import streamlit as st
 from attnviz.core.errors import AttnvizInputError
 from attnviz.core.limits import MAX_SEED
 from attnviz.core.playground_state import PlaygroundState, randomise
+from attnviz.lessons.app_words import randomised
 from attnviz.lessons.playground import dropped_line
 from attnviz.playground.controls import set_field
 from attnviz.playground.session import Session
@@ -86,8 +87,7 @@ def randomise_again() -> None:
     can be undone). The same seed again would change nothing on a fresh page and wipe an edit silently after one."""
     state = playground()
     seed = next(s for s in iter(lambda: _seeds.randint(0, MAX_SEED), None) if s != state.seed)
-    said = f"New random vectors from seed {seed}. Undo brings back the ones before."
-    _keep(current().confirmed(randomise(state, seed), said))
+    _keep(current().confirmed(randomise(state, seed), randomised(seed)))
 
 
 def on_views_event(event) -> None:
@@ -132,6 +132,14 @@ def playground_control(field: str) -> dict:
     key = control_key(field)
     store.bind_widget(key, getattr(playground(), field))
     return {"key": key, "on_change": _on_control, "args": (field,)}
+
+
+def example_control() -> dict:
+    """``playground_control("example")``, and the box's value sent to the browser again on every full run, with the
+    words its option has now (they change with a typed sentence, and with Undo): the browser sends back the words it
+    shows, and without this it would send words the box no longer offers, which the edge refuses (attnviz.ui.edge)."""
+    st.session_state[control_key("example")] = playground().example  # set anew: Streamlit sends it with its words
+    return playground_control("example")
 
 
 def _on_control(field: str) -> None:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attnviz.core.playground_state import import_head
+from attnviz.lessons.app_words import head_imported
 from attnviz.pages import page_named
 from attnviz.ui import playground_host, state
 from attnviz.ui.lessons import explained_errors
@@ -25,8 +26,5 @@ def open_in_playground(
             playground_host.playground(), tokens, Q, K, V, causal=causal, title=title, sentence=sentence
         )
     playground_host.set_playground(new if focus is None else replace(new, focus=focus))
-    state.confirm(
-        f"{title} is on the Playground: its own Q, K and V, so the weights are the model's. "
-        "Undo brings back what was here before."
-    )
+    state.confirm(head_imported(title))
     st.switch_page(page_named("playground").file)

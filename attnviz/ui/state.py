@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 
 from attnviz.classroom import page_settings
+from attnviz.lessons import app_words
 from attnviz.pages import PAGES
 from attnviz.ui.text import literal
 
@@ -164,7 +165,7 @@ def page_setting(page: str, name: str, default: Any, *, options=None) -> dict:
         last = _chosen().get(key, default)
         st.session_state[key] = last if last in options else default
         if sent != last:  # sent by the browser, not left behind by the options
-            st.warning(f"“{literal(str(sent)[:40])}” is not one of the choices offered, so it was ignored.", icon="✋")
+            st.warning(app_words.not_a_choice(literal(str(sent)[:40])), icon="✋")
     if options is not None:
         st.session_state[CHOSEN] = Chosen({**_chosen(), key: st.session_state[key]})
     return {"key": key}

@@ -80,6 +80,11 @@ _FOCUS_CSS = """
 /* The Playground's introduction, or what the last move said in its place: one height, so nothing below moves. */
 .st-key-playground_said { min-height: 2.9rem; justify-content: center; }
 .st-key-playground_said [data-testid="stAlertContainer"] { padding: 0.3rem 0.8rem; }
+/* On a phone the last move's confirmation (Randomise's, Undo's) stands at the foot of the screen, wherever the student
+   has scrolled to (the views, the Q, K and V tab): at the top of the page it was out of sight. */
+@media (max-width: 640px) { .st-key-playground_confirmed { position: fixed; left: 0.5rem; right: 0.5rem; bottom: 0.5rem;
+  z-index: 40; width: auto !important; border-radius: 0.5rem; background: var(--attnviz-page-bg, Canvas);
+  box-shadow: 0 2px 10px rgba(0, 0, 0, 0.3); } }
 /* The navigation shows its focus as a pill, the one the current page already has (1.1 : 1): a ring in the text's colour
    (WCAG 2.4.7, 1.4.11). */
 [data-testid="stTopNavLink"]:focus-visible { outline: 2px solid currentColor !important; outline-offset: -2px; }

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.core.playground_state import PlaygroundState
+from attnviz.lessons.app_words import blend_heading, weights_heading
 from attnviz.lessons.predictions import UP_CLOSE_WAITS
 from attnviz.lessons.row_arithmetic import (
     arithmetic_columns,
@@ -34,14 +35,14 @@ def one_token_up_close(playground: PlaygroundState, *, asking: bool = False) -> 
     )
     st.caption(mask_explanation(causal=playground.causal, has_blocked_keys=has_blocked_keys))
     Q, K, V = playground.matrices()
-    st.markdown(f"**From scores to weights for “{literal(playground.tokens[i])}”**")
+    st.markdown(weights_heading(literal(playground.tokens[i])))
     columns = arithmetic_columns(
         Q, K, result, playground.labels, i, scale=playground.scale, temperature=playground.temperature
     )
     with named_table(f"From scores to weights for {playground.tokens[i]}, one row a key", "up-close-weights"):
         st.dataframe(pd.DataFrame(columns), hide_index=True, width="stretch", height=38 + 35 * min(playground.n, 12))
     st.caption(row_summary(result, i))
-    st.markdown(f"**The output of “{literal(playground.tokens[i])}” blends the values by these weights: Σⱼ wⱼ · vⱼ**")
+    st.markdown(blend_heading(literal(playground.tokens[i])))
     with named_table(f"The output of {playground.tokens[i]}: the values blended, one row a key", "up-close-blend"):
         st.dataframe(
             pd.DataFrame(blend_columns(result, V, playground.labels, i)),

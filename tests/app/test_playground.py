@@ -327,6 +327,25 @@ def test_a_new_sentence_keeps_vectors_at_their_positions_and_says_so(app):
     assert any("Vectors belong to positions" in c.value for c in app.caption)
 
 
+def shown_example(at) -> str:
+    box = at.selectbox(key=control_key("example"))
+    return box.format_func(box.value)
+
+
+def test_the_example_box_names_the_students_sentence_on_the_examples_vectors():
+    """Over a typed sentence the Example box read “Movie review: “not good””, the example's own sentence: it names
+    what is shown, comes back with Undo, and switching presenter mode after it is refused nothing."""
+    app = open_app()  # the first screen: the movie review
+    assert shown_example(app) == EXAMPLES["movie_negation"][0]
+    app.text_input(key=control_key("sentence")).input("The film was not good").run()
+    assert shown_example(app) == f"Your sentence, with the vectors of: {EXAMPLES['movie_negation'][0]}"
+    app.toggle(key="presenter").set_value(True).run()
+    assert not app.exception and warnings(app) == []
+    use_control(app, "undo")
+    app.toggle(key="presenter").set_value(False).run()
+    assert shown_example(app) == EXAMPLES["movie_negation"][0] and warnings(app) == []
+
+
 def test_a_shorter_sentence_says_what_it_took_away_and_undo_brings_it_back(app):
     use_control(app, "blocked_keys", [10])  # “amazing”
     use_control(app, "focus", 11)

@@ -172,17 +172,21 @@ def test_the_longest_words_a_step_may_have_show_whole_in_the_bar(page, server):
 
 
 def test_presenter_mode_after_a_typed_sentence_brings_no_refusal(page, server):
-    """The Example box's options keep their words when a sentence is typed: the browser sends back the option it
-    shows, and a switch of presenter mode then finds it (it was refused as unreadable, in yellow, on the projector)."""
+    """The Example box's option in use takes new words when a sentence is typed, and its value is sent to the browser
+    again with them: the browser sends back the option it shows, and a switch of presenter mode then finds it (it
+    was refused as unreadable, in yellow, on the projector, when only the option's words changed)."""
     page.set_viewport_size(PROJECTOR)
     open_app_page(page, f"{server.url}/")
     box = page.get_by_role("textbox", name="Sentence")
     box.fill("The cat sat on the mat")
     box.press("Enter")
-    page.get_by_text("Example (its vectors, your sentence)").wait_for()
+    # The box names what is shown: the sentence on the example's vectors (it named the movie review).
+    shown = "Your sentence, with the vectors of: Movie review: “not good”"
+    page.wait_for_function("s => document.querySelector('input[aria-label=\"Example\"]')?.value === s", arg=shown)
     wait_for_app(page)
     page.get_by_text("Presenter mode").click()
     page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'")
     wait_for_app(page)
     said = page.locator('[data-testid="stMain"]').inner_text()
     assert "could not be read" not in said and "The cat sat on the mat" in page.get_by_role("textbox", name="Sentence").input_value()
+    assert page.get_by_role("combobox", name="Example").input_value() == shown

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_class_join import PHONE, PROJECTOR, ask_the_class
 from tests.e2e.test_in_sight import scroll_to_the_bottom
 from tests.e2e.test_keyboard_walk import tab_to_the_first_view
@@ -108,3 +109,30 @@ def test_the_real_model_page_ends_with_its_last_view_on_a_phone(phone, server):
 def test_the_first_view_is_within_15_tabs_on_a_phone(phone, server):
     open_app_page(phone, server.url)
     tab_to_the_first_view(phone)  # 14 here (12 at 1280: the navigation shows two more pages)
+
+
+def in_sight(page, words: str) -> dict:
+    """Where the message ``words`` is drawn in the window, and whether the window holds all of it."""
+    box = page.get_by_text(words).first.bounding_box()
+    return box | {"in_sight": box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]}
+
+
+def test_a_confirmation_is_drawn_where_the_student_scrolled_to(phone, server):
+    """Randomise's and Undo's confirmations were drawn at the top of the page, out of sight of a phone scrolled down
+    to the Q, K and V tab or to the views."""
+    open_app_page(phone, f"{server.url}/")
+    wait_for_app(phone)
+    randomise = phone.get_by_role("button", name="Randomise")
+    randomise.scroll_into_view_if_needed()
+    randomise.click()
+    phone.get_by_text("New random vectors from seed").wait_for()
+    wait_for_app(phone)
+    assert phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") > PHONE["height"]
+    assert in_sight(phone, "New random vectors from seed")["in_sight"]
+    phone.locator('.attnviz-view[data-view="weights"] canvas').scroll_into_view_if_needed()  # the rail stays on top
+    phone.get_by_role("button", name="Undo").click()
+    phone.get_by_text("Undone:").wait_for()
+    wait_for_app(phone)
+    assert phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") > PHONE["height"] / 2
+    assert in_sight(phone, "Undone:")["in_sight"]
+    phone.screenshot(path=str(SCREENSHOTS / "phone-undo-confirmed-390x844.png"))

@@ -12,7 +12,7 @@ import pytest
 
 from attnviz.classroom.share import PARAM, encode
 from attnviz.core.limits import MAX_TOKENS
-from attnviz.core.playground_state import PlaygroundState, set_sentence
+from attnviz.core.playground_state import PlaygroundState, load_example, set_sentence
 from attnviz.lessons.playground import OPENING
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_class_join import PHONE
@@ -114,19 +114,29 @@ def test_multi_heads_sticky_sizes_take_one_row_and_hide_no_head_the_keyboard_rea
 
 # On a projector the Playground's covers keep only their buttons: the "sharper or flatter" question has some. On a
 # phone the mask question's words are the longest, and rows 5 and 6 are the last in the top half and the first below.
+# The pronoun example's four rows make short views: a question taller than half of one covered “street” (1).
+PRONOUN = load_example(PlaygroundState(), "pronoun_it")
+LAPTOP = {"width": 1280, "height": 800}
+
+
 @pytest.mark.parametrize(
-    ("screen", "kind", "focus"),
+    ("screen", "kind", "opening", "focus"),
     [
-        *[(PROJECTOR, "sharper", focus) for focus in (4, 10)],
-        *[({"width": 1280, "height": 800}, "most", focus) for focus in (4, 10)],
-        *[(PHONE, "zeroed", focus) for focus in (5, 6)],
+        *[(PROJECTOR, "sharper", OPENING, focus) for focus in (4, 10)],
+        *[(LAPTOP, "most", OPENING, focus) for focus in (4, 10)],
+        *[(PHONE, "zeroed", OPENING, focus) for focus in (5, 6)],
+        *[(LAPTOP, kind, PRONOUN, 1) for kind in ("most", "zeroed")],
+        (LAPTOP, "most", PRONOUN, 2),
+        (PHONE, "zeroed", PRONOUN, 1),
     ],
 )
-def test_a_covered_views_question_hides_neither_its_title_nor_the_row_it_asks_about(page, server, screen, kind, focus):
+def test_a_covered_views_question_hides_neither_its_title_nor_the_row_it_asks_about(
+    page, server, screen, kind, opening, focus
+):
     """Predict mode asks for a click in the outlined row of a covered view: the question's box sits clear of that row
-    (in the half of the view away from it) and of the view's title."""
+    (on the side of the view away from it, starting at the row's edge) and of the view's title."""
     page.set_viewport_size(screen)
-    state = replace(OPENING, predict=kind, focus=focus)
+    state = replace(opening, predict=kind, focus=focus)
     open_app_page(page, f"{server.url}/?{PARAM}={encode(state, presenter=screen == PROJECTOR)}")
     weights = page.locator('.attnviz-view[data-view="weights"]')
     cover = weights.locator(".attnviz-cover")

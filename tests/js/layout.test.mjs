@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellAt, cellFont, cellTexts, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels, shortened } from '../../attnviz/component/layout.js';
+import { cellAt, cellFont, cellTexts, coverPlace, drawnLabels, everyNth, fitted, glyphHeight, layout, moved, rowLabels, shortened } from '../../attnviz/component/layout.js';
 
 // Every character 0.6 of the font's size wide, as a stand-in for the browser's measureText.
 const stubContext = () => ({
@@ -103,4 +103,13 @@ test('labels thin out to one every step, keep the focus row, and skip the empty 
   assert.deepEqual([...drawnLabels(all, 3, 4)].sort((a, b) => a - b), [0, 4, 7]); // none within 3 of the focus row
   const sparse = ['', '', '1', '', '', '', '2', '', '', ''];
   assert.deepEqual([...drawnLabels(sparse, 3)], [2, 6]); // a map's number at its middle, whatever the step's phase
+});
+
+test("predict mode's cover starts at the edge of the row it asks about, on the side away from it", () => {
+  const box = { top: 4, cellH: 55.75 }, height = 248; // four rows, the keys' labels under them
+  // A row in the top half: the cover's top 4 px under the row (row 1 ends 115.5 px down, 132.5 px over the bottom).
+  assert.deepEqual(coverPlace(box, 1, 4, height), { top: 'calc(100% - 128.5px)', bottom: 'auto' });
+  // A row in the bottom half: the cover's bottom 4 px over the row (row 2 starts 115.5 px down).
+  assert.deepEqual(coverPlace(box, 2, 4, height), { top: 'auto', bottom: '136.5px' });
+  assert.deepEqual(coverPlace(box, 0, 1, height), { top: 'calc(100% - 184.25px)', bottom: 'auto' }); // one row
 });

@@ -22,6 +22,7 @@ PROPERTY_MODULES = (  # the modules whose @covers tests the registry counts
     "tests.lessons.test_training",
     "tests.lessons.test_lesson_steps",
     "tests.lessons.test_table_words",
+    "tests.lessons.test_app_words",
 )
 
 # Words that no state changes, or a label no claim rides on: a name, a unit, a fixed option, a timer.
@@ -50,7 +51,6 @@ NOT_FROM_A_STATE = {
     "training.sample_help": "a table's help, fixed",
     "induction.progress_text": "a run's step and seconds so far",
     "stages.Walkthrough.dims": "column labels dim 1, dim 2, …",
-    "playground.example_title": "an Example box option: the same words whatever the state (the browser sends them)",
     "scaling.uniform_text": "log₂ n worked out, for the row length chosen",
     "questions.Question.cover": "the protocol's signature: RowQuestion's and PlaygroundQuestion's are checked",
     "questions.Question.reveal": "the protocol's signature: RowQuestion's and PlaygroundQuestion's are checked",

@@ -4,7 +4,7 @@ import dataclasses
 
 from attnviz.core.playground_state import PlaygroundState, load_example
 from attnviz.lessons.examples import EXAMPLES
-from attnviz.lessons.playground import example_box_label, example_note, example_title, undone_line
+from attnviz.lessons.playground import example_note, example_title, undone_line
 from attnviz.lessons.predictions import PlaygroundQuestion
 from attnviz.lessons.training import RATE_HELP
 
@@ -75,9 +75,10 @@ def test_the_examples_words_and_title_stop_where_the_student_moved_away():
     movie = load_example(PlaygroundState(), "movie_negation")
     assert example_title(movie, "movie_negation") == EXAMPLES["movie_negation"][0]
     typed = dataclasses.replace(movie, sentence="A film I did not like")
-    assert example_box_label(typed) == "Example (its vectors, your sentence)" and example_box_label(movie) == "Example"
-    # An option's words never change with the sentence: the browser sends them back, and must find them again.
-    assert [example_title(typed, key) for key in EXAMPLES] == [example_title(movie, key) for key in EXAMPLES]
+    assert example_title(typed, "movie_negation") == "Your sentence, with the vectors of: Movie review: “not good”"
+    # Only the option in use names the sentence: the other examples keep their names.
+    others = [key for key in EXAMPLES if key != "movie_negation"]
+    assert [example_title(typed, key) for key in others] == [EXAMPLES[key][0] for key in others]
 
 
 def test_the_learning_rates_help_names_the_run_it_quotes():

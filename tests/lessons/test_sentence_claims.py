@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from attnviz.core.limits import MAX_DIM, MAX_LESSON_DK, MAX_ROW_TOKENS, MIN_ROW_TOKENS
 from attnviz.core.numbers import MINUS, latex_number
-from attnviz.core.playground_state import PlaygroundState, set_dim, set_sentence
+from attnviz.core.playground_state import PlaygroundState, example_options, set_dim, set_sentence
 from attnviz.core.presets import PRESETS
 from attnviz.figures.stages import stage_views
 from attnviz.lessons import (
@@ -32,6 +32,7 @@ from attnviz.lessons import (
 )
 from attnviz.lessons import playground as words
 from attnviz.lessons import stage_formulas as formulas
+from attnviz.lessons.examples import EXAMPLES
 from attnviz.lessons.predictions import KINDS, PlaygroundQuestion
 from attnviz.lessons.questions import ChoiceQuestion, RowQuestion, stage_question, stage_target
 from attnviz.models import head_statistics
@@ -120,7 +121,7 @@ def test_undo_says_exactly_what_came_back(back, changed, data):
 
 
 @MANY
-@covers(words.fully_masked_message, words.source_line, words.example_box_label)
+@covers(words.fully_masked_message, words.source_line, words.example_title)
 @given(edited_states())
 def test_the_fully_masked_rows_named_are_the_rows_with_every_key_blocked(state):
     dead = np.flatnonzero(state.result().fully_masked)
@@ -130,7 +131,10 @@ def test_the_fully_masked_rows_named_are_the_rows_with_every_key_blocked(state):
         named = [int(j) for j in re.findall(r"” \((\d+)\)", said)]
         assert named == dead[:10].tolist() and ("…" in said) == (len(dead) > 10), said
     typed = state.example in PRESETS and state.tokens != PRESETS[state.example].tokens
-    assert ("your sentence" in words.example_box_label(state)) == typed
+    for key in example_options(state):  # only the option in use names the student's sentence, when it is theirs
+        said = words.example_title(state, key)
+        assert said.startswith("Your sentence, with the vectors of: ") == (typed and key == state.example), said
+        assert said.endswith(EXAMPLES[key][0] if key in EXAMPLES else "(seed)"), said
     own = "the same word, the same vectors" in words.source_line(state)
     assert own == (state.example == "words")
 
@@ -392,12 +396,16 @@ def test_a_heads_words_are_its_maps_numbers_as_shown(first, second, data):
     assert ("as much as they take" in verdict) == same
     query = data.draw(st.integers(0, n - 1))
     tokens = [f"t{j}" for j in range(n)]
-    said = explanations.row_line(matrices, tokens, query)
+    drawn = data.draw(st.sampled_from(list(matrices)))  # the map on screen: the only view whose number is said
+    said = explanations.row_line(matrices, tokens, query, drawn)
     for view, part in zip(matrices, said.split(": ", 1)[1].split("; "), strict=True):
         shown = [f"{w:.2f}" for w in matrices[view][query]]
         best = max(shown, key=float)
         tied = [f"“t{j}”" for j, text in enumerate(shown) if text == best]
-        assert best in part and (("each" in part) == (1 < len(tied) <= 3)), (part, shown)
+        if view != drawn:  # a view not drawn: its keys named, no number the page cannot show
+            assert not re.search(r"\d\.\d", part) and best not in part, part
+        else:
+            assert best in part and (("each" in part) == (1 < len(tied) <= 3)), (part, shown)
         if len(tied) <= 3:
             assert all(name in part for name in tied) and part.count("“") == len(tied), part
     assert "whole sentence" in explanations.take_away_caption(data.draw(st.booleans()))

@@ -100,8 +100,8 @@ def test_11_the_querys_row_says_its_largest_key_in_plain_words():
     from attnviz.lessons.explanations import row_line
 
     tied = np.array([[0.4, 0.4, 0.2]] * 3)
-    said = row_line({"raw": np.array([[0.19, 0.7, 0.11]] * 3), "value": tied}, ["[CLS]", "a", "b"], 2)
-    assert said == "Where query 2 (“b”) puts most: “a” (0.70) in the raw attention; “[CLS]” and “a” (0.40 each) value-weighted."
+    said = row_line({"raw": np.array([[0.19, 0.7, 0.11]] * 3), "value": tied}, ["[CLS]", "a", "b"], 2, "value")
+    assert said == "Where query 2 (“b”) puts most: “a” in the raw attention; “[CLS]” and “a” (0.40 each) value-weighted."
 
 
 def test_12_taking_a_token_away_says_the_maps_stay_the_whole_sentences():
