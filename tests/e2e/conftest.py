@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import warnings
 from pathlib import Path
 
@@ -147,3 +148,23 @@ def page(browser, server, request):
         context.close()
     if log.errors:
         pytest.fail(f"{request.node.name}: browser console errors:\n" + "\n".join(log.errors), pytrace=False)
+
+
+def _pin_to_one_core(pid: int, core: int) -> None:
+    """Every thread of ``pid`` (and so each thread it starts later) runs on ``core`` only."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), {core})
+
+
+@pytest.fixture(scope="module")
+def busy_server():
+    """The app on one core that a ``yes`` keeps busy: a school's small server while something else runs on it."""
+    core = min(os.sched_getaffinity(0))
+    hog = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL, preexec_fn=lambda: os.sched_setaffinity(0, {core}))
+    try:
+        for server in quiet_server():
+            _pin_to_one_core(server.pid, core)
+            yield server
+    finally:
+        hog.kill()
+        hog.wait()

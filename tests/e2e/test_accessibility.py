@@ -201,3 +201,29 @@ def test_the_last_next_of_step_by_step_keeps_the_keyboard_on_its_buttons(page, s
     page.wait_for_function("() => document.activeElement && document.activeElement.innerText.includes('Back')")
     page.keyboard.press("Enter")  # Back, from the keyboard, works at once
     page.locator('[data-testid="stMain"] h2').filter(has_text="Stage 4 of 5").wait_for()
+
+
+EDITABLE_CELLS_JS = """(view) => [...document.querySelectorAll(`.attnviz-view[data-view="${view}"] table tbody td`)]
+  .map((cell) => [cell.getAttribute('aria-label'), cell.textContent])"""
+
+
+def test_every_cell_typed_into_has_a_name_and_a_value_and_an_open_input_passes_axe(page, server):
+    """The Q, K and V tables as a screen reader reads them: each cell named as its input says it, with its value,
+    and the input open over a cell (Enter on the Q view) breaks no rule."""
+    open_app_page(page, server.url)
+    state = OPENING
+    for view, values in zip("QKV", state.matrices(), strict=True):
+        cells = page.evaluate(EDITABLE_CELLS_JS, view)
+        assert len(cells) == values.size
+        for k, (label, text) in enumerate(cells):
+            row, col = divmod(k, values.shape[1])
+            assert label == f"{view}, row {state.labels[row]}, dimension {col + 1}: {text}"
+            assert float(text) == values[row, col]
+    tab_to(page, '.attnviz-view[data-view="Q"] canvas')
+    page.keyboard.press("Enter")
+    field = page.locator('.attnviz-view[data-view="Q"] .attnviz-cell-input')
+    field.wait_for(state="visible")
+    assert field.get_attribute("aria-label") in {f"Q, row {label}, dimension 1" for label in state.labels}
+    assert field.get_attribute("inputmode") == "decimal"
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")

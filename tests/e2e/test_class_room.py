@@ -5,39 +5,14 @@ show exactly 16, and each phone says "Counted" beside the view it tapped, on the
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-from pathlib import Path
 
-import pytest
-
-from tests.e2e.conftest import SCREENSHOTS, quiet_server
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_class_join import BARS_JS, PHONE, PROJECTOR, ask_the_class
 from tests.support.live import wait_for_app
 
 PHONES = 16
 ASKED_ROW = 4  # the ready lesson's step 1 asks about "good" (row 4)
-
-
-def _pin_to_one_core(pid: int, core: int) -> None:
-    """Every thread of ``pid`` (and so each thread it starts later) runs on ``core`` only."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        os.sched_setaffinity(int(task.name), {core})
-
-
-@pytest.fixture(scope="module")
-def busy_server():
-    """The app on one core that a ``yes`` keeps busy: a school's small server while something else runs on it."""
-    core = min(os.sched_getaffinity(0))
-    hog = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL, preexec_fn=lambda: os.sched_setaffinity(0, {core}))
-    try:
-        for server in quiet_server():
-            _pin_to_one_core(server.pid, core)
-            yield server
-    finally:
-        hog.kill()
-        hog.wait()
 
 
 def tap_key(phone, key: int) -> dict:
@@ -88,7 +63,11 @@ def test_sixteen_phones_joining_by_the_qr_address_on_a_busy_server_each_count_th
         taps = [tap_key(phone, number % 12) for number, phone in enumerate(pages)]  # 16 taps, none waiting for another
         for number, (phone, view) in enumerate(zip(pages, taps, strict=True)):
             line = said_beside_the_view(phone, f"Counted for the class question {code}")
-            assert line["top"] >= view["y"] - 5 and line["top"] - (view["y"] + view["height"]) < 120, (number, line, view)
+            assert line["top"] >= view["y"] - 5 and line["top"] - (view["y"] + view["height"]) < 120, (
+                number,
+                line,
+                view,
+            )
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         pages[0].screenshot(path=str(SCREENSHOTS / "class-room-phone-counted-390x844.png"))
         want = [sum(1 for number in range(PHONES) if number % 12 == key) for key in range(12)]
@@ -124,8 +103,15 @@ def test_the_bars_are_readable_from_the_back_and_stay_beside_the_answer(browser,
         panel = teacher.locator(PANEL).bounding_box()
         qr = teacher.locator(f"{PANEL} img.attnviz-qr").bounding_box()
         inside = panel["y"] <= qr["y"] and qr["y"] + qr["height"] <= min(panel["y"] + panel["height"], 720)
-        assert qr["width"] >= 110 and inside and panel["x"] <= qr["x"] and qr["x"] + qr["width"] <= panel["x"] + panel["width"], (panel, qr)
-        code_px = teacher.locator(".st-key-lesson_code strong").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert (
+            qr["width"] >= 110
+            and inside
+            and panel["x"] <= qr["x"]
+            and qr["x"] + qr["width"] <= panel["x"] + panel["width"]
+        ), (panel, qr)
+        code_px = teacher.locator(".st-key-lesson_code strong").evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
         assert teacher.locator(".st-key-lesson_code strong").inner_text() == code and code_px >= 40
         wait_for_bars(teacher, [0] * 12)
         ticks = teacher.evaluate(
