@@ -79,6 +79,7 @@ export class View {
     this.palette = palette;
     this.box = null; // laid out again at the next paint
     setIfNew(this.figure.dataset, 'view', view.name);
+    if (view.edit) this.figure.dataset.editable = 'true'; else delete this.figure.dataset.editable; // a table typed into
     setIfNew(this.title, 'textContent', view.title);
     setIfNew(this.title.style, 'fontSize', `${shared.font_size + 1}px`);
     namePng(this.png, view);

@@ -14,7 +14,7 @@ from attnviz.lessons.playground import MATRIX_ROLES, OPENING
 from attnviz.pages import PAGES
 from tests.e2e.test_accessibility import tab_to
 from tests.figures.test_contrast import ratio
-from tests.support.live import open_app_page, view_control, wait_for_app
+from tests.support.live import VIEW_CANVAS, open_app_page, view_control, wait_for_app
 
 SIZES = {"laptop": (1280, 800), "small laptop": (1024, 768), "phone": (390, 844)}
 PATHS = {page.name: "" if page.name == "playground" else page.name for page in PAGES}
@@ -31,7 +31,7 @@ CONTROL_ROLES = {
     "button", "checkbox", "combobox", "slider", "textbox", "spinbutton", "radio", "switch", "link", "tab", "menuitem",
     "searchbox", "listbox",
 }  # fmt: skip
-FIRST_VIEW = ".attnviz-view canvas"
+FIRST_VIEW = VIEW_CANVAS
 
 
 def opened(browser, server, page_name: str, size: tuple[int, int]):

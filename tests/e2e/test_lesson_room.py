@@ -93,7 +93,7 @@ def check_screen(page, plan: plans.LessonPlan, index: int, answered: bool) -> di
         assert page.locator(".attnviz-lens:not([hidden])").count() == 0, f"{where}: the lens shows the answer"
     elif step.view.page in ("playground", "step_by_step"):
         digits = page.evaluate(
-            "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
+            "() => [...document.querySelectorAll('.attnviz-view:not([data-editable]) canvas')].map(c => Number(c.dataset.focusDigitPx || 0))"
         )
         assert max(digits) >= 20, f"{where}: the focus row is drawn {max(digits)} px tall, the back row needs 20"
     return seen
@@ -137,7 +137,7 @@ def test_the_class_answers_sit_beside_the_views_and_the_views_stay_on_screen(pag
     wait_for_app(page)
     assert page.evaluate(IN_VIEW_JS, ['.attnviz-view[data-view="weights"]'])["inView"]
     boxes = page.evaluate(
-        "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().toJSON())"
+        "() => [...document.querySelectorAll('.attnviz-view:not([data-editable]) canvas')].map(c => c.getBoundingClientRect().toJSON())"
     )
     under = page.locator(".st-key-lesson_bar").bounding_box()
     under = under["y"] + under["height"]

@@ -335,12 +335,12 @@ def test_a_toggle_never_moves_the_controls(page, server):
     wait_for_views_to_settle(page)
     box = view_control(page, "Causal mask").locator("input")
     before = box.bounding_box()
-    note = page.locator(".attnviz-rail .attnviz-note").text_content()
+    note = page.locator('.attnviz-instrument[data-bare="false"] .attnviz-rail .attnviz-note').text_content()
     box.click()
     page.wait_for_function(
-        "note => document.querySelector('.attnviz-rail .attnviz-note').textContent !== note", arg=note
+        "note => document.querySelector('.attnviz-instrument[data-bare=false] .attnviz-rail .attnviz-note').textContent !== note", arg=note
     )
-    assert page.locator(".attnviz-rail .attnviz-note").text_content().startswith("You have moved away from the example")
+    assert page.locator('.attnviz-instrument[data-bare="false"] .attnviz-rail .attnviz-note').text_content().startswith("You have moved away from the example")
     assert box.bounding_box() == before
 
 

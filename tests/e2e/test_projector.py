@@ -17,7 +17,7 @@ from attnviz.lessons.playground import OPENING
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_class_join import PHONE
 from tests.e2e.test_phone import STUCK_BOTTOM_JS, TOP_SHARE
-from tests.support.live import open_app_page
+from tests.support.live import VIEW_CANVAS, open_app_page
 
 PROJECTOR = {"width": 1280, "height": 720}
 BACK_ROW_PX = 20  # a digit's height the back of a room reads at 1280 × 720
@@ -176,7 +176,7 @@ def test_on_a_projector_the_playgrounds_question_is_said_under_its_short_views_n
     open_app_page(page, f"{server.url}/?{PARAM}={encode(replace(OPENING, predict='most'), presenter=True)}")
     question = "Predict first: which key will “good” (4) attend to most? Click that key's cell in view 3"
     page.locator(".attnviz-caption").filter(has_text=question).wait_for()
-    assert page.locator(".attnviz-view canvas").count() == 4
+    assert page.locator(VIEW_CANVAS).count() == 4
     assert page.locator(".attnviz-cover").evaluate_all("covers => covers.filter((c) => c.offsetParent).length") == 0
 
 
@@ -229,7 +229,7 @@ def test_at_1280x720_without_presenter_mode_every_view_ends_on_screen(page, serv
     page.set_viewport_size(PROJECTOR)
     open_app_page(page, f"{server.url}/")
     bottoms = page.evaluate(
-        "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => c.getBoundingClientRect().bottom)"
+        "() => [...document.querySelectorAll('.attnviz-view:not([data-editable]) canvas')].map(c => c.getBoundingClientRect().bottom)"
     )
     line = page.locator(".attnviz-caption").bounding_box()
     assert len(bottoms) == 4 and max(bottoms) <= PROJECTOR["height"], bottoms

@@ -16,7 +16,7 @@ def test_at_14_tokens_on_a_laptop_every_row_of_every_view_has_its_label(page, se
     page.wait_for_function("() => document.querySelector('.attnviz-chips').innerText.includes('fourteen')")
     wait_for_views_to_settle(page)
     drawn = page.evaluate(
-        "() => [...document.querySelectorAll('.attnviz-view canvas')].map(c => JSON.parse(c.dataset.rowLabels))"
+        "() => [...document.querySelectorAll('.attnviz-view:not([data-editable]) canvas')].map(c => JSON.parse(c.dataset.rowLabels))"
     )
     rows = [f"{i}: {word}" for i, word in enumerate(FOURTEEN.split())]
     assert drawn == [rows] * 4

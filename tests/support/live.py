@@ -160,6 +160,7 @@ def chosen_focus(page) -> str:
 
 
 # ----------------------------------------------------------------------------- tables typed into (attnviz/component)
+VIEW_CANVAS = ".attnviz-view:not([data-editable]) canvas"  # a view's canvas, not a table's typed into
 Q_VIEW = '.attnviz-view[data-view="Q"]'  # the Playground's Q table, drawn and typed into by the matrix component
 CELL_INPUT = ".attnviz-cell-input"  # the input the component opens over the cell typed into
 NUMBER_KEYS = set("0123456789.-+eE−")  # a key of these on a focused view opens the input holding it
