@@ -231,6 +231,6 @@ def test_at_1280x720_without_presenter_mode_every_view_ends_on_screen(page, serv
     bottoms = page.evaluate(
         "() => [...document.querySelectorAll('.attnviz-view:not([data-editable]) canvas')].map(c => c.getBoundingClientRect().bottom)"
     )
-    line = page.locator(".attnviz-caption").bounding_box()
+    line = page.locator(".attnviz-instrument:not(:has([data-editable])) .attnviz-caption").bounding_box()
     assert len(bottoms) == 4 and max(bottoms) <= PROJECTOR["height"], bottoms
     assert line["y"] + line["height"] <= PROJECTOR["height"] + 1, line  # and the line saying what the last move did

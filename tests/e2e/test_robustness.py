@@ -22,7 +22,7 @@ CONNECTION_JS = "() => document.querySelector('[data-testid=\"stApp\"]').getAttr
 # What each Playground view draws now, by its PNG name: its row labels and its masked cells, read from the table the
 # view keeps for screen readers (attnviz/component), which it rewrites with every paint of new data.
 VIEWS_DRAWN_JS = """
-() => Object.fromEntries([...document.querySelectorAll('.attnviz-view')].map(view => [view.dataset.view, {
+() => Object.fromEntries([...document.querySelectorAll('.attnviz-view:not([data-editable])')].map(view => [view.dataset.view, {
   rows: [...view.querySelectorAll('.attnviz-sr tbody th')].map(th => th.textContent),
   masked: [...view.querySelectorAll('.attnviz-sr tbody tr')].flatMap((row, i) =>
     [...row.querySelectorAll('td')].flatMap((cell, j) => (cell.dataset.masked === 'true' ? [[i, j]] : []))),

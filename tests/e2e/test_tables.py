@@ -107,8 +107,22 @@ def test_a_refused_value_is_said_at_the_tables_and_its_cell_goes_back(tables):
 
 def table_top(page) -> float:
     """The Q table's top, from the top of the page's content (whatever the scroll)."""
+    # The page as drawn: the four views above the tables laid out (a run that redraws them has ended).
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.attnviz-view:not([data-editable]) canvas')]"
+        ".filter((c) => c.dataset.layout && c.getBoundingClientRect().height > 0).length === 4"
+    )
     content = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
     return table_view(page, "Q").bounding_box()["y"] - content["y"]
+
+
+def table_top_when(page, wanted: float, timeout_s: float = 30.0) -> float:
+    """The Q table's top once it is ``wanted`` (or at the deadline): a run that redraws the page passes through
+    frames drawn before all of it has arrived; the page the move leaves is what is measured."""
+    deadline = time.monotonic() + timeout_s
+    while (now := table_top(page)) != wanted and time.monotonic() < deadline:
+        page.wait_for_function("() => true")  # a round trip to the page between reads
+    return now
 
 
 def test_nothing_above_the_tables_changes_height_when_a_move_says_something(tables):
@@ -127,4 +141,4 @@ def test_nothing_above_the_tables_changes_height_when_a_move_says_something(tabl
         move()
         wait_for_app(page)
         wait_for_views_to_settle(page)
-        assert table_top(page) == top, name
+        assert table_top_when(page, top) == top, name
