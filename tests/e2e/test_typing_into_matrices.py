@@ -103,9 +103,18 @@ def by_double_click(page, view: str, i: int, j: int, text: str) -> None:
     type_then_enter(page, view, text, opened=True)
 
 
+def still_box(page, canvas) -> dict:
+    """The canvas's box on the screen once it stands still (a tap goes to a point, not to an element, so it is aimed
+    where the canvas is, not where it was a frame ago while the page scrolled)."""
+    box = None
+    while box != (box := canvas.bounding_box()):
+        page.evaluate("() => new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))")
+    return box
+
+
 def by_tap(page, view: str, i: int, j: int, text: str) -> None:
     canvas = canvas_of(page, view)
-    box, point = canvas.bounding_box(), cell_point(canvas, i, j)
+    box, point = still_box(page, canvas), cell_point(canvas, i, j)
     page.touchscreen.tap(box["x"] + point["x"], box["y"] + point["y"])
     type_then_enter(page, view, text, opened=True)
 
