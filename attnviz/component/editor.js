@@ -1,4 +1,4 @@
-// The input over a cell of an editable view (a view Python sends with ``edit``, issue 53): a real
+// The input over a cell of an editable view (a view Python sends with ``edit``): a real
 // <input inputmode="decimal"> laid exactly over the cell, opened by a number typed on the focused canvas, Enter, F2, a
 // double-click or a tap; Enter or Tab commits and moves on, Escape cancels, a click elsewhere commits. The cell is held
 // by its row and column names, never its place: a new data (a rerun, a tally) redraws the view under an open input

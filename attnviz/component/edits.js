@@ -1,4 +1,4 @@
-// The edits a student types into a view's cells (issue 53), on their way to Python: one in flight at a time, the rest
+// The edits a student types into a view's cells, on their way to Python: one in flight at a time, the rest
 // queued in order, each sent as {edit: {view, row, col, cells, id}} and released only when a data arrives whose
 // ``edited`` is its id (Python applied or refused it), or sent again, the same id, until then. A newer edit of a cell
 // never replaces an older one: every edit is sent, in the order typed. Until its echo, a pending edit's text is what

@@ -1,4 +1,4 @@
-// Editing a view's cells in place (attnviz/component/editor.js, issue 53), through the instrument as a page mounts
+// Editing a view's cells in place (attnviz/component/editor.js), through the instrument as a page mounts
 // it, in a small stand-in for the browser (stand_in.mjs): what opens the input and where, what a commit sends, where
 // the cursor goes, and that a new data never closes, changes or moves an open input.
 import assert from 'node:assert/strict';
