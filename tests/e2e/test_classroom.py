@@ -42,7 +42,7 @@ def test_presenter_mode_fits_the_controls_and_the_views_on_a_projector(page, ser
     wait_for_app(page)
     wait_for_charts(page)
     views = wait_for_views_to_settle(page)
-    rail = page.locator(".attnviz-rail").bounding_box()  # every control, Undo last
+    rail = page.locator(".attnviz-instrument[data-bare=false] .attnviz-rail").bounding_box()  # every control, Undo last
     for box in [rail, *(view["box"] for view in views.values())]:
         assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
